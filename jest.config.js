@@ -1,0 +1,30 @@
+// Two projects so `npm test` runs everything while `--selectProjects unit|e2e` runs either half.
+// Type-checking is `npm run build`'s job (ts-jest transpiles each file in isolation: tsconfig has
+// isolatedModules), which keeps the suite fast.
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      rootDir: '.',
+      roots: ['<rootDir>/src', '<rootDir>/seeds', '<rootDir>/bench'],
+      testRegex: '\\.spec\\.ts$',
+      transform,
+    },
+    {
+      displayName: 'e2e',
+      testEnvironment: 'node',
+      moduleFileExtensions: ['js', 'json', 'ts'],
+      rootDir: '.',
+      roots: ['<rootDir>/test'],
+      testRegex: '\\.e2e-spec\\.ts$',
+      transform,
+    },
+  ],
+  collectCoverageFrom: ['src/**/*.ts', '!src/**/*.spec.ts', '!src/database/migrations/**'],
+  coverageDirectory: './coverage',
+};

@@ -1,0 +1,45 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthMiddleware } from './auth/auth.middleware';
+import { AuthModule } from './auth/auth.module';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { RawJsonInterceptor } from './common/http/raw-json.interceptor';
+import { StrictValidationPipe } from './common/validation/validation.pipe';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { loggerOptions } from './logger-options';
+import { OrdersModule } from './orders/orders.module';
+
+/**
+ * Every global behaviour is registered here, so a test that imports AppModule gets production
+ * behaviour. App-level settings that are not injectable live in configureApp (configure-app.ts).
+ */
+@Module({
+  imports: [
+    ConfigModule,
+    LoggerModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => loggerOptions(config),
+    }),
+    DatabaseModule,
+    AuthModule,
+    HealthModule,
+    OrdersModule,
+  ],
+  providers: [
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+    { provide: APP_PIPE, useClass: StrictValidationPipe },
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_INTERCEPTOR, useClass: RawJsonInterceptor },
+  ],
+})
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer) {
+    // Who is calling is known before routing, so even a 404 is counted against the right key.
+    consumer.apply(AuthMiddleware).forRoutes('*');
+  }
+}

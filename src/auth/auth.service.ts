@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { LRUCache } from 'lru-cache';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { SqlParams, dialectFor } from '../database/sql-dialect';
+import { apiKeyFromAuthorization, hashApiKey } from './api-key-format';
+
+/** Who is calling: the key's box office (the tenant every query is scoped to) and the key. */
+export interface Caller {
+  boxOfficeId: number;
+  apiKeyId: number;
+}
+
+/**
+ * Verifies API keys. A verified key is remembered for AUTH_CACHE_TTL_MS in a bounded LRU (so a
+ * busy client costs one lookup a second, not one a request); unknown keys are never cached, and
+ * a revoked key stops working within that TTL.
+ */
+@Injectable()
+export class AuthService {
+  private readonly cache: LRUCache<string, Caller> | null;
+  private readonly lookupSql: string;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    config: AppConfig,
+  ) {
+    const ttl = config.authCacheTtlMs;
+    this.cache = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : null;
+    const params = new SqlParams(dialectFor(dataSource.options.type));
+    this.lookupSql = `SELECT k.id AS id, k.box_office_id AS box_office_id FROM api_keys k WHERE k.key_hash = ${params.add(
+      '',
+    )} AND k.revoked_at IS NULL`;
+  }
+
+  /** The caller an Authorization header proves, or null when it proves nothing. */
+  async verify(authorization: string): Promise<Caller | null> {
+    const key = apiKeyFromAuthorization(authorization);
+    if (key === null) return null;
+    const hash = hashApiKey(key);
+    const cached = this.cache?.get(hash);
+    if (cached) return cached;
+    const rows = await this.dataSource.query<
+      { id: number; box_office_id: number }[]
+    >(this.lookupSql, [hash]);
+    if (rows.length === 0) return null;
+    const caller = {
+      boxOfficeId: Number(rows[0].box_office_id),
+      apiKeyId: Number(rows[0].id),
+    };
+    this.cache?.set(hash, caller);
+    return caller;
+  }
+}

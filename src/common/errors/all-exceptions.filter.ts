@@ -1,0 +1,171 @@
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { ApiError } from './api-error';
+import { CODE_FOR_STATUS, ErrorCode } from './error-codes';
+import { allowedMethods } from './route-methods';
+import { isDatabaseUnavailable } from './database-errors';
+
+interface Described {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The one place a non-2xx body is made (contract §6), whatever threw: routing, guards, pipes,
+ * middleware, the database or a bug. Messages of unexpected errors never reach the client; they
+ * are logged once, with the request id.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger(AllExceptionsFilter.name);
+
+  constructor(private readonly adapterHost: HttpAdapterHost) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    const described = this.describe(exception, request);
+
+    if (described.status >= 500) {
+      const requestId = String(request.id ?? '-');
+      if (described.code === ErrorCode.SERVICE_UNAVAILABLE) {
+        this.logger.warn(
+          `database unavailable (request ${requestId}): ${errorMessage(exception)}`,
+        );
+      } else {
+        this.logger.error(
+          `unhandled error (request ${requestId}) on ${request.method} ${request.path}`,
+          exception instanceof Error ? exception.stack : String(exception),
+        );
+      }
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(described.headers ?? {})) {
+      response.setHeader(name, value);
+    }
+    response
+      .status(described.status)
+      .type('application/json')
+      .send(
+        JSON.stringify({
+          status: described.status,
+          error_code: described.code,
+          message: described.message,
+        }),
+      );
+  }
+
+  private describe(exception: unknown, request: Request): Described {
+    if (exception instanceof ApiError) {
+      return {
+        status: exception.getStatus(),
+        code: exception.code,
+        message: exception.message,
+        headers: exception.headers,
+      };
+    }
+    // Our handlers throw ApiError, so any other 404 is the router's (no route for this path and
+    // method, Nest's catch-all): 405 when the path exists for another method.
+    if (httpStatusOf(exception) === HttpStatus.NOT_FOUND) {
+      const allowed = allowedMethods(
+        this.adapterHost.httpAdapter.getInstance(),
+        request.path,
+      );
+      if (allowed.length > 0) {
+        return {
+          status: HttpStatus.METHOD_NOT_ALLOWED,
+          code: ErrorCode.METHOD_NOT_ALLOWED,
+          message: `${request.method} is not allowed on ${request.path}; use ${allowed.join(', ')}`,
+          headers: { Allow: allowed.join(', ') },
+        };
+      }
+      return {
+        status: HttpStatus.NOT_FOUND,
+        code: ErrorCode.NOT_FOUND,
+        message: `No resource at ${request.method} ${request.path}`,
+      };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      return {
+        status: HttpStatus.SERVICE_UNAVAILABLE,
+        code: ErrorCode.SERVICE_UNAVAILABLE,
+        message:
+          'The service is temporarily unable to reach its database; retry shortly',
+        headers: { 'Retry-After': '5' },
+      };
+    }
+    const status = httpStatusOf(exception);
+    if (status !== undefined && status >= 400 && status < 500) {
+      // Framework and middleware 4xx (e.g. a malformed URL): their code, a generic message.
+      const code = CODE_FOR_STATUS[status];
+      return code
+        ? { status, code, message: safeClientMessage(exception, status) }
+        : {
+            status: HttpStatus.BAD_REQUEST,
+            code: ErrorCode.VALIDATION_ERROR,
+            message: 'The request is malformed',
+          };
+    }
+    return {
+      status: HttpStatus.INTERNAL_SERVER_ERROR,
+      code: ErrorCode.INTERNAL_SERVER_ERROR,
+      message: 'An unexpected error occurred; it has been logged',
+    };
+  }
+}
+
+/**
+ * Nest's HttpException, told by shape: @nestjs/core is ESM and can be loaded as a second copy
+ * of @nestjs/common, in another realm under jest, so neither `instanceof HttpException` nor
+ * `instanceof Error` is reliable.
+ */
+function isHttpException(
+  exception: unknown,
+): exception is { getStatus(): number; message: string; cause?: unknown } {
+  return (
+    typeof exception === 'object' &&
+    exception !== null &&
+    typeof (exception as { getStatus?: unknown }).getStatus === 'function' &&
+    typeof (exception as { getResponse?: unknown }).getResponse === 'function'
+  );
+}
+
+function httpStatusOf(exception: unknown): number | undefined {
+  if (isHttpException(exception)) return exception.getStatus();
+  if (typeof exception === 'object' && exception !== null) {
+    const { status, statusCode } = exception as {
+      status?: unknown;
+      statusCode?: unknown;
+    };
+    if (typeof status === 'number') return status;
+    if (typeof statusCode === 'number') return statusCode;
+  }
+  return undefined;
+}
+
+/** Nest's own 4xx exceptions carry safe, short messages; anything else gets a generic one. */
+function safeClientMessage(exception: unknown, status: number): string {
+  if (isHttpException(exception) && !(exception.cause instanceof Error)) {
+    const message = exception.message;
+    if (message && message.length <= 200) return message;
+  }
+  return status === HttpStatus.BAD_REQUEST
+    ? 'The request is malformed'
+    : 'Request refused';
+}
+
+function errorMessage(exception: unknown): string {
+  return exception instanceof Error ? exception.message : String(exception);
+}

@@ -1,0 +1,43 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import { ErrorCode } from './error-codes';
+
+/** A domain error: a status, a stable code, a message safe to show, and headers to send. */
+export class ApiError extends HttpException {
+  constructor(
+    status: HttpStatus,
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message, status);
+  }
+
+  static validation(message: string) {
+    return new ApiError(
+      HttpStatus.BAD_REQUEST,
+      ErrorCode.VALIDATION_ERROR,
+      message,
+    );
+  }
+
+  static invalidCursor(parameter: string) {
+    return new ApiError(
+      HttpStatus.BAD_REQUEST,
+      ErrorCode.INVALID_CURSOR,
+      `${parameter} must be the id of an order of this box office (or_<number>)`,
+    );
+  }
+
+  static notFound(message: string) {
+    return new ApiError(HttpStatus.NOT_FOUND, ErrorCode.NOT_FOUND, message);
+  }
+
+  static unauthorized() {
+    return new ApiError(
+      HttpStatus.UNAUTHORIZED,
+      ErrorCode.UNAUTHORIZED,
+      'Send a valid API key as the user name of HTTP Basic auth with an empty password: Authorization: Basic base64("<api key>:")',
+      { 'WWW-Authenticate': 'Basic realm="Box Office API"' },
+    );
+  }
+}

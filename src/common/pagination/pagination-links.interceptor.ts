@@ -1,0 +1,62 @@
+import {
+  CallHandler,
+  ExecutionContext,
+  Injectable,
+  NestInterceptor,
+} from '@nestjs/common';
+import type { Request } from 'express';
+import { Observable, map } from 'rxjs';
+import { RawJson } from '../http/raw-json';
+import type { Page } from './page';
+
+const CURSORS = new Set(['starting_after', 'ending_before']);
+
+/** `/v1/orders?starting_after=or_9&limit=10…`: the cursor first, then the request's other parameters. */
+export function pageLink(
+  path: string,
+  cursor: 'starting_after' | 'ending_before',
+  id: string,
+  query: Record<string, unknown>,
+): string {
+  const parts = [`${cursor}=${encodeURIComponent(id)}`];
+  for (const [key, value] of Object.entries(query)) {
+    if (CURSORS.has(key)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      parts.push(
+        `${encodeURIComponent(key)}=${encodeURIComponent(String(item))}`,
+      );
+    }
+  }
+  return `${path}?${parts.join('&')}`;
+}
+
+/**
+ * Turns the service's Page into `{"data": [...], "links": {"next", "previous"}}`. Links are
+ * relative, keep the request's other parameters, and are null when nothing lies that way.
+ */
+@Injectable()
+export class PaginationLinksInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<RawJson> {
+    const request = context.switchToHttp().getRequest<Request>();
+    // The raw query: the validated DTO has lost the caller's spelling of values (e.g. `canceled`).
+    const query = request.query as Record<string, unknown>;
+    const path = request.path.replace(/\/+$/, '') || '/';
+    return next.handle().pipe(
+      map((page: Page) => {
+        const links = {
+          next:
+            page.hasNext && page.lastId
+              ? pageLink(path, 'starting_after', page.lastId, query)
+              : null,
+          previous:
+            page.hasPrevious && page.firstId
+              ? pageLink(path, 'ending_before', page.firstId, query)
+              : null,
+        };
+        return new RawJson(
+          `{"data":[${page.items.join(',')}],"links":${JSON.stringify(links)}}`,
+        );
+      }),
+    );
+  }
+}

@@ -1,0 +1,29 @@
+import { Transform } from 'class-transformer';
+import { ValidationOptions, registerDecorator } from 'class-validator';
+
+/**
+ * Query values arrive as strings (or arrays when a key is repeated). These helpers turn only
+ * canonical decimal integers into numbers; `1e1`, `0x10`, ` 1`, `1.5`, `` and arrays stay as they
+ * are and fail the numeric validators that follow.
+ */
+export const StrictInt = () =>
+  Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^-?(0|[1-9]\d{0,15})$/.test(value)
+      ? Number(value)
+      : value,
+  );
+
+/** Fails when a query key was given more than once. */
+export function NotRepeated(options?: ValidationOptions) {
+  return (target: object, propertyName: string) =>
+    registerDecorator({
+      name: 'notRepeated',
+      target: target.constructor,
+      propertyName,
+      options: {
+        message: `${propertyName} must be given once`,
+        ...options,
+      },
+      validator: { validate: (value: unknown) => !Array.isArray(value) },
+    });
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { Environment } from './environment';
+
+export type DatabaseTarget =
+  { type: 'sqlite'; database: string } | { type: 'postgres'; url: string };
+
+/** Typed, validated settings. Built once from the environment; tests construct their own. */
+@Injectable()
+export class AppConfig {
+  constructor(private readonly env: Environment) {}
+
+  get nodeEnv() {
+    return this.env.NODE_ENV;
+  }
+  get port() {
+    return this.env.PORT;
+  }
+  get database(): DatabaseTarget {
+    return parseDatabaseUrl(this.env.DATABASE_URL);
+  }
+  get migrationsRun() {
+    return this.env.MIGRATIONS_RUN;
+  }
+  get dbPoolSize() {
+    return this.env.DB_POOL_SIZE;
+  }
+  get dbStatementTimeoutMs() {
+    return this.env.DB_STATEMENT_TIMEOUT_MS;
+  }
+  get dbConnectTimeoutMs() {
+    return this.env.DB_CONNECT_TIMEOUT_MS;
+  }
+  get logLevel() {
+    return this.env.LOG_LEVEL;
+  }
+  get corsOrigins(): '*' | string[] {
+    const list = this.env.CORS_ORIGINS.split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+    return list.length === 0 || list.includes('*') ? '*' : list;
+  }
+  get rateLimit() {
+    return {
+      max: this.env.RATE_LIMIT_MAX,
+      windowSeconds: this.env.RATE_LIMIT_WINDOW_S,
+    };
+  }
+  get redisUrl() {
+    return this.env.REDIS_URL;
+  }
+  get authCacheTtlMs() {
+    return this.env.AUTH_CACHE_TTL_MS;
+  }
+  get trustProxyHops() {
+    return this.env.TRUST_PROXY_HOPS;
+  }
+}
+
+export const DEFAULT_SQLITE_PATH = 'data/boxoffice.sqlite';
+
+export function parseDatabaseUrl(url: string | undefined): DatabaseTarget {
+  if (!url) return { type: 'sqlite', database: DEFAULT_SQLITE_PATH };
+  if (url.startsWith('sqlite:')) {
+    return { type: 'sqlite', database: url.slice('sqlite:'.length) };
+  }
+  return { type: 'postgres', url };
+}

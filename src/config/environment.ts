@@ -1,0 +1,129 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^-?\d+$/.test(value.trim())
+    ? Number(value)
+    : value;
+const toBool = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  return value;
+};
+
+/**
+ * Every setting the service reads, with its default. Bad values fail at boot with the offending
+ * keys named (see validateEnvironment); nothing else in the code reads process.env.
+ */
+export class Environment {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  /** Unset: SQLite file data/boxoffice.sqlite. `sqlite:<path>`, `sqlite::memory:`, `postgres://…`. */
+  @IsOptional()
+  @Matches(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, {
+    message:
+      'DATABASE_URL must be sqlite:<path>, sqlite::memory: or postgres://…',
+  })
+  DATABASE_URL?: string;
+
+  /** Run pending migrations when the service starts (turn off when a deploy step runs them). */
+  @Transform(toBool)
+  @IsBoolean()
+  MIGRATIONS_RUN = true;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DB_POOL_SIZE = 10;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_STATEMENT_TIMEOUT_MS = 10_000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  DB_CONNECT_TIMEOUT_MS = 5_000;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  /** Comma list of allowed origins, or `*`. */
+  @IsString()
+  CORS_ORIGINS = '*';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_MAX = 5000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_WINDOW_S = 1800;
+
+  /** Set it to share rate-limit counters between instances. */
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://…' })
+  REDIS_URL?: string;
+
+  /** How long a verified API key is remembered; a revoked key stops working within this time. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  AUTH_CACHE_TTL_MS = 1000;
+
+  /** Express `trust proxy`: hops of proxies in front (needed for per-IP limits behind a balancer). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  TRUST_PROXY_HOPS = 0;
+}
+
+/** Validates raw settings (process.env in production), naming every offending key. */
+export function validateEnvironment(raw: Record<string, unknown>): Environment {
+  const known = new Set(Object.keys(new Environment()));
+  // Empty strings mean "unset", as in most .env files.
+  const relevant = Object.fromEntries(
+    Object.entries(raw).filter(
+      ([key, value]) =>
+        (known.has(key) || key === 'DATABASE_URL' || key === 'REDIS_URL') &&
+        value !== '' &&
+        value !== undefined,
+    ),
+  );
+  const env = plainToInstance(Environment, relevant);
+  const errors = validateSync(env, { whitelist: true });
+  if (errors.length > 0) {
+    const details = errors
+      .map(
+        (e) =>
+          `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`,
+      )
+      .join('; ');
+    throw new Error(`Invalid configuration: ${details}`);
+  }
+  return env;
+}

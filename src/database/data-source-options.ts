@@ -1,0 +1,79 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseTarget } from '../config/app-config';
+import { ApiKey } from '../auth/entities/api-key.entity';
+import { BoxOffice } from '../auth/entities/box-office.entity';
+import { EventSummary } from '../orders/entities/event-summary.entity';
+import { IssuedTicket } from '../orders/entities/issued-ticket.entity';
+import { LineItem } from '../orders/entities/line-item.entity';
+import { Order } from '../orders/entities/order.entity';
+import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
+
+export const ENTITIES = [
+  BoxOffice,
+  ApiKey,
+  EventSummary,
+  Order,
+  LineItem,
+  IssuedTicket,
+];
+export const MIGRATIONS = [InitialSchema1763800000000];
+
+export interface DataSourceTuning {
+  poolSize: number;
+  statementTimeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+const DEFAULT_TUNING: DataSourceTuning = {
+  poolSize: 10,
+  statementTimeoutMs: 10_000,
+  connectTimeoutMs: 5_000,
+};
+
+/**
+ * The one source of TypeORM options: the app, ormconfig.ts (TypeORM's CLI), the seeder, the key
+ * CLI and the tests all build their DataSource here. Schema comes only from migrations.
+ */
+export function buildDataSourceOptions(
+  target: DatabaseTarget,
+  tuning: DataSourceTuning = DEFAULT_TUNING,
+): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    synchronize: false,
+    migrationsRun: false,
+    logging: false,
+  } as const;
+
+  if (target.type === 'sqlite') {
+    const inMemory = target.database === ':memory:';
+    if (!inMemory) mkdirSync(dirname(target.database), { recursive: true });
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: target.database,
+      // A reader never waits long on a writer (seeding, the key CLI): WAL lets both run at once.
+      enableWAL: !inMemory,
+      timeout: 2_000,
+      statementCacheSize: 200,
+      prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
+        db.pragma('foreign_keys = ON');
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'postgres',
+    url: target.url,
+    poolSize: tuning.poolSize,
+    connectTimeoutMS: tuning.connectTimeoutMs,
+    extra: {
+      statement_timeout: tuning.statementTimeoutMs,
+      idle_in_transaction_session_timeout: 60_000,
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { Params } from 'nestjs-pino';
+import type { AppConfig } from './config/app-config';
+
+/**
+ * One line per request (`GET /v1/orders 200 3ms <request id>`) as JSON via pino. Only method,
+ * path (no query: it can hold e-mail addresses) and status are logged: never headers, so never
+ * the Authorization header or a key.
+ */
+export function loggerOptions(config: AppConfig): Params {
+  return {
+    pinoHttp: {
+      level: config.logLevel,
+      genReqId: (req) => String(req.id),
+      quietReqLogger: true,
+      customLogLevel: (_req, res, error) =>
+        error || res.statusCode >= 500 ? 'error' : 'info',
+      customSuccessMessage: (req, res, ms) =>
+        `${req.method} ${pathOf(req.url)} ${res.statusCode} ${Math.round(ms)}ms ${String(req.id)}`,
+      customErrorMessage: (req, res) =>
+        `${req.method} ${pathOf(req.url)} ${res.statusCode} ${String(req.id)}`,
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          path: pathOf(req.url),
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    },
+  };
+}
+
+function pathOf(url: string | undefined): string {
+  return (url ?? '').split('?')[0];
+}

@@ -1,0 +1,55 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import type { Server } from 'node:http';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { APP_OPTIONS, configureApp } from '../../src/configure-app';
+import { AppConfig } from '../../src/config/app-config';
+import { validateEnvironment } from '../../src/config/environment';
+import { createTestDatabase } from './test-database';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  server: Server;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/**
+ * The production application (AppModule + configureApp, migrations run at init) on a database of
+ * its own. `settings` are environment variables, validated as at boot.
+ */
+export async function createTestApp(
+  settings: Record<string, string> = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = new AppConfig(
+    validateEnvironment({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: database.url,
+      ...settings,
+    }),
+  );
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .compile();
+  const app = configureApp(
+    moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS),
+  );
+  await app.init();
+  return {
+    app,
+    server: app.getHttpServer() as Server,
+    dataSource: app.get(DataSource),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+/** `Authorization` header value for an API key, as clients send it (Basic, key as user name). */
+export const basicAuth = (key: string, withColon = true) =>
+  `Basic ${Buffer.from(withColon ? `${key}:` : key).toString('base64')}`;

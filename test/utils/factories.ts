@@ -1,0 +1,130 @@
+import { DataSource, DeepPartial } from 'typeorm';
+import { hashApiKey, displayPrefix } from '../../src/auth/api-key-format';
+import { ApiKey } from '../../src/auth/entities/api-key.entity';
+import { BoxOffice } from '../../src/auth/entities/box-office.entity';
+import { EventSummary } from '../../src/orders/entities/event-summary.entity';
+import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
+import { LineItem } from '../../src/orders/entities/line-item.entity';
+import { Order } from '../../src/orders/entities/order.entity';
+
+/**
+ * Small deterministic factories: every field has a fixed default, tests override what they
+ * assert on. Orders are written with their line items and tickets through the cascade.
+ */
+export class Factory {
+  private sequence = 0;
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  async boxOffice(name = `Box Office ${++this.sequence}`): Promise<BoxOffice> {
+    return this.dataSource
+      .getRepository(BoxOffice)
+      .save({ name, createdAt: 1_700_000_000 });
+  }
+
+  async apiKey(
+    boxOfficeId: number,
+    secret: string,
+    revoked = false,
+  ): Promise<ApiKey> {
+    return this.dataSource.getRepository(ApiKey).save({
+      boxOfficeId,
+      name: 'test key',
+      keyHash: hashApiKey(secret),
+      keyPrefix: displayPrefix(secret),
+      createdAt: 1_700_000_000,
+      revokedAt: revoked ? 1_700_000_100 : null,
+    });
+  }
+
+  async event(boxOfficeId: number, overrides: DeepPartial<EventSummary> = {}) {
+    return this.dataSource.getRepository(EventSummary).save({
+      boxOfficeId,
+      name: 'Summer Jazz Night',
+      startAt: 1_781_980_200, // 2026-06-20 19:30 Europe/London
+      endAt: 1_781_991_000,
+      timezone: 'Europe/London',
+      ...overrides,
+    });
+  }
+
+  /** A completed GBP order of two £25.00 tickets + 20% VAT, unless overridden. */
+  async order(
+    boxOfficeId: number,
+    eventId: number,
+    overrides: DeepPartial<Order> = {},
+  ): Promise<Order> {
+    const createdAt =
+      (overrides.createdAt as number | undefined) ?? 1_750_000_000;
+    const email =
+      (overrides.buyerEmail as string | undefined) ?? 'Jane.Doe@Example.com';
+    const lineItems: DeepPartial<LineItem>[] = [
+      {
+        type: 'ticket',
+        description: 'General Admission',
+        quantity: 2,
+        value: 5000,
+        bookingFee: 200,
+        total: 5200,
+      },
+      {
+        type: 'tax',
+        description: 'VAT 20%',
+        quantity: 1,
+        value: 1040,
+        bookingFee: 0,
+        total: 1040,
+      },
+    ];
+    const tickets: DeepPartial<IssuedTicket>[] = [1, 2].map((n) => ({
+      eventId,
+      status: 'valid',
+      barcode: `BC${boxOfficeId}${eventId}${createdAt}${n}${++this.sequence}`,
+      barcodeUrl: `https://cdn.boxoffice.example/barcodes/${n}.png`,
+      qrCodeUrl: `https://cdn.boxoffice.example/qr/${n}.png`,
+      description: 'General Admission',
+      firstName: 'Jane',
+      lastName: 'Doe',
+      fullName: 'Jane Doe',
+      reservation: null,
+      customQuestions: [{ question: 'Dietary requirements', answer: null }],
+      createdAt,
+      updatedAt: createdAt,
+      voidedAt: null,
+    }));
+    return this.dataSource.getRepository(Order).save({
+      boxOfficeId,
+      eventId,
+      status: 'completed',
+      statusMessage: null,
+      currency: 'gbp',
+      subtotal: 5200,
+      tax: 1040,
+      total: 6240,
+      refundAmount: 0,
+      txnId: `ch_${++this.sequence}`,
+      createdAt,
+      updatedAt: createdAt + 60,
+      buyerName: 'Jane Doe',
+      buyerEmail: email,
+      buyerEmailLookup: email.toLowerCase(),
+      buyerPhone: null,
+      address1: '12 High Street',
+      address2: null,
+      address3: null,
+      postalCode: 'SW1A 1AA',
+      buyerCustomQuestions: [
+        { question: 'How did you hear about us?', answer: 'A friend' },
+      ],
+      paymentMethodType: 'stripe',
+      paymentMethodId: null,
+      paymentMethodExternalId: 'ch_ext_1',
+      paymentMethodName: 'Card',
+      paymentMethodInstructions: null,
+      lineItems,
+      issuedTickets: tickets,
+      ...overrides,
+      ...(overrides.buyerEmail ? {} : {}),
+    });
+  }
+}
