@@ -6,6 +6,8 @@ import { AuthMiddleware } from './auth/auth.middleware';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { RawJsonInterceptor } from './common/http/raw-json.interceptor';
+import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
+import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -26,6 +28,7 @@ import { OrdersModule } from './orders/orders.module';
       useFactory: (config: AppConfig) => loggerOptions(config),
     }),
     DatabaseModule,
+    RateLimitModule,
     AuthModule,
     HealthModule,
     OrdersModule,
@@ -39,7 +42,8 @@ import { OrdersModule } from './orders/orders.module';
 })
 export class AppModule implements NestModule {
   configure(consumer: MiddlewareConsumer) {
-    // Who is calling is known before routing, so even a 404 is counted against the right key.
-    consumer.apply(AuthMiddleware).forRoutes('*');
+    // Who is calling is known before routing, so every request (a 404 too) is counted once,
+    // against the right key.
+    consumer.apply(AuthMiddleware, RateLimitMiddleware).forRoutes('*');
   }
 }

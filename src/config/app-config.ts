@@ -48,6 +48,9 @@ export class AppConfig {
   get redisUrl() {
     return this.env.REDIS_URL;
   }
+  get redisKeyPrefix() {
+    return this.env.REDIS_KEY_PREFIX;
+  }
   get authCacheTtlMs() {
     return this.env.AUTH_CACHE_TTL_MS;
   }

@@ -4,7 +4,7 @@ import {
   ConfigService,
 } from '@nestjs/config';
 import { AppConfig } from './app-config';
-import { Environment, validateEnvironment } from './environment';
+import { Environment, SETTING_NAMES, validateEnvironment } from './environment';
 
 /**
  * @nestjs/config loads `.env` (if present) and validates the environment once at boot; the rest of
@@ -16,20 +16,21 @@ import { Environment, validateEnvironment } from './environment';
     NestConfigModule.forRoot({
       cache: true,
       validate: (raw) => ({ ...validateEnvironment(raw) }),
+      // Tests build AppConfig themselves; a stray .env must not leak into them.
+      ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),
   ],
   providers: [
     {
       provide: AppConfig,
       inject: [ConfigService],
+      // ConfigService answers each setting from the validated (converted) values.
       useFactory: (config: ConfigService) =>
         new AppConfig(
           Object.assign(
             new Environment(),
             Object.fromEntries(
-              Object.keys(new Environment())
-                .concat('DATABASE_URL', 'REDIS_URL')
-                .map((key) => [key, config.get(key)]),
+              SETTING_NAMES.map((key) => [key, config.get(key)]),
             ),
           ),
         ),

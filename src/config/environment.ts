@@ -88,6 +88,12 @@ export class Environment {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be redis://…' })
   REDIS_URL?: string;
 
+  /** Prefix of the rate-limit keys in Redis: deployments sharing one Redis need different ones. */
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, {
+    message: 'REDIS_KEY_PREFIX must be 1-64 of A-Z a-z 0-9 : _ . -',
+  })
+  REDIS_KEY_PREFIX = 'boxoffice:rl:';
+
   /** How long a verified API key is remembered; a revoked key stops working within this time. */
   @Transform(toInt)
   @IsInt()
@@ -102,16 +108,15 @@ export class Environment {
   TRUST_PROXY_HOPS = 0;
 }
 
+/** The names of every setting (class fields are defined even when optional). */
+export const SETTING_NAMES: readonly string[] = Object.keys(new Environment());
+
 /** Validates raw settings (process.env in production), naming every offending key. */
 export function validateEnvironment(raw: Record<string, unknown>): Environment {
-  const known = new Set(Object.keys(new Environment()));
   // Empty strings mean "unset", as in most .env files.
   const relevant = Object.fromEntries(
-    Object.entries(raw).filter(
-      ([key, value]) =>
-        (known.has(key) || key === 'DATABASE_URL' || key === 'REDIS_URL') &&
-        value !== '' &&
-        value !== undefined,
+    SETTING_NAMES.map((key) => [key, raw[key]]).filter(
+      ([, value]) => value !== '' && value !== undefined && value !== null,
     ),
   );
   const env = plainToInstance(Environment, relevant);

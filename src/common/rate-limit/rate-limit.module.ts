@@ -1,0 +1,34 @@
+import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { RateLimitMiddleware } from './rate-limit.middleware';
+import {
+  MemoryRateLimitStore,
+  RATE_LIMIT_STORE,
+  type RateLimitStore,
+} from './rate-limit.store';
+import { RedisRateLimitStore } from './redis-rate-limit.store';
+
+/** In memory for one instance; in Redis (REDIS_URL) when several instances share one budget. */
+@Module({
+  providers: [
+    {
+      provide: RATE_LIMIT_STORE,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): RateLimitStore =>
+        config.redisUrl
+          ? new RedisRateLimitStore(config.redisUrl, config.redisKeyPrefix)
+          : new MemoryRateLimitStore(),
+    },
+    RateLimitMiddleware,
+  ],
+  exports: [RateLimitMiddleware, RATE_LIMIT_STORE],
+})
+export class RateLimitModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+  ) {}
+
+  async onApplicationShutdown() {
+    if (this.store instanceof RedisRateLimitStore) await this.store.close();
+  }
+}

@@ -1,0 +1,83 @@
+import { Logger } from '@nestjs/common';
+import Redis from 'ioredis';
+import {
+  MemoryRateLimitStore,
+  RateLimitHit,
+  RateLimitStore,
+} from './rate-limit.store';
+
+// INCR and PEXPIRE in one script, so the count and the window start are atomic across instances.
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}
+`;
+
+type RedisWithHit = Redis & {
+  rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
+};
+
+/**
+ * Counters shared by every instance through Redis. When Redis cannot answer (down, unreachable,
+ * slower than 250 ms) the request is not refused: it is counted in this instance's memory
+ * instead, with a warning once per outage, until Redis answers again. Limits then hold per
+ * instance rather than across them, which is the usual fail-open trade: an outage of the limiter
+ * must not become an outage of the API.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly logger = new Logger(RedisRateLimitStore.name);
+  private readonly redis: RedisWithHit;
+  private readonly fallback = new MemoryRateLimitStore();
+  private degraded = false;
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+  ) {
+    this.redis = new Redis(url, {
+      // Fail fast instead of queueing commands while disconnected; reconnect in the background.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 250,
+      connectTimeout: 2_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    }) as RedisWithHit;
+    this.redis.defineCommand('rateLimitHit', {
+      numberOfKeys: 1,
+      lua: HIT_SCRIPT,
+    });
+    // Errors are reported through failed hits; without a listener ioredis would log each retry.
+    this.redis.on('error', () => undefined);
+  }
+
+  async hit(identity: string, windowMs: number): Promise<RateLimitHit> {
+    try {
+      const [count, ttl] = await this.redis.rateLimitHit(
+        this.prefix + identity,
+        windowMs,
+      );
+      if (this.degraded) {
+        this.degraded = false;
+        this.logger.log(
+          'Redis is answering again: rate limits are shared again',
+        );
+      }
+      return { count: Number(count), resetMs: Number(ttl) };
+    } catch (error) {
+      if (!this.degraded) {
+        this.degraded = true;
+        this.logger.warn(
+          `Redis unavailable (${error instanceof Error ? error.message : String(error)}): counting rate limits per instance until it is back`,
+        );
+      }
+      return this.fallback.hit(identity, windowMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+    return Promise.resolve();
+  }
+}

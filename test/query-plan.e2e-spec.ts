@@ -1,0 +1,140 @@
+import request from 'supertest';
+import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
+import { Factory } from './utils/factories';
+
+const KEY = 'sk_query_plan';
+
+interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The list's cost is structural: a fixed number of statements whatever the limit, each read in
+ * index order. Checked on the statements the service really sends (SQLite plans here; PostgreSQL
+ * plans depend on table statistics and are covered by the benchmark).
+ */
+describe('list queries: statement count and plans', () => {
+  let t: TestApp;
+  let statements: Statement[];
+  let orderIds: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_CACHE_TTL_MS: '60000' });
+    const factory = new Factory(t.dataSource);
+    const office = await factory.boxOffice();
+    await factory.apiKey(office.id, KEY);
+    const event = await factory.event(office.id);
+    for (let i = 0; i < 12; i++) {
+      await factory.order(office.id, event.id, {
+        createdAt: 1_750_000_000 + Math.floor(i / 3),
+      });
+    }
+    const all = await get('/v1/orders');
+    orderIds = all.body.data.map((order: { id: string }) => order.id);
+
+    const original = t.dataSource.query.bind(t.dataSource);
+    jest
+      .spyOn(t.dataSource, 'query')
+      .mockImplementation((sql: string, params?: unknown[]) => {
+        statements.push({ sql, params: params ?? [] });
+        return original(sql, params);
+      });
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    statements = [];
+  });
+
+  const get = (path: string) =>
+    request(t.server).get(path).set('Authorization', basicAuth(KEY));
+
+  async function statementsFor(path: string): Promise<Statement[]> {
+    statements = [];
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    return statements;
+  }
+
+  it.each([
+    ['first page', ''],
+    ['starting_after', `starting_after=${'or_6'}`],
+    ['ending_before', `ending_before=${'or_6'}`],
+    [
+      'filters and a cursor',
+      `starting_after=or_6&created_at.gte=1750000001&status=completed`,
+    ],
+  ])(
+    'sends as many statements for limit=1 as for limit=100 (%s)',
+    async (_name, query) => {
+      const one = await statementsFor(`/v1/orders?limit=1&${query}`);
+      const hundred = await statementsFor(`/v1/orders?limit=100&${query}`);
+      expect(one.length).toBe(hundred.length);
+      expect(one.length).toBeLessThanOrEqual(3);
+    },
+  );
+
+  const variants = [
+    '',
+    'starting_after=or_6',
+    'ending_before=or_6',
+    'created_at=1750000001',
+    'created_at.gt=1750000000&created_at.lte=1750000003',
+    'created_at.gte=1750000001&starting_after=or_9',
+    'event_id=ev_1',
+    'event_id=ev_1&starting_after=or_6',
+    'status=completed',
+    'status=pending&ending_before=or_6',
+    'email=jane.doe@example.com',
+    'txn_id=ch_5',
+    'barcode=BC123',
+  ];
+
+  it.each(variants)(
+    'reads in index order, no sort and no full scan: %s',
+    async (query) => {
+      const sent = await statementsFor(`/v1/orders?limit=5&${query}`);
+      const listStatements = sent.filter((s) =>
+        /\bFROM orders o\b/.test(s.sql),
+      );
+      expect(listStatements.length).toBeGreaterThan(0);
+      for (const statement of listStatements) {
+        const plan: { detail: string }[] = await t.dataSource.query(
+          `EXPLAIN QUERY PLAN ${statement.sql}`,
+          statement.params,
+        );
+        const details = plan.map((row) => row.detail);
+        const ordersAccess = details.filter((d) =>
+          /\b(SCAN|SEARCH) o\b/.test(d),
+        );
+        expect({ query, ordersAccess }).toEqual({
+          query,
+          ordersAccess: [
+            expect.stringMatching(
+              /^SEARCH o USING (COVERING )?INDEX IDX_orders_|^SEARCH o USING INTEGER PRIMARY KEY/,
+            ),
+          ],
+        });
+        expect(details.filter((d) => /TEMP B-TREE/.test(d))).toEqual([]);
+        // Children are read through their (order_id, id) index, which is what orders them by id.
+        if (/FROM issued_tickets t WHERE t.order_id/.test(statement.sql)) {
+          expect(details).toEqual(
+            expect.arrayContaining([
+              expect.stringMatching(
+                /^SEARCH t USING (COVERING )?INDEX IDX_issued_tickets_order \(order_id=\?\)/,
+              ),
+              expect.stringMatching(
+                /^SEARCH li USING (COVERING )?INDEX IDX_line_items_order \(order_id=\?\)/,
+              ),
+            ]),
+          );
+        }
+        expect(details.filter((d) => /^SCAN (o|t|li|e)\b/.test(d))).toEqual([]);
+      }
+    },
+  );
+
+  it('keeps the ids it walked in order (sanity of the fixture)', () => {
+    expect(orderIds).toHaveLength(12);
+  });
+});

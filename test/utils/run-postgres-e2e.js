@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `npm run test:e2e:postgres`: the e2e suite against PostgreSQL. Takes the server from
+// DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); every test file creates and
+// drops a database of its own there (test/utils/test-database.ts), so runs never share data.
+const { spawnSync } = require('node:child_process');
+
+const url =
+  process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+if (!/^postgres(ql)?:\/\//.test(url)) {
+  console.error(`DATABASE_URL must be a postgres:// URL, got ${url}`);
+  process.exit(2);
+}
+const result = spawnSync(
+  process.execPath,
+  [
+    '--experimental-vm-modules',
+    require.resolve('jest/bin/jest.js'),
+    '--selectProjects',
+    'e2e',
+    ...process.argv.slice(2),
+  ],
+  { stdio: 'inherit', env: { ...process.env, TEST_DATABASE_URL: url } },
+);
+process.exit(result.status ?? 1);
