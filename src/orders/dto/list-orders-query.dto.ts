@@ -101,6 +101,8 @@ export class ListOrdersQueryDto extends CursorQueryDto {
   @Length(1, 320, {
     message: 'email must be an e-mail address of at most 320 characters',
   })
+  // Deliberately permissive (real addresses vary): one @, something either side, no spaces.
+  @Matches(/^[^\s@]+@[^\s@]+$/, { message: 'email must be an e-mail address' })
   email?: string;
 
   @ApiPropertyOptional({ description: 'Payment transaction id' })

@@ -7,6 +7,7 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { bigintAsNumber, jsonText } from '../../database/column-transformers';
+import { EventSummary } from './event-summary.entity';
 import type { CustomQuestion, Order } from './order.entity';
 
 export const ISSUED_TICKET_STATUSES = ['valid', 'void'] as const;
@@ -30,6 +31,10 @@ export class IssuedTicket {
   @Index('IDX_issued_tickets_event')
   @Column({ name: 'event_id', type: 'integer' })
   eventId: number;
+
+  @ManyToOne(() => EventSummary, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'event_id' })
+  event?: EventSummary;
 
   @Column({ type: 'varchar', length: 8 })
   status: IssuedTicketStatus;
