@@ -1,0 +1,88 @@
+import { parseArgs } from 'node:util';
+import type { DataSource } from 'typeorm';
+import { ApiKeysService } from './api-keys.service';
+
+export const APIKEY_USAGE = `Usage:
+  npm run apikey -- create --box-office <id> [--name <label>]
+  npm run apikey -- list --box-office <id>
+  npm run apikey -- revoke <key-id>`;
+
+/** A mistake in the command line: printed with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+function positiveInt(value: string | undefined, what: string): number {
+  const digits = value?.replace(/^ak_/, '');
+  if (!digits || !/^[1-9]\d{0,9}$/.test(digits)) {
+    throw new UsageError(`${what} must be a positive number`);
+  }
+  return Number(digits);
+}
+
+const iso = (unix: number | null) =>
+  unix === null ? '' : new Date(unix * 1000).toISOString();
+
+/** Parses the command line before any database work, so a typo never opens a database. */
+export function parseApiKeyCommand(argv: string[]) {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'box-office': { type: 'string' }, name: { type: 'string' } },
+  });
+  const [command, ...rest] = positionals;
+  switch (command) {
+    case 'create':
+      return {
+        command,
+        boxOfficeId: positiveInt(values['box-office'], '--box-office'),
+        name: values.name ?? null,
+      } as const;
+    case 'list':
+      return {
+        command,
+        boxOfficeId: positiveInt(values['box-office'], '--box-office'),
+      } as const;
+    case 'revoke':
+      return { command, keyId: positiveInt(rest[0], 'key-id') } as const;
+    default:
+      throw new UsageError(APIKEY_USAGE);
+  }
+}
+
+/** Runs `apikey create|list|revoke`, writing what a person reads through `print`. */
+export async function runApiKeyCommand(
+  command: ReturnType<typeof parseApiKeyCommand>,
+  dataSource: DataSource,
+  print: (line: string) => void,
+): Promise<void> {
+  const keys = new ApiKeysService(dataSource);
+  if (command.command === 'create') {
+    const { key, secret } = await keys.create(
+      command.boxOfficeId,
+      command.name,
+    );
+    print(
+      `Created key ak_${key.id} for box office ${command.boxOfficeId}. It is shown only once:`,
+    );
+    print(secret);
+  } else if (command.command === 'list') {
+    const list = await keys.list(command.boxOfficeId);
+    if (list.length === 0)
+      print(`Box office ${command.boxOfficeId} has no keys`);
+    for (const key of list) {
+      print(
+        [
+          `ak_${key.id}`,
+          `${key.keyPrefix}…`,
+          key.revokedAt === null ? 'active' : `revoked ${iso(key.revokedAt)}`,
+          `created ${iso(key.createdAt)}`,
+          key.name ?? '',
+        ].join('\t'),
+      );
+    }
+  } else {
+    if (!(await keys.revoke(command.keyId))) {
+      throw new UsageError(`No active key ak_${command.keyId}`);
+    }
+    print(`Revoked key ak_${command.keyId}`);
+  }
+}

@@ -1,0 +1,100 @@
+import request from 'supertest';
+import {
+  UsageError,
+  parseApiKeyCommand,
+  runApiKeyCommand,
+} from '../src/auth/apikey.command';
+import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
+import { Factory } from './utils/factories';
+
+// The key CLI (contract §1) against the database a running service uses.
+describe('npm run apikey', () => {
+  let t: TestApp;
+  let boxOfficeId: number;
+
+  beforeAll(async () => {
+    // No auth cache: a revoked key must be refused on the very next request.
+    t = await createTestApp({ AUTH_CACHE_TTL_MS: '0' });
+    boxOfficeId = (await new Factory(t.dataSource).boxOffice()).id;
+  });
+  afterAll(() => t.close());
+
+  async function run(...argv: string[]): Promise<string[]> {
+    const lines: string[] = [];
+    await runApiKeyCommand(parseApiKeyCommand(argv), t.dataSource, (line) =>
+      lines.push(line),
+    );
+    return lines;
+  }
+
+  it('creates a key that works, lists it without the secret, and revokes it', async () => {
+    const created = await run(
+      'create',
+      '--box-office',
+      String(boxOfficeId),
+      '--name',
+      'Scanner',
+    );
+    expect(created[0]).toMatch(
+      /^Created key ak_(\d+) for box office \d+\. It is shown only once:$/,
+    );
+    const secret = created[1];
+    expect(secret).toMatch(/^sk_[A-Za-z0-9]{40}$/);
+    const keyId = /ak_(\d+)/.exec(created[0])![1];
+
+    const ok = await request(t.server)
+      .get('/v1/orders')
+      .set('Authorization', basicAuth(secret));
+    expect(ok.status).toBe(200);
+
+    const listed = await run('list', '--box-office', String(boxOfficeId));
+    expect(listed).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^ak_${keyId}\\t${secret.slice(0, 7)}…\\tactive\\tcreated \\S+\\tScanner$`,
+        ),
+      ),
+    ]);
+    expect(listed.join('\n')).not.toContain(secret);
+
+    const stored = await t.dataSource.query('SELECT key_hash FROM api_keys');
+    expect(JSON.stringify(stored)).not.toContain(secret);
+
+    expect(await run('revoke', `ak_${keyId}`)).toEqual([
+      `Revoked key ak_${keyId}`,
+    ]);
+    const refused = await request(t.server)
+      .get('/v1/orders')
+      .set('Authorization', basicAuth(secret));
+    expect(refused.status).toBe(401);
+    expect(await run('list', '--box-office', String(boxOfficeId))).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^ak_${keyId}\\t\\S+…\\trevoked \\S+\\tcreated \\S+\\tScanner$`,
+        ),
+      ),
+    ]);
+  });
+
+  it('creates different random keys each time', async () => {
+    const first = (await run('create', '--box-office', String(boxOfficeId)))[1];
+    const second = (
+      await run('create', '--box-office', String(boxOfficeId))
+    )[1];
+    expect(first).not.toBe(second);
+  });
+
+  it('refuses unknown box offices, unknown keys and malformed commands', async () => {
+    await expect(run('create', '--box-office', '999')).rejects.toThrow(
+      'There is no box office 999',
+    );
+    await expect(run('revoke', '999')).rejects.toThrow(UsageError);
+    expect(() => parseApiKeyCommand(['create'])).toThrow(
+      '--box-office must be a positive number',
+    );
+    expect(() => parseApiKeyCommand(['delete', '1'])).toThrow(UsageError);
+    expect(() => parseApiKeyCommand(['list', '--box-office', '1x'])).toThrow(
+      UsageError,
+    );
+  });
+});
