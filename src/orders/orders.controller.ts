@@ -16,6 +16,7 @@ import { ErrorBodyDto } from '../common/errors/error-body.dto';
 import { Page } from '../common/pagination/page';
 import { PaginationLinksInterceptor } from '../common/pagination/pagination-links.interceptor';
 import { RawJson } from '../common/http/raw-json';
+import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderDto, OrderListDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
@@ -65,6 +66,7 @@ export class OrdersController {
   async retrieve(
     @CurrentCaller() caller: Caller,
     @Param('order_id') orderId: string,
+    @Query() _query: NoQueryDto,
   ): Promise<RawJson> {
     return new RawJson(await this.orders.retrieve(caller.boxOfficeId, orderId));
   }

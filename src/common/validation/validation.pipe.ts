@@ -53,6 +53,8 @@ export class StrictValidationPipe extends ValidationPipe {
           throw ApiError.validation(`Unknown query parameter: ${key}`);
         }
       }
+      // A DTO without parameters (NoQueryDto): nothing left to validate or transform.
+      if (known.size === 0) return {};
     }
     return super.transform(value, metadata);
   }
