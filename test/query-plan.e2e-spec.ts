@@ -35,9 +35,10 @@ describe('list queries: statement count and plans', () => {
     const original = t.dataSource.query.bind(t.dataSource);
     jest
       .spyOn(t.dataSource, 'query')
-      .mockImplementation((sql: string, params?: unknown[]) => {
-        statements.push({ sql, params: params ?? [] });
-        return original(sql, params);
+      .mockImplementation((sql: string, params?: unknown) => {
+        const values = Array.isArray(params) ? (params as unknown[]) : [];
+        statements.push({ sql, params: values });
+        return original(sql, values);
       });
   });
   afterAll(() => t.close());

@@ -3,6 +3,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTags,
+  ApiTooManyRequestsResponse,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { Public } from '../auth/public.decorator';
@@ -26,6 +27,10 @@ export class HealthController {
   @ApiUnauthorizedResponse({
     type: ErrorBodyDto,
     description: 'A key was sent and is not valid',
+  })
+  @ApiTooManyRequestsResponse({
+    type: ErrorBodyDto,
+    description: 'TOO_MANY_REQUESTS: over the rate limit; see Retry-After',
   })
   ping(): PingDto {
     return this.health.ping();

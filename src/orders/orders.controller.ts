@@ -57,6 +57,10 @@ export class OrdersController {
 
   @Get(':order_id')
   @ApiOperation({ summary: 'Retrieve one order' })
+  @ApiBadRequestResponse({
+    type: ErrorBodyDto,
+    description: 'VALIDATION_ERROR: this path takes no query parameters',
+  })
   @ApiParam({ name: 'order_id', example: 'or_1' })
   @ApiOkResponse({ type: OrderDto })
   @ApiNotFoundResponse({

@@ -1,13 +1,19 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { basicAuth } from '../utils/create-test-app';
+import { errorBody, expectNothingLeaked, getAs } from '../utils/api';
+import { TestApp, basicAuth, createTestApp } from '../utils/create-test-app';
 import { Factory } from '../utils/factories';
 import { TestDatabase, createTestDatabase } from '../utils/test-database';
 import { ServerProcess, freePort, startServer } from './server-process';
 import { TcpProxy } from './tcp-proxy';
 
 const KEY = 'sk_database_outage';
+
+// This suite runs against PostgreSQL (local default) for every test app it creates.
+process.env.TEST_DATABASE_URL ??=
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // A server process reaches PostgreSQL through a proxy; cutting the proxy makes the database
 // unreachable while the process keeps running (contract §6: 503, stays up, recovers by itself).
@@ -17,8 +23,6 @@ describe('when the database cannot be reached', () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    process.env.TEST_DATABASE_URL ??=
-      process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     database = await createTestDatabase();
     const direct = new URL(database.url);
     proxy = new TcpProxy(await freePort(), {
@@ -80,5 +84,53 @@ describe('when the database cannot be reached', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(recovered).toBe(200);
+  });
+});
+
+describe('PostgreSQL connections dropped (contract §6: 503, then recovery by itself)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const f = new Factory(t.dataSource);
+    const office = await f.boxOffice();
+    await f.apiKey(office.id, KEY);
+    const event = await f.event(office.id);
+    await f.order(office.id, event.id);
+  });
+
+  afterAll(() => t.close());
+
+  it('answers 503 SERVICE_UNAVAILABLE or 200 while reconnecting, never 500, and recovers', async () => {
+    const get = getAs(t.server, KEY);
+    expect((await get('/v1/orders?limit=1')).status).toBe(200);
+    const database = new URL(
+      (t.dataSource.options as { url: string }).url,
+    ).pathname.slice(1);
+    const admin = new Client({
+      connectionString: process.env.TEST_DATABASE_URL,
+    });
+    await admin.connect();
+    try {
+      const killed = await admin.query(
+        'SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = $1',
+        [database],
+      );
+      expect(killed.rows.length).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
+    }
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const res = await get('/v1/orders?limit=1');
+      statuses.push(res.status);
+      if (res.status === 200) break;
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toMatch(/^\d+$/);
+      expect(res.body).toEqual(errorBody(503, 'SERVICE_UNAVAILABLE'));
+      expectNothingLeaked(res.text);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(statuses[statuses.length - 1]).toBe(200);
   });
 });

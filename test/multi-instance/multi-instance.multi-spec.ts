@@ -66,7 +66,7 @@ describe('several instances on one PostgreSQL and one Redis', () => {
     const pages: unknown[] = [];
     let link: string | null = '/v1/orders?limit=7';
     while (link) {
-      const res = await request(pick(pages.length).url)
+      const res: request.Response = await request(pick(pages.length).url)
         .get(link)
         .set('Authorization', basicAuth(KEY_WALK));
       expect(res.status).toBe(200);

@@ -14,7 +14,7 @@ const result = spawnSync(
   process.execPath,
   [
     '--experimental-vm-modules',
-    require.resolve('jest/bin/jest.js'),
+    require('node:path').join(__dirname, '../../node_modules/jest/bin/jest.js'),
     '--selectProjects',
     'e2e',
     ...process.argv.slice(2),

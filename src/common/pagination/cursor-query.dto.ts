@@ -28,6 +28,8 @@ export class CursorQueryDto {
   limit?: number;
 
   @ApiPropertyOptional({
+    type: String,
+    pattern: '^or_[1-9][0-9]*$',
     description:
       'Cursor: the last id of the current page, to fetch the next (older) page.',
     example: 'or_123',
@@ -36,6 +38,8 @@ export class CursorQueryDto {
   starting_after?: unknown;
 
   @ApiPropertyOptional({
+    type: String,
+    pattern: '^or_[1-9][0-9]*$',
     description:
       'Cursor: the first id of the current page, to fetch the previous (newer) page. Wins when both cursors are given.',
     example: 'or_456',

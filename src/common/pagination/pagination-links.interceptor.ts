@@ -40,7 +40,13 @@ export class PaginationLinksInterceptor implements NestInterceptor {
     const request = context.switchToHttp().getRequest<Request>();
     // The raw query: the validated DTO has lost the caller's spelling of values (e.g. `canceled`).
     const query = request.query as Record<string, unknown>;
-    const path = request.path.replace(/\/+$/, '') || '/';
+    // The route's own path (`/v1/orders`), not the caller's spelling (`/V1/ORDERS/`).
+    const routePath = (request.route as { path?: unknown } | undefined)?.path;
+    const path =
+      (typeof routePath === 'string' ? routePath : request.path).replace(
+        /\/+$/,
+        '',
+      ) || '/';
     return next.handle().pipe(
       map((page: Page) => {
         const links = {

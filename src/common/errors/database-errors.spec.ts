@@ -1,0 +1,96 @@
+import { QueryFailedError } from 'typeorm';
+import { isDatabaseUnavailable } from './database-errors';
+
+const withCode = (code: string, message = 'driver error') =>
+  Object.assign(new Error(message), { code });
+
+describe('isDatabaseUnavailable', () => {
+  it.each([
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'ENOTFOUND',
+    'EHOSTUNREACH',
+    'EPIPE',
+    'EAI_AGAIN',
+  ])('is true for the network error %s', (code) => {
+    expect(isDatabaseUnavailable(withCode(code))).toBe(true);
+  });
+
+  it.each([
+    ['08006', 'connection failure'],
+    ['08001', 'cannot connect'],
+    ['53300', 'too many connections'],
+    ['57P01', 'admin shutdown'],
+    ['57P03', 'cannot connect now'],
+    ['57014', 'statement timeout'],
+  ])('is true for PostgreSQL SQLSTATE %s (%s)', (code) => {
+    expect(isDatabaseUnavailable(withCode(code))).toBe(true);
+  });
+
+  it.each([
+    'SQLITE_BUSY',
+    'SQLITE_LOCKED',
+    'SQLITE_CANTOPEN',
+    'SQLITE_IOERR_READ',
+    'SQLITE_FULL',
+  ])('is true for %s', (code) => {
+    expect(isDatabaseUnavailable(withCode(code))).toBe(true);
+  });
+
+  it.each([
+    'Connection terminated unexpectedly',
+    'timeout exceeded when trying to connect',
+    'Cannot use a pool after calling end on the pool',
+    'the database system is starting up',
+    'the database system is shutting down',
+  ])('is true for the pg message "%s"', (message) => {
+    expect(isDatabaseUnavailable(new Error(message))).toBe(true);
+  });
+
+  it('looks inside QueryFailedError.driverError', () => {
+    const error = new QueryFailedError('SELECT 1', [], withCode('57P01'));
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it('follows Error.cause', () => {
+    const error = new Error('wrapped', {
+      cause: new Error('outer', { cause: withCode('ECONNREFUSED') }),
+    });
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    [
+      'a missing table (SQLite)',
+      withCode('SQLITE_ERROR', 'no such table: orders'),
+    ],
+    ['a missing relation (PostgreSQL)', withCode('42P01')],
+    ['a unique violation', withCode('23505')],
+    ['a syntax error', withCode('42601')],
+    ['a constraint failure', withCode('SQLITE_CONSTRAINT_FOREIGNKEY')],
+    ['a plain Error', new Error('boom')],
+    ['a TypeError', new TypeError('x is undefined')],
+    ['a string', 'ECONNREFUSED'],
+    ['null', null],
+    ['undefined', undefined],
+    ['a number code', Object.assign(new Error('x'), { code: 8006 })],
+    [
+      'a wrapped bug',
+      new QueryFailedError(
+        'SELECT',
+        [],
+        withCode('42P01', 'relation "x" does not exist'),
+      ),
+    ],
+  ])('is false for %s', (_, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+
+  it('does not loop on a cyclic cause chain', () => {
+    const a = new Error('a') as Error & { cause?: unknown };
+    const b = new Error('b', { cause: a });
+    a.cause = b;
+    expect(isDatabaseUnavailable(a)).toBe(false);
+  });
+});

@@ -1,0 +1,135 @@
+import type { CallHandler, ExecutionContext } from '@nestjs/common';
+import { lastValueFrom, of } from 'rxjs';
+import { RawJson } from '../http/raw-json';
+import type { Page } from './page';
+import {
+  PaginationLinksInterceptor,
+  pageLink,
+} from './pagination-links.interceptor';
+
+describe('pageLink', () => {
+  it('is exactly path?cursor=id when the request had no other parameter', () => {
+    expect(pageLink('/v1/orders', 'starting_after', 'or_9', {})).toBe(
+      '/v1/orders?starting_after=or_9',
+    );
+    expect(pageLink('/v1/orders', 'ending_before', 'or_12', {})).toBe(
+      '/v1/orders?ending_before=or_12',
+    );
+  });
+
+  it('keeps the other parameters after the cursor, in request order', () => {
+    expect(
+      pageLink('/v1/orders', 'starting_after', 'or_9', {
+        limit: '10',
+        'created_at.gte': '1750000000',
+        status: 'canceled',
+      }),
+    ).toBe(
+      '/v1/orders?starting_after=or_9&limit=10&created_at.gte=1750000000&status=canceled',
+    );
+  });
+
+  it('drops both cursors of the request', () => {
+    expect(
+      pageLink('/v1/orders', 'ending_before', 'or_3', {
+        starting_after: 'or_1',
+        limit: '2',
+        ending_before: 'or_7',
+      }),
+    ).toBe('/v1/orders?ending_before=or_3&limit=2');
+  });
+
+  it('percent-encodes keys and values', () => {
+    expect(
+      pageLink('/v1/orders', 'starting_after', 'or_9', {
+        email: 'a+b@example.com',
+        txn_id: 'x y&z=1',
+        event_id: 'ev_1,ev_2',
+      }),
+    ).toBe(
+      '/v1/orders?starting_after=or_9&email=a%2Bb%40example.com&txn_id=x%20y%26z%3D1&event_id=ev_1%2Cev_2',
+    );
+  });
+
+  it('repeats a repeated key', () => {
+    expect(pageLink('/p', 'starting_after', 'or_1', { a: ['1', '2'] })).toBe(
+      '/p?starting_after=or_1&a=1&a=2',
+    );
+  });
+});
+
+describe('PaginationLinksInterceptor', () => {
+  const interceptor = new PaginationLinksInterceptor();
+
+  async function render(
+    page: Page,
+    path: string,
+    query: Record<string, unknown> = {},
+  ): Promise<unknown> {
+    const context = {
+      switchToHttp: () => ({ getRequest: () => ({ path, query }) }),
+    } as unknown as ExecutionContext;
+    const next: CallHandler = { handle: () => of(page) };
+    const result = await lastValueFrom(interceptor.intercept(context, next));
+    expect(result).toBeInstanceOf(RawJson);
+    return JSON.parse((result as RawJson).text);
+  }
+
+  const page = (over: Partial<Page> = {}): Page => ({
+    items: ['{"id":"or_5"}', '{"id":"or_4"}'],
+    firstId: 'or_5',
+    lastId: 'or_4',
+    hasNext: true,
+    hasPrevious: true,
+    ...over,
+  });
+
+  it('wraps the items and links both ways', async () => {
+    expect(await render(page(), '/v1/orders', { limit: '2' })).toEqual({
+      data: [{ id: 'or_5' }, { id: 'or_4' }],
+      links: {
+        next: '/v1/orders?starting_after=or_4&limit=2',
+        previous: '/v1/orders?ending_before=or_5&limit=2',
+      },
+    });
+  });
+
+  it('sets a link to null when nothing lies that way', async () => {
+    expect(await render(page({ hasPrevious: false }), '/v1/orders')).toEqual({
+      data: [{ id: 'or_5' }, { id: 'or_4' }],
+      links: { next: '/v1/orders?starting_after=or_4', previous: null },
+    });
+    expect(await render(page({ hasNext: false }), '/v1/orders')).toEqual({
+      data: [{ id: 'or_5' }, { id: 'or_4' }],
+      links: { next: null, previous: '/v1/orders?ending_before=or_5' },
+    });
+  });
+
+  it('gives an empty page both links null', async () => {
+    expect(
+      await render(
+        {
+          items: [],
+          firstId: null,
+          lastId: null,
+          hasNext: false,
+          hasPrevious: false,
+        },
+        '/v1/orders',
+        { starting_after: 'or_1' },
+      ),
+    ).toEqual({ data: [], links: { next: null, previous: null } });
+  });
+
+  it('links from /v1/orders/ as from /v1/orders', async () => {
+    expect(
+      await render(page(), '/v1/orders/', { starting_after: 'or_6' }),
+    ).toEqual({
+      data: [{ id: 'or_5' }, { id: 'or_4' }],
+      links: {
+        next: '/v1/orders?starting_after=or_4',
+        previous: '/v1/orders?ending_before=or_5',
+      },
+    });
+  });
+});

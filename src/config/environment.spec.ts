@@ -1,0 +1,103 @@
+import { Environment, validateEnvironment } from './environment';
+
+describe('validateEnvironment', () => {
+  it('applies the contract defaults to an empty environment', () => {
+    const env = validateEnvironment({});
+    expect(env).toBeInstanceOf(Environment);
+    expect(env).toEqual(
+      expect.objectContaining({
+        NODE_ENV: 'development',
+        PORT: 3000,
+        MIGRATIONS_RUN: true,
+        CORS_ORIGINS: '*',
+        RATE_LIMIT_MAX: 5000,
+        RATE_LIMIT_WINDOW_S: 1800,
+        LOG_LEVEL: 'info',
+      }),
+    );
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REDIS_URL).toBeUndefined();
+  });
+
+  it('converts numbers and booleans from strings', () => {
+    const env = validateEnvironment({
+      PORT: '8080',
+      RATE_LIMIT_MAX: '10',
+      RATE_LIMIT_WINDOW_S: '60',
+      MIGRATIONS_RUN: 'false',
+      DATABASE_URL: 'postgres://u@db:5432/boxoffice',
+      REDIS_URL: 'redis://cache:6379',
+      CORS_ORIGINS: 'https://a.example,https://b.example',
+    });
+    expect(env).toEqual(
+      expect.objectContaining({
+        PORT: 8080,
+        RATE_LIMIT_MAX: 10,
+        RATE_LIMIT_WINDOW_S: 60,
+        MIGRATIONS_RUN: false,
+        DATABASE_URL: 'postgres://u@db:5432/boxoffice',
+        REDIS_URL: 'redis://cache:6379',
+        CORS_ORIGINS: 'https://a.example,https://b.example',
+      }),
+    );
+  });
+
+  it.each([
+    'sqlite:data/x.sqlite',
+    'sqlite::memory:',
+    'postgres://h/db',
+    'postgresql://h/db',
+  ])('accepts DATABASE_URL %s', (url) => {
+    expect(validateEnvironment({ DATABASE_URL: url }).DATABASE_URL).toBe(url);
+  });
+
+  it('treats empty strings as unset', () => {
+    const env = validateEnvironment({
+      PORT: '',
+      DATABASE_URL: '',
+      RATE_LIMIT_MAX: '',
+    });
+    expect(env.PORT).toBe(3000);
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.RATE_LIMIT_MAX).toBe(5000);
+  });
+
+  it('ignores variables that are not settings', () => {
+    expect(() =>
+      validateEnvironment({ PATH: '/usr/bin', HOME: '/root', FOO: 'x' }),
+    ).not.toThrow();
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '1.5'],
+    ['RATE_LIMIT_MAX', '0'],
+    ['RATE_LIMIT_WINDOW_S', 'soon'],
+    ['MIGRATIONS_RUN', 'maybe'],
+    ['NODE_ENV', 'staging'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://h/db'],
+    ['REDIS_URL', 'http://cache'],
+  ])('rejects %s=%s, naming the key', (key, value) => {
+    expect(() => validateEnvironment({ [key]: value })).toThrow(
+      new RegExp(`\\b${key}\\b`),
+    );
+  });
+
+  it('names every offending key at once', () => {
+    let message = '';
+    try {
+      validateEnvironment({
+        PORT: 'abc',
+        RATE_LIMIT_MAX: '-1',
+        NODE_ENV: 'prod',
+      });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/RATE_LIMIT_MAX/);
+    expect(message).toMatch(/NODE_ENV/);
+  });
+});

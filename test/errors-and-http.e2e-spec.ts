@@ -1,0 +1,672 @@
+import request from 'supertest';
+import { errorBody, expectNothingLeaked, getAs } from './utils/api';
+import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
+import { Factory } from './utils/factories';
+
+// Contract §6 (errors) and §7 (headers; rate limits are covered elsewhere).
+
+const KEY = 'sk_test_http';
+const AUTH = basicAuth(KEY);
+const JSON_TYPE = /^application\/json(; charset=utf-8)?$/;
+
+/** Nothing of the implementation in a message: no stack, SQL, driver or file path. */
+
+describe('errors and HTTP behaviour (contract §6, §7)', () => {
+  let t: TestApp;
+  let orderId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const f = new Factory(t.dataSource);
+    const office = await f.boxOffice();
+    await f.apiKey(office.id, KEY);
+    const event = await f.event(office.id);
+    for (let i = 0; i < 8; i++) {
+      orderId = `or_${(await f.order(office.id, event.id, { createdAt: 1_750_000_000 + i })).id}`;
+    }
+  });
+
+  afterAll(() => t.close());
+
+  describe('404 for unknown paths', () => {
+    it.each([
+      '/v1/nope',
+      '/',
+      '/v2/orders',
+      '/v1',
+      '/orders',
+      '/v1/orders/or_1/tickets',
+      '/v1/ping/extra',
+    ])('GET %s → 404 NOT_FOUND, JSON', async (path) => {
+      const res = await request(t.server).get(path).set('Authorization', AUTH);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(JSON_TYPE);
+      expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+    });
+
+    it('answers 404 for an unknown path without a key too', async () => {
+      const res = await request(t.server).get('/v1/nope');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+    });
+  });
+
+  describe('405 for other methods on known paths', () => {
+    const paths = ['/v1/orders', '/v1/orders/', '/v1/orders/or_1', '/v1/ping'];
+    const methods = ['post', 'put', 'delete', 'patch'] as const;
+    const cases = paths.flatMap((path) =>
+      methods.map((m) => [m, path] as const),
+    );
+
+    it.each(cases)(
+      '%s %s → 405 METHOD_NOT_ALLOWED with Allow',
+      async (method, path) => {
+        const res = await request(t.server)
+          [method](path)
+          .set('Authorization', AUTH);
+        expect(res.status).toBe(405);
+        expect(res.headers['content-type']).toMatch(JSON_TYPE);
+        expect(res.body).toEqual(
+          errorBody(
+            405,
+            'METHOD_NOT_ALLOWED',
+            expect.stringContaining(method.toUpperCase()),
+          ),
+        );
+        const allow = String(res.headers.allow).split(/,\s*/);
+        expect(allow).toEqual(expect.arrayContaining(['GET', 'HEAD']));
+        expect(allow).not.toContain(method.toUpperCase());
+      },
+    );
+
+    it('answers 405 with a body sent, and without a key', async () => {
+      const res = await request(t.server)
+        .post('/v1/orders')
+        .set('Content-Type', 'application/json')
+        .send('{"limit": 1}');
+      expect(res.status).toBe(405);
+      expect(res.body).toEqual(errorBody(405, 'METHOD_NOT_ALLOWED'));
+      expect(res.headers.allow).toContain('GET');
+    });
+  });
+
+  describe('every error is the one JSON body', () => {
+    it.each([
+      ['400', '/v1/orders?limit=0', AUTH, 400, 'VALIDATION_ERROR'],
+      [
+        '400 cursor',
+        '/v1/orders?starting_after=or_x',
+        AUTH,
+        400,
+        'INVALID_CURSOR',
+      ],
+      ['401', '/v1/orders', undefined, 401, 'UNAUTHORIZED'],
+      ['404 order', '/v1/orders/or_999999', AUTH, 404, 'NOT_FOUND'],
+      ['404 path', '/v1/x', AUTH, 404, 'NOT_FOUND'],
+    ] as const)(
+      '%s: Content-Type application/json, exactly status/error_code/message',
+      async (_, path, auth, status, code) => {
+        const req = request(t.server).get(path);
+        const res = await (auth ? req.set('Authorization', auth) : req);
+        expect(res.status).toBe(status);
+        expect(res.headers['content-type']).toMatch(JSON_TYPE);
+        expect(JSON.parse(res.text)).toEqual(errorBody(status, code));
+        expect(Object.keys(JSON.parse(res.text))).toEqual([
+          'status',
+          'error_code',
+          'message',
+        ]);
+        expectNothingLeaked(res.body.message);
+      },
+    );
+
+    it('answers JSON even to a client that asks for HTML', async () => {
+      const res = await request(t.server)
+        .get('/v1/nope')
+        .set('Accept', 'text/html');
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toMatch(JSON_TYPE);
+      expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+    });
+
+    it('answers a URL that cannot be decoded with a JSON error, not HTML', async () => {
+      const res = await request(t.server)
+        .get('/v1/orders/%E0%A4%A')
+        .set('Authorization', AUTH);
+      expect([400, 404]).toContain(res.status);
+      expect(res.headers['content-type']).toMatch(JSON_TYPE);
+      expect(res.body).toEqual(
+        errorBody(
+          res.status,
+          res.status === 400 ? 'VALIDATION_ERROR' : 'NOT_FOUND',
+        ),
+      );
+      expectNothingLeaked(res.text);
+    });
+
+    it('leaks nothing for hostile input', async () => {
+      for (const path of [
+        "/v1/orders/or_1' OR 1=1 --",
+        '/v1/orders?email=%27%3B%20DROP%20TABLE%20orders%3B--',
+        '/v1/orders?created_at=%27%20OR%201%3D1',
+        '/v1/orders?starting_after=%27%20OR%201%3D1',
+      ]) {
+        const res = await request(t.server)
+          .get(path)
+          .set('Authorization', AUTH);
+        expect(res.status).toBeGreaterThanOrEqual(200);
+        expect(res.headers['content-type']).toMatch(JSON_TYPE);
+        if (res.status !== 200)
+          expect(res.body).toEqual(errorBody(res.status, expect.any(String)));
+        expect(res.text).not.toMatch(
+          /SQLITE|syntax error|QueryFailedError|at .*\.ts/,
+        );
+      }
+    });
+  });
+
+  describe('X-Request-Id', () => {
+    it('is on every response: 200, 304, 400, 401, 404, 405, preflight', async () => {
+      const ok = await request(t.server).get('/v1/ping');
+      const responses = [
+        ok,
+        await request(t.server)
+          .get('/v1/ping')
+          .set('If-None-Match', ok.headers.etag),
+        await request(t.server)
+          .get('/v1/orders?limit=0')
+          .set('Authorization', AUTH),
+        await request(t.server).get('/v1/orders'),
+        await request(t.server).get('/v1/nope'),
+        await request(t.server).delete('/v1/orders'),
+        await request(t.server)
+          .options('/v1/orders')
+          .set('Origin', 'https://app.example')
+          .set('Access-Control-Request-Method', 'GET'),
+      ];
+      expect(responses.map((r) => r.status)).toEqual([
+        200, 304, 400, 401, 404, 405, 204,
+      ]);
+      for (const res of responses) {
+        expect(res.headers['x-request-id']).toMatch(
+          /^[A-Za-z0-9._:@/+=-]{1,128}$/,
+        );
+      }
+      // Generated ids are distinct.
+      expect(
+        new Set(responses.map((r) => r.headers['x-request-id'])).size,
+      ).toBe(responses.length);
+    });
+
+    it('echoes a sane incoming id', async () => {
+      for (const id of [
+        'req-123',
+        'a1b2c3d4-e5f6-4711-8899-aabbccddeeff',
+        'x'.repeat(128),
+      ]) {
+        const res = await request(t.server)
+          .get('/v1/ping')
+          .set('X-Request-Id', id);
+        expect(res.headers['x-request-id']).toBe(id);
+      }
+      const error = await request(t.server)
+        .get('/v1/orders')
+        .set('X-Request-Id', 'err-42');
+      expect(error.status).toBe(401);
+      expect(error.headers['x-request-id']).toBe('err-42');
+    });
+
+    it.each([
+      ['too long', 'x'.repeat(129)],
+      ['with spaces', 'two words'],
+      ['with quotes', '"quoted"'],
+      ['with angle brackets', '<script>'],
+      ['with a semicolon', 'a;b'],
+    ])('replaces an insane incoming id (%s)', async (_, id) => {
+      const res = await request(t.server)
+        .get('/v1/ping')
+        .set('X-Request-Id', id);
+      expect(res.status).toBe(200);
+      expect(res.headers['x-request-id']).not.toBe(id);
+      expect(res.headers['x-request-id']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+    });
+  });
+
+  describe('HEAD', () => {
+    it.each(['/v1/ping', '/v1/orders?limit=2', '/v1/orders/'])(
+      'HEAD %s works as GET does, with no body',
+      async (path) => {
+        const get = await request(t.server)
+          .get(path)
+          .set('Authorization', AUTH);
+        const head = await request(t.server)
+          .head(path)
+          .set('Authorization', AUTH);
+        expect(head.status).toBe(200);
+        expect(head.text ?? '').toBe('');
+        expect(head.headers['content-type']).toBe(get.headers['content-type']);
+        expect(head.headers.etag).toBe(get.headers.etag);
+      },
+    );
+
+    it('HEAD /v1/orders/{id} works as GET does', async () => {
+      const head = await request(t.server)
+        .head(`/v1/orders/${orderId}`)
+        .set('Authorization', AUTH);
+      expect(head.status).toBe(200);
+      expect(head.text ?? '').toBe('');
+      const missing = await request(t.server)
+        .head('/v1/orders/or_999999')
+        .set('Authorization', AUTH);
+      expect(missing.status).toBe(404);
+      const noKey = await request(t.server).head('/v1/orders');
+      expect(noKey.status).toBe(401);
+    });
+  });
+
+  describe('ETag', () => {
+    it.each(['/v1/ping', '/v1/orders?limit=3', `/v1/orders/${'{id}'}`])(
+      '%s carries an ETag; If-None-Match with it → 304',
+      async (template) => {
+        const path = template.replace('{id}', orderId);
+        const first = await request(t.server)
+          .get(path)
+          .set('Authorization', AUTH);
+        expect(first.status).toBe(200);
+        const etag = first.headers.etag;
+        expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
+        const again = await request(t.server)
+          .get(path)
+          .set('Authorization', AUTH);
+        expect(again.headers.etag).toBe(etag);
+
+        const cached = await request(t.server)
+          .get(path)
+          .set('Authorization', AUTH)
+          .set('If-None-Match', etag);
+        expect(cached.status).toBe(304);
+        expect(cached.text ?? '').toBe('');
+
+        const stale = await request(t.server)
+          .get(path)
+          .set('Authorization', AUTH)
+          .set('If-None-Match', '"stale"');
+        expect(stale.status).toBe(200);
+      },
+    );
+
+    it('differs between different bodies', async () => {
+      const a = await request(t.server)
+        .get('/v1/orders?limit=1')
+        .set('Authorization', AUTH);
+      const b = await request(t.server)
+        .get('/v1/orders?limit=2')
+        .set('Authorization', AUTH);
+      expect(a.headers.etag).not.toBe(b.headers.etag);
+    });
+  });
+
+  describe('compression', () => {
+    it('gzips a list when the client accepts gzip', async () => {
+      const res = await request(t.server)
+        .get('/v1/orders')
+        .set('Authorization', AUTH)
+        .set('Accept-Encoding', 'gzip');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.body.data).toHaveLength(8);
+    });
+
+    it('uses brotli when the client prefers it', async () => {
+      const res = await request(t.server)
+        .get('/v1/orders')
+        .set('Authorization', AUTH)
+        .set('Accept-Encoding', 'br');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBe('br');
+    });
+
+    it('sends identity when the client accepts no compression', async () => {
+      const res = await request(t.server)
+        .get('/v1/orders')
+        .set('Authorization', AUTH)
+        .set('Accept-Encoding', 'identity');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.body.data).toHaveLength(8);
+    });
+  });
+
+  describe('CORS and security headers', () => {
+    it('allows any origin by default', async () => {
+      const res = await request(t.server)
+        .get('/v1/orders?limit=1')
+        .set('Origin', 'https://app.example')
+        .set('Authorization', AUTH);
+      expect(res.status).toBe(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    });
+
+    it('answers a preflight that asks for Authorization', async () => {
+      const res = await request(t.server)
+        .options('/v1/orders')
+        .set('Origin', 'https://app.example')
+        .set('Access-Control-Request-Method', 'GET')
+        .set('Access-Control-Request-Headers', 'authorization');
+      expect(res.status).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(
+        res.headers['access-control-allow-headers'].toLowerCase(),
+      ).toContain('authorization');
+      expect(res.headers['access-control-allow-methods']).toContain('GET');
+    });
+
+    it('sends no X-Powered-By', async () => {
+      for (const path of ['/v1/ping', '/v1/nope', '/v1/orders']) {
+        const res = await request(t.server).get(path);
+        expect(res.headers['x-powered-by']).toBeUndefined();
+      }
+    });
+  });
+
+  describe('OpenAPI', () => {
+    interface Schema {
+      $ref?: string;
+      type?: string;
+      allOf?: Schema[];
+      items?: Schema;
+      properties?: Record<string, Schema>;
+      enum?: string[];
+      minimum?: number;
+      maximum?: number;
+      default?: unknown;
+    }
+    interface Operation {
+      parameters?: { name: string; in: string; schema: Schema }[];
+      responses: Record<
+        string,
+        { content?: Record<string, { schema: Schema }> }
+      >;
+    }
+    let doc: {
+      openapi: string;
+      paths: Record<string, { get?: Operation }>;
+      components: { schemas: Record<string, Schema> };
+    };
+
+    /** A schema with its $ref (or single allOf) resolved. */
+    const resolve = (schema: Schema): Schema => {
+      if (schema.$ref) {
+        return resolve(
+          doc.components.schemas[
+            schema.$ref.replace('#/components/schemas/', '')
+          ],
+        );
+      }
+      if (schema.allOf?.length === 1) return resolve(schema.allOf[0]);
+      return schema;
+    };
+
+    /** Every object in `value` has exactly the properties its schema documents, recursively. */
+    const expectDocumented = (
+      value: unknown,
+      schema: Schema,
+      where: string,
+    ) => {
+      const s = resolve(schema);
+      if (Array.isArray(value)) {
+        expect({ where, type: s.type }).toEqual({ where, type: 'array' });
+        for (const item of value)
+          expectDocumented(item, s.items!, `${where}[]`);
+      } else if (value !== null && typeof value === 'object') {
+        expect({ where, keys: Object.keys(s.properties ?? {}).sort() }).toEqual(
+          {
+            where,
+            keys: Object.keys(value).sort(),
+          },
+        );
+        for (const [key, child] of Object.entries(value)) {
+          expectDocumented(child, s.properties![key], `${where}.${key}`);
+        }
+      }
+    };
+
+    beforeAll(async () => {
+      const res = await request(t.server).get('/docs-json');
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      doc = res.body;
+    });
+
+    it('is an OpenAPI 3 document with the three paths', () => {
+      expect(doc.openapi).toMatch(/^3\./);
+      expect(Object.keys(doc.paths).sort()).toEqual([
+        '/v1/orders',
+        '/v1/orders/{order_id}',
+        '/v1/ping',
+      ]);
+    });
+
+    it('documents every list parameter, with its literal name', () => {
+      const names = (doc.paths['/v1/orders'].get?.parameters ?? [])
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort();
+      expect(names).toEqual(
+        [
+          'barcode',
+          'created_at',
+          'created_at.gt',
+          'created_at.gte',
+          'created_at.lt',
+          'created_at.lte',
+          'email',
+          'ending_before',
+          'event_id',
+          'limit',
+          'starting_after',
+          'status',
+          'txn_id',
+        ].sort(),
+      );
+    });
+
+    it('documents each list parameter with a plain schema of the right type', () => {
+      const params = doc.paths['/v1/orders'].get?.parameters ?? [];
+      const types = Object.fromEntries(
+        params.map((p) => [
+          p.name,
+          { type: p.schema.type, ref: p.schema.$ref ?? p.schema.allOf },
+        ]),
+      );
+      expect(types).toEqual({
+        limit: { type: 'integer', ref: undefined },
+        starting_after: { type: 'string', ref: undefined },
+        ending_before: { type: 'string', ref: undefined },
+        created_at: { type: 'integer', ref: undefined },
+        'created_at.gt': { type: 'integer', ref: undefined },
+        'created_at.gte': { type: 'integer', ref: undefined },
+        'created_at.lt': { type: 'integer', ref: undefined },
+        'created_at.lte': { type: 'integer', ref: undefined },
+        event_id: { type: 'string', ref: undefined },
+        status: { type: 'string', ref: undefined },
+        email: { type: 'string', ref: undefined },
+        txn_id: { type: 'string', ref: undefined },
+        barcode: { type: 'string', ref: undefined },
+      });
+      const limit = params.find((p) => p.name === 'limit')!.schema;
+      expect([limit.minimum, limit.maximum, limit.default]).toEqual([
+        1, 100, 100,
+      ]);
+      expect(
+        params.find((p) => p.name === 'status')!.schema.enum?.sort(),
+      ).toEqual(['cancelled', 'canceled', 'completed', 'pending'].sort());
+    });
+
+    // Rate limits count every request, so 429 is possible on every operation (§7).
+    const documented = (path: string) =>
+      Object.keys(doc.paths[path].get!.responses);
+
+    it('documents the statuses of GET /v1/ping: 200, 401, 429', () => {
+      expect(documented('/v1/ping')).toEqual(
+        expect.arrayContaining(['200', '401', '429']),
+      );
+    });
+
+    it('documents the statuses of GET /v1/orders: 200, 400, 401, 429', () => {
+      expect(documented('/v1/orders')).toEqual(
+        expect.arrayContaining(['200', '400', '401', '429']),
+      );
+    });
+
+    it('documents the statuses of GET /v1/orders/{order_id}, including its answer to a query parameter', async () => {
+      expect(documented('/v1/orders/{order_id}')).toEqual(
+        expect.arrayContaining(['200', '401', '404', '429']),
+      );
+      const extra = await request(t.server)
+        .get(`/v1/orders/${orderId}?foo=1`)
+        .set('Authorization', AUTH);
+      expect(documented('/v1/orders/{order_id}')).toContain(
+        String(extra.status),
+      );
+    });
+
+    it('documents exactly the fields that orders, lists, ping and errors carry', async () => {
+      const bodyOf = (path: string, status: string) =>
+        doc.paths[path].get!.responses[status].content!['application/json']
+          .schema;
+      const list = await request(t.server)
+        .get('/v1/orders?limit=2')
+        .set('Authorization', AUTH);
+      expectDocumented(list.body, bodyOf('/v1/orders', '200'), 'list');
+      const one = await request(t.server)
+        .get(`/v1/orders/${orderId}`)
+        .set('Authorization', AUTH);
+      expectDocumented(
+        one.body,
+        bodyOf('/v1/orders/{order_id}', '200'),
+        'order',
+      );
+      const ping = await request(t.server).get('/v1/ping');
+      expectDocumented(ping.body, bodyOf('/v1/ping', '200'), 'ping');
+      const missing = await request(t.server)
+        .get('/v1/orders/or_999999')
+        .set('Authorization', AUTH);
+      const errorSchema = resolve(bodyOf('/v1/orders/{order_id}', '404'));
+      expect(
+        Object.keys(missing.body).every((k) => k in errorSchema.properties!),
+      ).toBe(true);
+    });
+
+    it('documents the order_id path parameter', () => {
+      const params = doc.paths['/v1/orders/{order_id}'].get?.parameters ?? [];
+      expect(params).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'order_id', in: 'path' }),
+        ]),
+      );
+    });
+
+    it('serves Swagger UI at /docs', async () => {
+      const res = await request(t.server).get('/docs');
+      expect([200, 301]).toContain(res.status);
+    });
+  });
+});
+
+describe('CORS_ORIGINS (contract §7)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+    });
+  });
+
+  afterAll(() => t.close());
+
+  it('allows a listed origin', async () => {
+    const res = await request(t.server)
+      .options('/v1/orders')
+      .set('Origin', 'https://b.example')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'Authorization');
+    expect(res.headers['access-control-allow-origin']).toBe(
+      'https://b.example',
+    );
+    expect(res.headers['access-control-allow-headers'].toLowerCase()).toContain(
+      'authorization',
+    );
+  });
+
+  it('does not allow another origin', async () => {
+    const res = await request(t.server)
+      .get('/v1/ping')
+      .set('Origin', 'https://evil.example');
+    expect(res.status).toBe(200);
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('500 when something unexpected fails (contract §6)', () => {
+  let t: TestApp;
+  let orderId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const f = new Factory(t.dataSource);
+    const office = await f.boxOffice();
+    await f.apiKey(office.id, KEY);
+    const event = await f.event(office.id);
+    await f.apiKey(office.id, 'sk_test_http_unused');
+    orderId = `or_${(await f.order(office.id, event.id)).id}`;
+    await t.dataSource.query('DROP TABLE issued_tickets');
+  });
+
+  afterAll(() => t.close());
+
+  it.each(['/v1/orders', '/v1/orders?limit=1&created_at.gte=1', '{order}'])(
+    'GET %s → 500 INTERNAL_SERVER_ERROR, nothing leaked',
+    async (template) => {
+      const path = template === '{order}' ? `/v1/orders/${orderId}` : template;
+      const res = await request(t.server)
+        .get(path)
+        .set('Authorization', AUTH)
+        .set('X-Request-Id', 'boom-1');
+      expect(res.status).toBe(500);
+      expect(res.headers['content-type']).toMatch(JSON_TYPE);
+      expect(res.headers['x-request-id']).toBe('boom-1');
+      expect(res.body).toEqual(errorBody(500, 'INTERNAL_SERVER_ERROR'));
+      expectNothingLeaked(res.text);
+    },
+  );
+
+  it('keeps serving what does not need the broken table', async () => {
+    const res = await request(t.server)
+      .get('/v1/ping')
+      .set('Authorization', AUTH);
+    expect(res.status).toBe(200);
+    const bad = await request(t.server)
+      .get('/v1/orders?limit=0')
+      .set('Authorization', AUTH);
+    expect(bad.status).toBe(400);
+  });
+
+  it('answers a failure inside the auth middleware with the same 500 body', async () => {
+    await t.dataSource.query('DROP TABLE api_keys');
+    // A key never used before, so that no cached verification hides the failure.
+    const res = await request(t.server)
+      .get('/v1/orders')
+      .set('Authorization', basicAuth('sk_test_http_unused'))
+      .set('X-Request-Id', 'boom-2');
+    expect(res.status).toBe(500);
+    expect(res.headers['content-type']).toMatch(JSON_TYPE);
+    expect(res.headers['x-request-id']).toBe('boom-2');
+    expect(res.body).toEqual(errorBody(500, 'INTERNAL_SERVER_ERROR'));
+    expectNothingLeaked(res.text);
+    // Without a key there is nothing to look up: ping still answers.
+    expect((await request(t.server).get('/v1/ping')).status).toBe(200);
+  });
+});

@@ -1,0 +1,87 @@
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { basicAuth } from './create-test-app';
+
+/** A list response body (contract §3). */
+export interface ListBody {
+  data: OrderBody[];
+  links: { next: string | null; previous: string | null };
+}
+
+/** An Order resource as received; tests compare whole objects, this names only the keys they read. */
+export type OrderBody = { id: string; created_at: number } & Record<
+  string,
+  unknown
+>;
+
+/** The contract's error body (§6); the message is matched loosely unless given. */
+export const errorBody = (
+  status: number,
+  errorCode: string,
+  message: unknown = expect.any(String),
+) => ({ status, error_code: errorCode, message });
+
+export type Get = (path: string) => request.Test;
+
+/** GET as the holder of `key` (HTTP Basic, key as user name, empty password). */
+export const getAs =
+  (server: Server, key: string): Get =>
+  (path: string) =>
+    request(server).get(path).set('Authorization', basicAuth(key));
+
+/**
+ * Follows `links.next` (or `links.previous`) from `start` until it is null, returning every page.
+ * Fails on a non-200 page and on a walk that does not end.
+ */
+export async function walk(
+  get: Get,
+  start: string,
+  direction: 'next' | 'previous',
+  maxPages = 500,
+): Promise<ListBody[]> {
+  const pages: ListBody[] = [];
+  let path: string | null = start;
+  while (path !== null) {
+    const res = await get(path);
+    if (res.status !== 200) {
+      throw new Error(`GET ${path} → ${res.status} ${res.text}`);
+    }
+    const page = res.body as ListBody;
+    pages.push(page);
+    if (pages.length > maxPages)
+      throw new Error(`walk from ${start} never ends`);
+    path = page.links[direction];
+  }
+  return pages;
+}
+
+/** The order ids of pages, in order. */
+export const idsOf = (pages: ListBody | ListBody[]): string[] =>
+  (Array.isArray(pages) ? pages : [pages]).flatMap((p) =>
+    p.data.map((o) => o.id),
+  );
+
+/** Every matching order, fetched with links.next from `/v1/orders?<query>`. */
+export async function listAll(get: Get, query: string): Promise<string[]> {
+  return idsOf(await walk(get, `/v1/orders?${query}`, 'next'));
+}
+
+/** The list order: created_at descending, then numeric id descending. */
+export const newestFirst = (
+  a: { id: number; createdAt: number },
+  b: { id: number; createdAt: number },
+) => b.createdAt - a.createdAt || b.id - a.id;
+
+/** An error body must not carry stack frames, file paths, SQL or driver names. */
+export function expectNothingLeaked(text: string) {
+  for (const pattern of [
+    /\bat .+\(.*:\d+:\d+\)/, // stack frame
+    /\.(ts|js):\d+/,
+    /\/(work|src|node_modules|dist|home|usr)\//,
+    /\b(SELECT|FROM|WHERE|INSERT|DROP)\b/,
+    /SQLITE|sqlite|postgres|QueryFailedError|relation "|no such table|TypeORM/i,
+    /issued_tickets|line_items|box_office_id|api_keys/,
+  ]) {
+    expect(text).not.toMatch(pattern);
+  }
+}
