@@ -1,0 +1,525 @@
+import { DataSource } from 'typeorm';
+import { hashApiKey } from '../src/auth/api-key-format';
+import { ApiKey } from '../src/auth/entities/api-key.entity';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { runMigrations } from '../src/database/migrate';
+import { CURRENCY_CODES } from '../src/orders/currencies';
+import { LINE_ITEM_TYPES } from '../src/orders/entities/line-item.entity';
+import {
+  ORDER_STATUSES,
+  PAYMENT_METHOD_TYPES,
+} from '../src/orders/entities/order.entity';
+import { toDateObject } from '../src/orders/event-dates';
+import { DEMO_BOX_OFFICES, isDatabaseEmpty, seedDemoData } from './demo-data';
+
+interface OrderRow {
+  id: number;
+  box_office_id: number;
+  event_id: number;
+  status: string;
+  status_message: string | null;
+  currency: string;
+  subtotal: number;
+  tax: number;
+  total: number;
+  refund_amount: number;
+  txn_id: string | null;
+  created_at: number;
+  updated_at: number;
+  buyer_name: string;
+  buyer_email: string;
+  buyer_email_lookup: string;
+  buyer_phone: string | null;
+  address_1: string;
+  address_2: string | null;
+  address_3: string | null;
+  postal_code: string | null;
+  buyer_custom_questions: string;
+  payment_method_type: string;
+  payment_method_id: number | null;
+  payment_method_external_id: string | null;
+  payment_method_name: string | null;
+  payment_method_instructions: string | null;
+}
+
+interface LineItemRow {
+  id: number;
+  order_id: number;
+  type: string;
+  description: string;
+  quantity: number;
+  value: number;
+  booking_fee: number;
+  total: number;
+}
+
+interface TicketRow {
+  id: number;
+  order_id: number;
+  event_id: number;
+  status: string;
+  barcode: string;
+  barcode_url: string;
+  qr_code_url: string;
+  first_name: string | null;
+  last_name: string | null;
+  full_name: string | null;
+  reservation: string | null;
+  custom_questions: string;
+  created_at: number;
+  updated_at: number;
+  voided_at: number | null;
+}
+
+interface EventRow {
+  id: number;
+  box_office_id: number;
+  name: string;
+  start_at: number;
+  end_at: number;
+  timezone: string;
+}
+
+const TABLES = [
+  'box_offices',
+  'api_keys',
+  'events',
+  'orders',
+  'line_items',
+  'issued_tickets',
+] as const;
+
+const ORDERS = 300;
+const SEED = 7;
+
+async function openDatabase(): Promise<DataSource> {
+  const dataSource = new DataSource(
+    buildDataSourceOptions({ type: 'sqlite', database: ':memory:' }),
+  );
+  await dataSource.initialize();
+  await runMigrations(dataSource);
+  return dataSource;
+}
+
+async function dump(dataSource: DataSource) {
+  const tables: Record<string, unknown[]> = {};
+  for (const table of TABLES) {
+    tables[table] = await dataSource.query(
+      `SELECT * FROM ${table} ORDER BY id`,
+    );
+  }
+  return tables;
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const parseQuestions = (json: string) =>
+  JSON.parse(json) as { question: unknown; answer: unknown }[];
+
+describe('seedDemoData', () => {
+  let dataSource: DataSource;
+  let tables: Record<string, unknown[]>;
+  let orders: OrderRow[];
+  let lineItems: Map<number, LineItemRow[]>;
+  let tickets: TicketRow[];
+  let ticketsByOrder: Map<number, TicketRow[]>;
+  let events: EventRow[];
+
+  beforeAll(async () => {
+    dataSource = await openDatabase();
+    await expect(isDatabaseEmpty(dataSource)).resolves.toBe(true);
+    await expect(
+      seedDemoData(dataSource, { orders: ORDERS, seed: SEED, reset: false }),
+    ).resolves.toEqual({ orders: ORDERS, boxOffices: 2 });
+    tables = await dump(dataSource);
+    orders = tables.orders as OrderRow[];
+    lineItems = groupBy(
+      tables.line_items as LineItemRow[],
+      (li) => li.order_id,
+    );
+    tickets = tables.issued_tickets as TicketRow[];
+    ticketsByOrder = groupBy(tickets, (t) => t.order_id);
+    events = tables.events as EventRow[];
+  });
+
+  afterAll(() => dataSource.destroy());
+
+  it('gives identical tables for the same seed, and different data for another seed', async () => {
+    const same = await openDatabase();
+    const other = await openDatabase();
+    try {
+      await seedDemoData(same, { orders: ORDERS, seed: SEED, reset: false });
+      await seedDemoData(other, { orders: ORDERS, seed: 8, reset: false });
+      expect(await dump(same)).toEqual(tables);
+      const otherOrders = (await dump(other)).orders as OrderRow[];
+      expect(otherOrders.map((o) => o.buyer_email)).not.toEqual(
+        orders.map((o) => o.buyer_email),
+      );
+    } finally {
+      await same.destroy();
+      await other.destroy();
+    }
+  });
+
+  it('creates the two demo box offices, each with its demo key stored hashed', () => {
+    expect(tables.box_offices).toEqual(
+      DEMO_BOX_OFFICES.map(({ id, name }) => ({
+        id,
+        name,
+        created_at: expect.any(Number),
+      })),
+    );
+    expect(tables.api_keys).toEqual(
+      DEMO_BOX_OFFICES.map(({ id, apiKey }) => ({
+        id,
+        box_office_id: id,
+        name: 'Demo key',
+        key_hash: hashApiKey(apiKey),
+        key_prefix: apiKey.slice(0, 7),
+        created_at: expect.any(Number),
+        revoked_at: null,
+      })),
+    );
+  });
+
+  it('creates N orders: at least 75% in box office 1 and at least one in box office 2', () => {
+    expect(orders).toHaveLength(ORDERS);
+    const inFirst = orders.filter((o) => o.box_office_id === 1).length;
+    const inSecond = orders.filter((o) => o.box_office_id === 2).length;
+    expect(inFirst + inSecond).toBe(ORDERS);
+    expect(inFirst / ORDERS).toBeGreaterThanOrEqual(0.75);
+    expect(inSecond).toBeGreaterThanOrEqual(1);
+  });
+
+  it('splits even tiny seeds between the box offices', async () => {
+    for (const count of [2, 4, 10]) {
+      const small = await openDatabase();
+      try {
+        await seedDemoData(small, { orders: count, seed: 1, reset: false });
+        const rows: { box_office_id: number; n: number }[] = await small.query(
+          'SELECT box_office_id, COUNT(*) AS n FROM orders GROUP BY box_office_id ORDER BY box_office_id',
+        );
+        expect(rows).toEqual([
+          { box_office_id: 1, n: count - Math.max(1, Math.round(count * 0.1)) },
+          { box_office_id: 2, n: Math.max(1, Math.round(count * 0.1)) },
+        ]);
+      } finally {
+        await small.destroy();
+      }
+    }
+  });
+
+  it('keeps the money invariants on every order', () => {
+    for (const order of orders) {
+      const items = lineItems.get(order.id) ?? [];
+      const context = `order ${order.id}`;
+      expect([context, order.total]).toEqual([
+        context,
+        order.subtotal + order.tax,
+      ]);
+      expect([context, order.total]).toEqual([
+        context,
+        sum(items.map((li) => li.total)),
+      ]);
+      expect([context, order.tax]).toEqual([
+        context,
+        sum(items.filter((li) => li.type === 'tax').map((li) => li.total)),
+      ]);
+      expect([context, order.subtotal >= 0, order.tax >= 0]).toEqual([
+        context,
+        true,
+        true,
+      ]);
+      expect([context, order.refund_amount <= order.total]).toEqual([
+        context,
+        true,
+      ]);
+      for (const li of items) {
+        expect([context, li.total]).toEqual([
+          context,
+          li.value + li.booking_fee,
+        ]);
+        expect(Number.isInteger(li.total)).toBe(true);
+        if (li.type === 'gift_card') expect(li.total).toBeLessThan(0);
+        else expect(li.total).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+
+  it('keeps the issued ticket invariants', () => {
+    const byId = new Map(orders.map((o) => [o.id, o]));
+    for (const ticket of tickets) {
+      const order = byId.get(ticket.order_id)!;
+      expect(ticket.event_id).toBe(order.event_id);
+      expect(ticket.status === 'void').toBe(ticket.voided_at !== null);
+      expect(['valid', 'void']).toContain(ticket.status);
+      expect(ticket.created_at).toBeGreaterThanOrEqual(order.created_at);
+      expect(ticket.updated_at).toBeGreaterThanOrEqual(ticket.created_at);
+      expect(ticket.updated_at).toBeLessThanOrEqual(order.updated_at);
+      if (ticket.voided_at !== null) {
+        expect(ticket.voided_at).toBeGreaterThanOrEqual(ticket.created_at);
+      }
+      expect(ticket.barcode).toMatch(/^[0-9A-Z]{10}$/);
+      expect(ticket.barcode_url).toBe(
+        `https://cdn.boxoffice.example/barcodes/${ticket.barcode}.png`,
+      );
+      expect(ticket.qr_code_url).toBe(
+        `https://cdn.boxoffice.example/qr/${ticket.barcode}.png`,
+      );
+      if (ticket.first_name === null) {
+        expect([ticket.last_name, ticket.full_name]).toEqual([null, null]);
+      } else {
+        expect(ticket.full_name).toBe(
+          `${ticket.first_name} ${ticket.last_name}`,
+        );
+      }
+    }
+    expect(new Set(tickets.map((t) => t.barcode)).size).toBe(tickets.length);
+    expect(tickets.some((t) => t.status === 'void')).toBe(true);
+    expect(tickets.some((t) => t.full_name === null)).toBe(true);
+  });
+
+  it('voids every ticket of a cancelled order and issues none for a pending one', () => {
+    for (const order of orders) {
+      const issued = ticketsByOrder.get(order.id) ?? [];
+      if (order.status === 'cancelled') {
+        expect(issued.filter((t) => t.status === 'valid')).toEqual([]);
+      }
+      if (order.status === 'pending') expect(issued).toEqual([]);
+    }
+  });
+
+  it('averages about 2.6 issued tickets per completed order', () => {
+    const completed = orders.filter((o) => o.status === 'completed');
+    const perOrder =
+      sum(completed.map((o) => ticketsByOrder.get(o.id)?.length ?? 0)) /
+      completed.length;
+    expect(perOrder).toBeGreaterThan(2);
+    expect(perOrder).toBeLessThan(3.2);
+  });
+
+  it('creates orders between 2025-01-01 and 2026-06-30 UTC, updated no earlier than created', () => {
+    for (const order of orders) {
+      expect(order.updated_at).toBeGreaterThanOrEqual(order.created_at);
+      expect(order.created_at).toBeGreaterThanOrEqual(
+        Date.UTC(2025, 0, 1) / 1000,
+      );
+      expect(order.created_at).toBeLessThan(Date.UTC(2026, 6, 1) / 1000);
+    }
+  });
+
+  it('has bursts of orders created in the same second', () => {
+    const perSecond = groupBy(orders, (o) => o.created_at);
+    const bursts = [...perSecond.values()].filter((group) => group.length > 1);
+    expect(bursts.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('stores buyer_email_lookup as the lower-cased email, and some buyers type capitals', () => {
+    for (const order of orders) {
+      expect(order.buyer_email_lookup).toBe(order.buyer_email.toLowerCase());
+      expect(order.buyer_email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/i);
+    }
+    expect(orders.some((o) => o.buyer_email !== o.buyer_email_lookup)).toBe(
+      true,
+    );
+  });
+
+  it('uses every currency, order status, line item type and payment method type', () => {
+    const used = (values: string[]) => [...new Set(values)].sort();
+    expect(used(orders.map((o) => o.currency))).toEqual(
+      [...CURRENCY_CODES].sort(),
+    );
+    expect(used(orders.map((o) => o.status))).toEqual(
+      [...ORDER_STATUSES].sort(),
+    );
+    expect(used([...lineItems.values()].flat().map((li) => li.type))).toEqual(
+      [...LINE_ITEM_TYPES].sort(),
+    );
+    expect(used(orders.map((o) => o.payment_method_type))).toEqual(
+      [...PAYMENT_METHOD_TYPES].sort(),
+    );
+  });
+
+  it('counts jpy in whole yen and other currencies in cents', () => {
+    const ticketLines = (currency: string) =>
+      orders
+        .filter((o) => o.currency === currency)
+        .flatMap((o) => lineItems.get(o.id) ?? [])
+        .filter((li) => li.type === 'ticket' && li.value > 0);
+    const yen = ticketLines('jpy');
+    expect(yen.length).toBeGreaterThan(0);
+    for (const li of yen) {
+      // A ticket costs thousands of yen: in "cents" it would be a hundred times more.
+      expect(li.value / li.quantity).toBeGreaterThanOrEqual(1000);
+      expect(li.value / li.quantity).toBeLessThan(100_000);
+    }
+    for (const li of ticketLines('gbp')) {
+      expect(li.value / li.quantity).toBeGreaterThanOrEqual(500);
+    }
+  });
+
+  it('gives each payment method type its own shape', () => {
+    for (const order of orders) {
+      const pm = [
+        order.payment_method_id,
+        order.payment_method_external_id,
+        order.payment_method_instructions,
+      ];
+      switch (order.payment_method_type) {
+        case 'stripe':
+          expect(pm).toEqual([null, expect.stringMatching(/^ch_/), null]);
+          break;
+        case 'paypal':
+          expect(pm).toEqual([null, expect.stringMatching(/^PAYID-/), null]);
+          break;
+        case 'offline':
+          expect(pm).toEqual([expect.any(Number), null, expect.any(String)]);
+          expect(order.txn_id).toBeNull();
+          break;
+        case 'operator':
+          expect(pm).toEqual([expect.any(Number), null, null]);
+          break;
+        case 'no_cost':
+          expect(pm).toEqual([null, null, null]);
+          expect([order.subtotal, order.tax, order.total]).toEqual([0, 0, 0]);
+          expect(order.txn_id).toBeNull();
+          break;
+        default:
+          throw new Error(`unexpected type ${order.payment_method_type}`);
+      }
+    }
+    expect(
+      orders.filter((o) => o.status_message === null).length,
+    ).toBeGreaterThan(ORDERS / 2);
+  });
+
+  it('stores custom questions as JSON arrays, with some answers left blank', () => {
+    const buyerAnswers = orders.flatMap((o) =>
+      parseQuestions(o.buyer_custom_questions),
+    );
+    const ticketAnswers = tickets.flatMap((t) =>
+      parseQuestions(t.custom_questions),
+    );
+    for (const { question, answer } of [...buyerAnswers, ...ticketAnswers]) {
+      expect(typeof question).toBe('string');
+      expect(answer === null || typeof answer === 'string').toBe(true);
+    }
+    expect(buyerAnswers.some((q) => q.answer === null)).toBe(true);
+    expect(ticketAnswers.some((q) => q.answer === null)).toBe(true);
+    expect(ticketAnswers.some((q) => q.answer !== null)).toBe(true);
+  });
+
+  it('leaves optional buyer fields null in some orders and filled in others', () => {
+    for (const field of [
+      'address_2',
+      'address_3',
+      'postal_code',
+      'buyer_phone',
+    ] as const) {
+      expect(orders.some((o) => o[field] === null)).toBe(true);
+      expect(orders.some((o) => o[field] !== null)).toBe(true);
+    }
+  });
+
+  it('has events in several time zones, one straddling a DST change', () => {
+    const perBoxOffice = groupBy(events, (e) => e.box_office_id);
+    expect(perBoxOffice.get(1)!.length).toBeGreaterThanOrEqual(6);
+    expect(perBoxOffice.get(2)!.length).toBeGreaterThanOrEqual(2);
+    expect(events.map((e) => e.timezone)).toEqual(
+      expect.arrayContaining([
+        'Europe/London',
+        'America/New_York',
+        'Asia/Tokyo',
+        'Australia/Sydney',
+        'Europe/Berlin',
+        'UTC',
+      ]),
+    );
+    const straddling = events.filter(
+      (e) =>
+        toDateObject(e.start_at, e.timezone).timezone !==
+        toDateObject(e.end_at, e.timezone).timezone,
+    );
+    expect(straddling.length).toBeGreaterThanOrEqual(1);
+    const clocksGoForward = events.find((e) => e.name.startsWith('Clocks'))!;
+    expect(toDateObject(clocksGoForward.start_at, 'Europe/London').iso).toBe(
+      '2026-03-28T20:00:00+00:00',
+    );
+    expect(toDateObject(clocksGoForward.end_at, 'Europe/London').iso).toBe(
+      '2026-03-29T03:00:00+01:00',
+    );
+    for (const event of events) {
+      expect(event.end_at).toBeGreaterThan(event.start_at);
+    }
+  });
+
+  it('gives tickets a reservation only at a seated event', () => {
+    const seatedEvents = new Set(
+      tickets.filter((t) => t.reservation !== null).map((t) => t.event_id),
+    );
+    expect(seatedEvents.size).toBeGreaterThanOrEqual(1);
+    for (const ticket of tickets) {
+      expect(ticket.reservation !== null).toBe(
+        seatedEvents.has(ticket.event_id),
+      );
+    }
+  });
+
+  it('refuses a database with data unless asked to reset, and reseeds the same data with reset', async () => {
+    await expect(isDatabaseEmpty(dataSource)).resolves.toBe(false);
+    await expect(
+      seedDemoData(dataSource, { orders: 5, seed: SEED, reset: false }),
+    ).rejects.toThrow(/already has data.*--reset/);
+
+    await seedDemoData(dataSource, { orders: 5, seed: 99, reset: true });
+    expect(((await dump(dataSource)).orders as OrderRow[]).length).toBe(5);
+
+    await seedDemoData(dataSource, { orders: ORDERS, seed: SEED, reset: true });
+    expect(await dump(dataSource)).toEqual(tables);
+  });
+
+  it('seeds in one transaction: a failed reseed leaves the previous data', async () => {
+    await expect(
+      seedDemoData(dataSource, {
+        orders: 10,
+        seed: 1,
+        reset: true,
+        onProgress: () => {
+          throw new Error('disk full');
+        },
+      }),
+    ).rejects.toThrow('disk full');
+
+    expect(await dump(dataSource)).toEqual(tables);
+  });
+
+  it('leaves id generation after the seeded ids', async () => {
+    const key = await dataSource.getRepository(ApiKey).save({
+      boxOfficeId: 1,
+      name: 'after seeding',
+      keyHash: 'f'.repeat(64),
+      keyPrefix: 'sk_test',
+      createdAt: 0,
+      revokedAt: null,
+    });
+    expect(key.id).toBe(DEMO_BOX_OFFICES.length + 1);
+  });
+
+  it('rejects a number of orders that is not a positive integer', async () => {
+    for (const count of [0, -1, 1.5]) {
+      await expect(
+        seedDemoData(dataSource, { orders: count, seed: 1, reset: true }),
+      ).rejects.toThrow(RangeError);
+    }
+  });
+});

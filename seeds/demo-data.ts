@@ -1,0 +1,128 @@
+import type { DataSource } from 'typeorm';
+import { displayPrefix, hashApiKey } from '../src/auth/api-key-format';
+import { OrderGenerator, type OrderRows, SETUP_AT } from './order-generator';
+import { type Row, type RowBatch, withSeedWriter } from './seed-writers';
+
+/**
+ * The demo data of the contract (API-CONTRACT.md §1): two box offices with fixed demo keys, their
+ * events, and N orders with line items and issued tickets, the same for the same seed. See
+ * order-generator.ts for the money model and demo-catalogue.ts for the events.
+ */
+
+export const DEMO_BOX_OFFICES = [
+  { id: 1, name: 'Demo Box Office', apiKey: 'sk_demo_boxoffice_1' },
+  { id: 2, name: 'Second Box Office', apiKey: 'sk_demo_boxoffice_2' },
+] as const;
+
+export interface SeedOptions {
+  /** Orders in all, across both box offices. */
+  orders: number;
+  seed: number;
+  /** Delete all existing data first; without it, a database with data is refused. */
+  reset: boolean;
+  /** Called after each batch is written. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Orders generated and handed to the writer at a time: memory stays flat whatever N is. */
+const BATCH_ORDERS = 5_000;
+
+export async function isDatabaseEmpty(
+  dataSource: DataSource,
+): Promise<boolean> {
+  const rows: unknown[] = await dataSource.query(
+    'SELECT 1 FROM box_offices LIMIT 1',
+  );
+  return rows.length === 0;
+}
+
+export async function seedDemoData(
+  dataSource: DataSource,
+  options: SeedOptions,
+): Promise<{ orders: number; boxOffices: number }> {
+  if (!Number.isSafeInteger(options.orders) || options.orders < 1) {
+    throw new RangeError('orders must be a positive integer');
+  }
+  if (!Number.isSafeInteger(options.seed)) {
+    throw new RangeError('seed must be an integer');
+  }
+  if (!options.reset && !(await isDatabaseEmpty(dataSource))) {
+    throw new Error(
+      'The database already has data; pass --reset to delete it and seed again',
+    );
+  }
+
+  await withSeedWriter(dataSource, async (writer) => {
+    if (options.reset) await writer.clear();
+    const generator = new OrderGenerator(options.seed);
+    await writer.insert(setupRows(generator));
+    let done = 0;
+    for (const batch of batches(generator.orders(options.orders))) {
+      await writer.insert(batch.rows);
+      done += batch.orders;
+      options.onProgress?.(done, options.orders);
+    }
+  });
+  return { orders: options.orders, boxOffices: DEMO_BOX_OFFICES.length };
+}
+
+/** The box offices, their demo keys (stored hashed, as real keys are) and their events. */
+function setupRows(generator: OrderGenerator): RowBatch {
+  const boxOffices: Row[] = DEMO_BOX_OFFICES.map(({ id, name }) => ({
+    id,
+    name,
+    created_at: SETUP_AT,
+  }));
+  const apiKeys: Row[] = DEMO_BOX_OFFICES.map(({ id, apiKey }) => ({
+    id,
+    box_office_id: id,
+    name: 'Demo key',
+    key_hash: hashApiKey(apiKey),
+    key_prefix: displayPrefix(apiKey),
+    created_at: SETUP_AT,
+    revoked_at: null,
+  }));
+  const events: Row[] = generator.events.map((event) => ({
+    id: event.id,
+    box_office_id: event.boxOfficeId,
+    name: event.plan.name,
+    start_at: event.startAt,
+    end_at: event.endAt,
+    timezone: event.plan.timezone,
+  }));
+  return [
+    ['box_offices', boxOffices],
+    ['api_keys', apiKeys],
+    ['events', events],
+  ];
+}
+
+/** Groups generated orders into batches of rows, parents first, one transaction each. */
+function* batches(
+  orders: Iterable<OrderRows>,
+): Generator<{ orders: number; rows: RowBatch }> {
+  let orderRows: Row[] = [];
+  let lineItems: Row[] = [];
+  let tickets: Row[] = [];
+  const flush = () => {
+    const batch = {
+      orders: orderRows.length,
+      rows: [
+        ['orders', orderRows],
+        ['line_items', lineItems],
+        ['issued_tickets', tickets],
+      ] as const,
+    };
+    orderRows = [];
+    lineItems = [];
+    tickets = [];
+    return batch;
+  };
+  for (const order of orders) {
+    orderRows.push(order.order);
+    for (const row of order.lineItems) lineItems.push(row);
+    for (const row of order.tickets) tickets.push(row);
+    if (orderRows.length === BATCH_ORDERS) yield flush();
+  }
+  if (orderRows.length > 0) yield flush();
+}

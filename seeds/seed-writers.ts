@@ -1,0 +1,321 @@
+import type Database from 'better-sqlite3';
+import type { DataSource, QueryRunner } from 'typeorm';
+import { postgresDialect } from '../src/database/sql-dialect';
+
+/**
+ * Bulk row writers for the seeder, one per database. A million orders come with some four million
+ * child rows: TypeORM entities and repositories would spend many minutes building and diffing
+ * objects, so rows are plain column → value records written with multi-row INSERTs through the
+ * driver. Ids are assigned by the generator, so children need no lookups of their parents' ids.
+ */
+
+export type Value = string | number | null;
+export type Row = Record<string, Value>;
+
+/** The seeded tables and their columns, parents before children. */
+export const SEED_TABLES = {
+  box_offices: ['id', 'name', 'created_at'],
+  api_keys: [
+    'id',
+    'box_office_id',
+    'name',
+    'key_hash',
+    'key_prefix',
+    'created_at',
+    'revoked_at',
+  ],
+  events: ['id', 'box_office_id', 'name', 'start_at', 'end_at', 'timezone'],
+  orders: [
+    'id',
+    'box_office_id',
+    'event_id',
+    'status',
+    'status_message',
+    'currency',
+    'subtotal',
+    'tax',
+    'total',
+    'refund_amount',
+    'txn_id',
+    'created_at',
+    'updated_at',
+    'buyer_name',
+    'buyer_email',
+    'buyer_email_lookup',
+    'buyer_phone',
+    'address_1',
+    'address_2',
+    'address_3',
+    'postal_code',
+    'buyer_custom_questions',
+    'payment_method_type',
+    'payment_method_id',
+    'payment_method_external_id',
+    'payment_method_name',
+    'payment_method_instructions',
+  ],
+  line_items: [
+    'id',
+    'order_id',
+    'type',
+    'description',
+    'quantity',
+    'value',
+    'booking_fee',
+    'total',
+  ],
+  issued_tickets: [
+    'id',
+    'order_id',
+    'event_id',
+    'status',
+    'barcode',
+    'barcode_url',
+    'qr_code_url',
+    'description',
+    'first_name',
+    'last_name',
+    'full_name',
+    'reservation',
+    'custom_questions',
+    'created_at',
+    'updated_at',
+    'voided_at',
+  ],
+} as const;
+
+export type SeedTable = keyof typeof SEED_TABLES;
+const TABLE_NAMES = Object.keys(SEED_TABLES) as SeedTable[];
+const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
+
+/** Rows for several tables, written in the order given (parents first). */
+export type RowBatch = readonly (readonly [SeedTable, readonly Row[]])[];
+
+export interface SeedWriter {
+  /** Deletes every row of the seeded tables and restarts their id sequences. */
+  clear(): Promise<void>;
+  insert(batch: RowBatch): Promise<void>;
+}
+
+/**
+ * Runs `work` with a writer inside one transaction: a seed either lands whole or not at all (a
+ * failed `--reset` leaves the old data in place). On commit the database's own id generation is
+ * moved past the ids the seeder assigned.
+ */
+export async function withSeedWriter<T>(
+  dataSource: DataSource,
+  work: (writer: SeedWriter) => Promise<T>,
+): Promise<T> {
+  const type = dataSource.options.type;
+  if (type === 'better-sqlite3') {
+    const driver = dataSource.driver as unknown as {
+      databaseConnection: Database.Database;
+    };
+    return new SqliteSeedWriter(driver.databaseConnection).run(work);
+  }
+  if (type === 'postgres') {
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      return await new PostgresSeedWriter(runner).run(work);
+    } finally {
+      await runner.release();
+    }
+  }
+  throw new Error(`The seeder does not support ${type} databases`);
+}
+
+/** The tables that take millions of rows; on SQLite their indexes are built after the load. */
+const BULK_TABLES: readonly SeedTable[] = [
+  'orders',
+  'line_items',
+  'issued_tickets',
+];
+/** Rows per multi-row INSERT (SQLite allows 32,766 parameters; orders have 27 columns). */
+const SQLITE_ROWS_PER_INSERT = 50;
+
+/**
+ * better-sqlite3 is synchronous and in-process. Measured with a million orders on a 2-core
+ * machine: a transaction per 10,000 orders with a statement per row took three minutes; one
+ * transaction for the whole seed with 50-row INSERTs, 55 s to 110 s, the spread being page
+ * reads: eight secondary indexes, most in random key order, updated row by row, outgrow the page
+ * cache. Dropping them for the load and recreating them from their stored definitions afterwards
+ * (one sort each) made it 47 s to 55 s, and steady. DDL is transactional in SQLite, so a failed
+ * seed rolls the indexes back with the data.
+ */
+class SqliteSeedWriter implements SeedWriter {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  async run<T>(work: (writer: SeedWriter) => Promise<T>): Promise<T> {
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const indexes = this.dropIndexes();
+      const result = await work(this);
+      for (const { sql } of indexes) this.db.exec(sql);
+      // AUTOINCREMENT moves each sequence past explicitly inserted ids by itself.
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  clear(): Promise<void> {
+    for (const table of CHILDREN_FIRST) this.db.exec(`DELETE FROM ${table}`);
+    // AUTOINCREMENT tables keep their high-water mark here; forget it so ids restart at 1.
+    const hasSequences = this.db
+      .prepare(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'",
+      )
+      .get();
+    if (hasSequences) {
+      this.db
+        .prepare(
+          `DELETE FROM sqlite_sequence WHERE name IN (${TABLE_NAMES.map(() => '?').join(', ')})`,
+        )
+        .run(...TABLE_NAMES);
+    }
+    return Promise.resolve();
+  }
+
+  insert(batch: RowBatch): Promise<void> {
+    for (const [table, rows] of batch) {
+      let from = 0;
+      for (
+        ;
+        from + SQLITE_ROWS_PER_INSERT <= rows.length;
+        from += SQLITE_ROWS_PER_INSERT
+      ) {
+        const chunk = rows.slice(from, from + SQLITE_ROWS_PER_INSERT);
+        this.statement(table, chunk.length).run(flatValues(table, chunk));
+      }
+      // The remainder row by row, so that only two statements per table are ever prepared.
+      for (; from < rows.length; from++) {
+        this.statement(table, 1).run(flatValues(table, [rows[from]]));
+      }
+    }
+    return Promise.resolve();
+  }
+
+  /** Drops the bulk tables' secondary indexes and returns their definitions. */
+  private dropIndexes(): { name: string; sql: string }[] {
+    const indexes = this.db
+      .prepare(
+        `SELECT name, sql FROM sqlite_master
+         WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${BULK_TABLES.map(() => '?').join(', ')})
+         ORDER BY name`,
+      )
+      .all(...BULK_TABLES) as { name: string; sql: string }[];
+    for (const { name } of indexes) this.db.exec(`DROP INDEX "${name}"`);
+    return indexes;
+  }
+
+  private statement(table: SeedTable, rowCount: number): Database.Statement {
+    const key = `${table}:${rowCount}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      statement = this.db.prepare(insertSql(table, rowCount, () => '?'));
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
+}
+
+/** PostgreSQL's limit on the parameters of one statement. */
+const MAX_PARAMETERS = 65_535;
+const PG_ROWS_PER_INSERT = 500;
+
+/**
+ * Multi-row INSERTs (up to 500 rows, well within the 65,535-parameter limit) cut the round trips
+ * that dominate row-at-a-time inserts over the network.
+ */
+class PostgresSeedWriter implements SeedWriter {
+  private readonly sqlCache = new Map<string, string>();
+
+  constructor(private readonly runner: QueryRunner) {}
+
+  async run<T>(work: (writer: SeedWriter) => Promise<T>): Promise<T> {
+    await this.runner.startTransaction();
+    try {
+      const result = await work(this);
+      await this.moveSequences();
+      await this.runner.commitTransaction();
+      return result;
+    } catch (error) {
+      await this.runner.rollbackTransaction();
+      throw error;
+    }
+  }
+
+  async clear(): Promise<void> {
+    await this.runner.query(
+      `TRUNCATE TABLE ${CHILDREN_FIRST.join(', ')} RESTART IDENTITY CASCADE`,
+    );
+  }
+
+  async insert(batch: RowBatch): Promise<void> {
+    for (const [table, rows] of batch) {
+      const columns = SEED_TABLES[table];
+      const chunk = Math.min(
+        PG_ROWS_PER_INSERT,
+        Math.floor(MAX_PARAMETERS / columns.length),
+      );
+      for (let from = 0; from < rows.length; from += chunk) {
+        const slice = rows.slice(from, from + chunk);
+        await this.runner.query(
+          this.insertSql(table, slice.length),
+          flatValues(table, slice),
+        );
+      }
+    }
+  }
+
+  /** Explicit ids leave the SERIAL sequences behind; move each past its table's largest id. */
+  private async moveSequences(): Promise<void> {
+    for (const table of TABLE_NAMES) {
+      await this.runner.query(
+        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`,
+      );
+    }
+  }
+
+  private insertSql(table: SeedTable, rowCount: number): string {
+    const key = `${table}:${rowCount}`;
+    let sql = this.sqlCache.get(key);
+    if (!sql) {
+      sql = insertSql(table, rowCount, (n) => postgresDialect.placeholder(n));
+      this.sqlCache.set(key, sql);
+    }
+    return sql;
+  }
+}
+
+/** `INSERT INTO table (columns) VALUES (…), (…)` for `rowCount` rows; placeholders numbered from 1. */
+function insertSql(
+  table: SeedTable,
+  rowCount: number,
+  placeholder: (n: number) => string,
+): string {
+  const columns = SEED_TABLES[table];
+  const tuples: string[] = [];
+  for (let r = 0; r < rowCount; r++) {
+    const placeholders = columns.map((_, c) =>
+      placeholder(r * columns.length + c + 1),
+    );
+    tuples.push(`(${placeholders.join(', ')})`);
+  }
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
+}
+
+/** The rows' values, row after row, in the table's column order. */
+function flatValues(table: SeedTable, rows: readonly Row[]): Value[] {
+  const columns = SEED_TABLES[table];
+  const values: Value[] = [];
+  for (const row of rows) {
+    for (const column of columns) values.push(row[column]);
+  }
+  return values;
+}
