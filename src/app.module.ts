@@ -1,12 +1,10 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiKeyGuard } from './auth/api-key.guard';
-import { AuthMiddleware } from './auth/auth.middleware';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { RawJsonInterceptor } from './common/http/raw-json.interceptor';
-import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -18,7 +16,9 @@ import { OrdersModule } from './orders/orders.module';
 
 /**
  * Every global behaviour is registered here, so a test that imports AppModule gets production
- * behaviour. App-level settings that are not injectable live in configureApp (configure-app.ts).
+ * behaviour. App-level settings live in configureApp (configure-app.ts), which main.ts and the
+ * e2e helper both call: among them the request pipeline (request id, compression, CORS, API-key
+ * identification and rate limiting), which must run before Swagger's routes.
  */
 @Module({
   imports: [
@@ -40,10 +40,4 @@ import { OrdersModule } from './orders/orders.module';
     { provide: APP_INTERCEPTOR, useClass: RawJsonInterceptor },
   ],
 })
-export class AppModule implements NestModule {
-  configure(consumer: MiddlewareConsumer) {
-    // Who is calling is known before routing, so every request (a 404 too) is counted once,
-    // against the right key.
-    consumer.apply(AuthMiddleware, RateLimitMiddleware).forRoutes('*');
-  }
-}
+export class AppModule {}

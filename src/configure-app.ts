@@ -1,13 +1,17 @@
 import { VersioningType } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { version } from '../package.json';
 import { etagOf } from './common/http/etag';
+import { documentCommonResponses } from './common/http/openapi-responses';
 import { requestIdMiddleware } from './common/http/request-id';
 import { AppConfig } from './config/app-config';
+import { AuthMiddleware } from './auth/auth.middleware';
+import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 
 /** NestFactory options shared by main.ts and the tests: a read-only API parses no bodies. */
 export const APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
@@ -29,9 +33,14 @@ export function configureApp(
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
 
+  // The request pipeline, in order. Auth and rate limiting are mounted here rather than as module
+  // middleware so that they also run for the Swagger routes, which Express serves before any
+  // module middleware: every response carries the rate-limit headers.
   app.use(requestIdMiddleware);
   // A JSON API serves no HTML of its own; Swagger UI at /docs needs inline scripts and styles.
   app.use(helmet({ contentSecurityPolicy: false }));
+  // Every JSON body, however small, when the client accepts gzip or br (error bodies included).
+  app.use(compression({ threshold: 0 }));
   app.enableCors({
     origin: config.corsOrigins,
     methods: ['GET', 'HEAD', 'OPTIONS'],
@@ -50,23 +59,45 @@ export function configureApp(
       'X-Rate-Limit-Reset',
     ],
     maxAge: 600,
+    // Preflights go on through the rate limiter (counted per IP: browsers send them without
+    // credentials) and are answered by answerPreflight below, with the rate-limit headers.
+    preflightContinue: true,
   });
-  app.use(compression());
+  const auth = app.get(AuthMiddleware);
+  const rateLimit = app.get(RateLimitMiddleware);
+  app.use(
+    (req: Request, res: Response, next: NextFunction) =>
+      void auth.use(req, res, next),
+  );
+  app.use(
+    (req: Request, res: Response, next: NextFunction) =>
+      void rateLimit.use(req, res, next),
+  );
+  app.use(answerPreflight);
 
   app.enableVersioning({ type: VersioningType.URI });
   app.enableShutdownHooks();
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Box Office API')
-      .setDescription(
-        "Read-only access to a box office's ticket orders, in the style of the Ticket Tailor API. Authenticate with HTTP Basic auth: the API key as user name, an empty password.",
-      )
-      .setVersion(version)
-      .addBasicAuth({ type: 'http', scheme: 'basic' }, 'apiKey')
-      .build(),
+  const document = documentCommonResponses(
+    SwaggerModule.createDocument(
+      app,
+      new DocumentBuilder()
+        .setTitle('Box Office API')
+        .setDescription(
+          "Read-only access to a box office's ticket orders, in the style of the Ticket Tailor API. Authenticate with HTTP Basic auth: the API key as user name, an empty password. Every non-2xx response has the ErrorBodyDto body. Any method but GET, HEAD and OPTIONS on these paths answers 405 METHOD_NOT_ALLOWED with an Allow header; unknown paths answer 404 NOT_FOUND. Rate limits apply per API key (per client IP without one).",
+        )
+        .setVersion(version)
+        .addBasicAuth({ type: 'http', scheme: 'basic' }, 'apiKey')
+        .build(),
+    ),
   );
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   return app;
+}
+
+/** CORS preflight, once counted: 204 with the CORS and rate-limit headers already set. */
+function answerPreflight(req: Request, res: Response, next: NextFunction) {
+  if (req.method !== 'OPTIONS') return next();
+  res.status(204).setHeader('Content-Length', '0');
+  res.end();
 }

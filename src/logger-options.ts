@@ -1,4 +1,5 @@
 import type { Params } from 'nestjs-pino';
+import { requestIdOf } from './common/http/request-id';
 import type { AppConfig } from './config/app-config';
 
 /**
@@ -10,14 +11,14 @@ export function loggerOptions(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.logLevel,
-      genReqId: (req) => String(req.id),
+      genReqId: (req) => requestIdOf(req),
       quietReqLogger: true,
       customLogLevel: (_req, res, error) =>
         error || res.statusCode >= 500 ? 'error' : 'info',
       customSuccessMessage: (req, res, ms) =>
-        `${req.method} ${pathOf(req.url)} ${res.statusCode} ${Math.round(ms)}ms ${String(req.id)}`,
+        `${req.method} ${pathOf(req.url)} ${res.statusCode} ${Math.round(ms)}ms ${requestIdOf(req)}`,
       customErrorMessage: (req, res) =>
-        `${req.method} ${pathOf(req.url)} ${res.statusCode} ${String(req.id)}`,
+        `${req.method} ${pathOf(req.url)} ${res.statusCode} ${requestIdOf(req)}`,
       serializers: {
         req: (req: { id: unknown; method: string; url: string }) => ({
           id: req.id,

@@ -15,7 +15,7 @@ import { Environment, SETTING_NAMES, validateEnvironment } from './environment';
   imports: [
     NestConfigModule.forRoot({
       cache: true,
-      validate: (raw) => ({ ...validateEnvironment(raw) }),
+      validate: validateEnvironment,
       // Tests build AppConfig themselves; a stray .env must not leak into them.
       ignoreEnvFile: process.env.NODE_ENV === 'test',
     }),

@@ -1,4 +1,4 @@
-import type { DataSource, Migration } from 'typeorm';
+import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
 
 /** Arbitrary constant naming "this service's schema migrations" among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_311_500_421;
@@ -18,7 +18,10 @@ export async function runMigrations(
   await lockRunner.connect();
   try {
     await lockRunner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    return await dataSource.runMigrations({ transaction: 'each' });
+    // On the lock's own connection: a pool of one (DB_POOL_SIZE=1) must not wait for a second.
+    const executor = new MigrationExecutor(dataSource, lockRunner);
+    executor.transaction = 'each';
+    return await executor.executePendingMigrations();
   } finally {
     await lockRunner
       .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])

@@ -5,7 +5,10 @@ import { ApiError } from '../common/errors/api-error';
 import { DEFAULT_PAGE_SIZE } from '../common/pagination/cursor-query.dto';
 import { Page, emptyPage } from '../common/pagination/page';
 import { SqlDialect, SqlParams, dialectFor } from '../database/sql-dialect';
-import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
+import {
+  CREATED_AT_FILTERS,
+  ListOrdersQueryDto,
+} from './dto/list-orders-query.dto';
 import { parsePrefixedId } from './order-ids';
 import {
   ORDER_FROM,
@@ -107,7 +110,11 @@ export class OrdersService {
       );
       if (rows.length === 1) return assembleOrderJson(rows[0]);
     }
-    throw ApiError.notFound(`No order ${orderId} in this box office`);
+    throw ApiError.notFound(
+      id === null
+        ? 'No such order in this box office (order ids are or_<number>)'
+        : `No order ${orderId} in this box office`,
+    );
   }
 
   /** The list position of the cursor's order, which must belong to this box office. */
@@ -155,14 +162,7 @@ export class OrdersService {
     direction: '<' | '>',
   ): string {
     const clauses = [`o.box_office_id = ${params.add(boxOfficeId)}`];
-    const range: [keyof ListOrdersQueryDto, string][] = [
-      ['created_at', '='],
-      ['created_at.gt', '>'],
-      ['created_at.gte', '>='],
-      ['created_at.lt', '<'],
-      ['created_at.lte', '<='],
-    ];
-    for (const [key, op] of range) {
+    for (const [key, op] of CREATED_AT_FILTERS) {
       if (query[key] !== undefined) {
         clauses.push(`o.created_at ${op} ${params.add(query[key])}`);
       }

@@ -10,7 +10,12 @@ import type { Request, Response } from 'express';
 import { ApiError } from './api-error';
 import { CODE_FOR_STATUS, ErrorCode } from './error-codes';
 import { allowedMethods } from './route-methods';
+import { requestIdOf } from '../http/request-id';
 import { isDatabaseUnavailable } from './database-errors';
+import { quoteIfSafe } from './safe-text';
+
+/** While the database stays unreachable, its warning is logged at most this often. */
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 interface Described {
   status: number;
@@ -27,6 +32,7 @@ interface Described {
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger(AllExceptionsFilter.name);
+  private lastOutageLog = 0;
 
   constructor(private readonly adapterHost: HttpAdapterHost) {}
 
@@ -36,11 +42,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const described = this.describe(exception, request);
 
     if (described.status >= 500) {
-      const requestId = String(request.id ?? '-');
+      const requestId = requestIdOf(request);
       if (described.code === ErrorCode.SERVICE_UNAVAILABLE) {
-        this.logger.warn(
-          `database unavailable (request ${requestId}): ${errorMessage(exception)}`,
-        );
+        const now = Date.now();
+        if (now - this.lastOutageLog >= OUTAGE_LOG_INTERVAL_MS) {
+          this.lastOutageLog = now;
+          this.logger.warn(
+            `database unavailable (request ${requestId}): ${errorMessage(exception)}`,
+          );
+        }
       } else {
         this.logger.error(
           `unhandled error (request ${requestId}) on ${request.method} ${request.path}`,
@@ -87,14 +97,22 @@ export class AllExceptionsFilter implements ExceptionFilter {
         return {
           status: HttpStatus.METHOD_NOT_ALLOWED,
           code: ErrorCode.METHOD_NOT_ALLOWED,
-          message: `${request.method} is not allowed on ${request.path}; use ${allowed.join(', ')}`,
+          message: `${request.method} is not allowed on ${quoteIfSafe(request.path, 'this path')}; use ${allowed.join(', ')}`,
           headers: { Allow: allowed.join(', ') },
         };
       }
       return {
         status: HttpStatus.NOT_FOUND,
         code: ErrorCode.NOT_FOUND,
-        message: `No resource at ${request.method} ${request.path}`,
+        message: `No resource at ${request.method} ${quoteIfSafe(request.path, 'this path')}`,
+      };
+    }
+    // A path Express cannot percent-decode names no resource (e.g. /v1/orders/%E0%A4%A).
+    if (isUndecodablePath(exception)) {
+      return {
+        status: HttpStatus.NOT_FOUND,
+        code: ErrorCode.NOT_FOUND,
+        message: 'No resource at this path: it is not valid percent-encoding',
       };
     }
     if (isDatabaseUnavailable(exception)) {
@@ -139,6 +157,21 @@ function isHttpException(
     exception !== null &&
     typeof (exception as { getStatus?: unknown }).getStatus === 'function' &&
     typeof (exception as { getResponse?: unknown }).getResponse === 'function'
+  );
+}
+
+function isUndecodablePath(exception: unknown): boolean {
+  // Express's router raises a URIError (status 400), which Nest wraps in a BadRequestException as
+  // its cause. Told by name: it may come from another realm.
+  const isUriError = (error: unknown) =>
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: unknown }).name === 'URIError';
+  return (
+    isUriError(exception) ||
+    (typeof exception === 'object' &&
+      exception !== null &&
+      isUriError((exception as { cause?: unknown }).cause))
   );
 }
 

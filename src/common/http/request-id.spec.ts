@@ -11,6 +11,11 @@ describe('requestIdFor', () => {
     'a1b2c3d4-e5f6-4711-8899-aabbccddeeff',
     'trace.id:42@host/+=_',
     'x'.repeat(128),
+    '"id"',
+    '<id>',
+    'a;b',
+    'abc~1',
+    '{0f8fad5b-d9cb-469f-a165-70867728950e}',
   ])('keeps the sane id %s', (id) => {
     expect(requestIdFor(id)).toBe(id);
   });
@@ -21,9 +26,6 @@ describe('requestIdFor', () => {
     ['a space', 'two words'],
     ['a tab', 'a\tb'],
     ['a newline', 'a\nb'],
-    ['quotes', '"id"'],
-    ['angle brackets', '<id>'],
-    ['a semicolon', 'a;b'],
     ['non-ASCII', 'idé'],
   ])('replaces an id with %s by a new UUID', (_, id) => {
     expect(requestIdFor(id)).toMatch(UUID);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+/** Printable ASCII without spaces, at most 128 characters. */
+const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** The caller's X-Request-Id when it is sane (short, printable, no spaces), else a new UUID. */
 export function requestIdFor(incoming: string | string[] | undefined): string {
@@ -19,4 +20,9 @@ export function requestIdMiddleware(
   req.id = requestIdFor(req.headers['x-request-id']);
   res.setHeader('X-Request-Id', req.id);
   next();
+}
+
+/** The id requestIdMiddleware gave this request ('-' before it ran). */
+export function requestIdOf(req: { id?: unknown }): string {
+  return typeof req.id === 'string' ? req.id : '-';
 }

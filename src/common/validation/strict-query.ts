@@ -14,14 +14,14 @@ export const StrictInt = () =>
   );
 
 /** Fails when a query key was given more than once. */
-export function NotRepeated(options?: ValidationOptions) {
-  return (target: object, propertyName: string) =>
+export function NotRepeated(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, property: string | symbol) =>
     registerDecorator({
       name: 'notRepeated',
       target: target.constructor,
-      propertyName,
+      propertyName: String(property),
       options: {
-        message: `${propertyName} must be given once`,
+        message: `${String(property)} must be given once`,
         ...options,
       },
       validator: { validate: (value: unknown) => !Array.isArray(value) },

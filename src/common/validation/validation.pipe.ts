@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
 import { ApiError } from '../errors/api-error';
+import { quoteIfSafe } from '../errors/safe-text';
 
 function firstMessage(errors: ValidationError[]): string {
   for (const error of errors) {
@@ -36,6 +37,9 @@ export class StrictValidationPipe extends ValidationPipe {
     });
   }
 
+  /** Property names each query DTO declares, read once from class-validator's metadata. */
+  private readonly knownKeys = new WeakMap<object, ReadonlySet<string>>();
+
   override async transform(value: unknown, metadata: ArgumentMetadata) {
     if (
       metadata.type === 'query' &&
@@ -43,19 +47,32 @@ export class StrictValidationPipe extends ValidationPipe {
       value &&
       typeof value === 'object'
     ) {
-      const known = new Set(
-        getMetadataStorage()
-          .getTargetValidationMetadatas(metadata.metatype, '', true, false)
-          .map((m) => m.propertyName),
-      );
+      const known = this.knownKeysOf(metadata.metatype);
       for (const key of Object.keys(value)) {
         if (!known.has(key)) {
-          throw ApiError.validation(`Unknown query parameter: ${key}`);
+          throw ApiError.validation(
+            `Unknown query parameter: ${quoteIfSafe(key, '(a name that is not valid)')}`,
+          );
         }
       }
       // A DTO without parameters (NoQueryDto): nothing left to validate or transform.
       if (known.size === 0) return {};
     }
     return super.transform(value, metadata);
+  }
+
+  private knownKeysOf(
+    metatype: new (...args: never[]) => unknown,
+  ): ReadonlySet<string> {
+    let known = this.knownKeys.get(metatype);
+    if (!known) {
+      known = new Set(
+        getMetadataStorage()
+          .getTargetValidationMetadatas(metatype, '', true, false)
+          .map((m) => m.propertyName),
+      );
+      this.knownKeys.set(metatype, known);
+    }
+    return known;
   }
 }

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
@@ -12,57 +13,51 @@ import { CursorQueryDto } from '../../common/pagination/cursor-query.dto';
 import { NotRepeated, StrictInt } from '../../common/validation/strict-query';
 import { ORDER_STATUSES, type OrderStatus } from '../entities/order.entity';
 
-const unixMessage = (name: string) =>
-  `${name} must be an integer (Unix seconds)`;
-const unixDoc = (meaning: string) => ({
-  description: `Unix seconds; orders whose created_at ${meaning} it`,
-  type: 'integer' as const,
-});
+/** The created_at filters: parameter, SQL comparison, and what it means. */
+export const CREATED_AT_FILTERS = [
+  ['created_at', '=', 'equals'],
+  ['created_at.gt', '>', 'is greater than'],
+  ['created_at.gte', '>=', 'is greater than or equal to'],
+  ['created_at.lt', '<', 'is less than'],
+  ['created_at.lte', '<=', 'is less than or equal to'],
+] as const;
+
+type CreatedAtFilter = (typeof CREATED_AT_FILTERS)[number][0];
+
+/** A Unix-seconds filter: one canonical integer, given once. */
+function UnixSecondsFilter(name: CreatedAtFilter) {
+  const meaning = CREATED_AT_FILTERS.find(([key]) => key === name)![2];
+  return applyDecorators(
+    ApiPropertyOptional({
+      name,
+      type: 'integer',
+      description: `Unix seconds; orders whose created_at ${meaning} it`,
+    }),
+    IsOptional(),
+    StrictInt(),
+    NotRepeated(),
+    IsInt({ message: `${name} must be an integer (Unix seconds)` }),
+  );
+}
 
 /**
  * `GET /v1/orders` query: the spec's parameters plus the filters real Ticket Tailor clients send.
  * Keys are literal (`created_at.gt` is one key: the query parser does not nest them).
  */
 export class ListOrdersQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional(unixDoc('equals'))
-  @IsOptional()
-  @StrictInt()
-  @NotRepeated()
-  @IsInt({ message: unixMessage('created_at') })
+  @UnixSecondsFilter('created_at')
   created_at?: number;
 
-  @ApiPropertyOptional({ ...unixDoc('is greater than'), name: 'created_at.gt' })
-  @IsOptional()
-  @StrictInt()
-  @NotRepeated()
-  @IsInt({ message: unixMessage('created_at.gt') })
+  @UnixSecondsFilter('created_at.gt')
   'created_at.gt'?: number;
 
-  @ApiPropertyOptional({
-    ...unixDoc('is greater than or equal to'),
-    name: 'created_at.gte',
-  })
-  @IsOptional()
-  @StrictInt()
-  @NotRepeated()
-  @IsInt({ message: unixMessage('created_at.gte') })
+  @UnixSecondsFilter('created_at.gte')
   'created_at.gte'?: number;
 
-  @ApiPropertyOptional({ ...unixDoc('is less than'), name: 'created_at.lt' })
-  @IsOptional()
-  @StrictInt()
-  @NotRepeated()
-  @IsInt({ message: unixMessage('created_at.lt') })
+  @UnixSecondsFilter('created_at.lt')
   'created_at.lt'?: number;
 
-  @ApiPropertyOptional({
-    ...unixDoc('is less than or equal to'),
-    name: 'created_at.lte',
-  })
-  @IsOptional()
-  @StrictInt()
-  @NotRepeated()
-  @IsInt({ message: unixMessage('created_at.lte') })
+  @UnixSecondsFilter('created_at.lte')
   'created_at.lte'?: number;
 
   @ApiPropertyOptional({
