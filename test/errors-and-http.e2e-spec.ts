@@ -9,8 +9,6 @@ const KEY = 'sk_test_http';
 const AUTH = basicAuth(KEY);
 const JSON_TYPE = /^application\/json(; charset=utf-8)?$/;
 
-/** Nothing of the implementation in a message: no stack, SQL, driver or file path. */
-
 describe('errors and HTTP behaviour (contract §6, §7)', () => {
   let t: TestApp;
   let orderId: string;
