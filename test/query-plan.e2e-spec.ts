@@ -173,7 +173,29 @@ describe('list queries: statement count and plans', () => {
     },
   );
 
-  it('keeps the ids it walked in order (sanity of the fixture)', () => {
-    expect(orderIds).toHaveLength(12);
+  it('leaves out a created_at bound the cursor implies, so the scan starts at the cursor', async () => {
+    // Orders span created_at 1750000000–1750000003; the cursor (the 6th newest) sits inside the range.
+    const cursor = orderIds[5];
+    const sent = await statementsFor(
+      `/v1/orders?limit=2&created_at.gte=1750000000&created_at.lt=1750000009&starting_after=${cursor}`,
+    );
+    const [page, probe] = sent
+      .filter((s) => /\bFROM orders o\b/.test(s.sql))
+      .slice(-2);
+    // Walking older: `< 1750000009` is implied by the cursor; `>= 1750000000` still bounds the walk.
+    expect(page.sql).toContain('o.created_at >=');
+    expect(page.sql).not.toContain('o.created_at <');
+    // Probing newer: the other way round.
+    expect(probe.sql).toContain('o.created_at <');
+    expect(probe.sql).not.toContain('o.created_at >=');
+  });
+
+  it('keeps a created_at bound that is tighter than the cursor', async () => {
+    const sent = await statementsFor(
+      `/v1/orders?limit=2&created_at.lt=1750000001&starting_after=${orderIds[0]}`,
+    );
+    // Statements: the cursor lookup, the page, the probe.
+    const [, page] = sent.filter((s) => /\bFROM orders o\b/.test(s.sql));
+    expect(page.sql).toContain('o.created_at <');
   });
 });

@@ -163,9 +163,13 @@ export class OrdersService {
   ): string {
     const clauses = [`o.box_office_id = ${params.add(boxOfficeId)}`];
     for (const [key, op] of CREATED_AT_FILTERS) {
-      if (query[key] !== undefined) {
-        clauses.push(`o.created_at ${op} ${params.add(query[key])}`);
-      }
+      const value = query[key];
+      if (
+        value === undefined ||
+        impliedByPosition(op, value, position, direction)
+      )
+        continue;
+      clauses.push(`o.created_at ${op} ${params.add(value)}`);
     }
     if (query.event_id !== undefined) {
       const ids = [...new Set(query.event_id.split(','))].map(
@@ -204,6 +208,26 @@ export class OrdersService {
     }
     return clauses.join(' AND ');
   }
+}
+
+/**
+ * Whether a created_at bound adds nothing to the keyset condition: `(created_at, id) < (c, i)`
+ * implies `created_at <= c`, so `created_at < x` (x > c) or `<= x` (x >= c) is redundant, and
+ * likewise the other way. Leaving it out matters: SQLite bounds the index scan with one of two
+ * range conditions on created_at and would pick the filter, scanning from the filter's end of
+ * the range to the cursor (thousands of rows) instead of starting at the cursor.
+ */
+function impliedByPosition(
+  op: string,
+  value: number,
+  position: Position | null,
+  direction: '<' | '>',
+): boolean {
+  if (!position) return false;
+  const c = position.createdAt;
+  return direction === '<'
+    ? (op === '<' && c < value) || (op === '<=' && c <= value)
+    : (op === '>' && c > value) || (op === '>=' && c >= value);
 }
 
 // PostgreSQL hands BIGINT back as a string.
