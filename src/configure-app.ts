@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { version } from '../package.json';
 import { etagOf } from './common/http/etag';
+import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
 import { documentCommonResponses } from './common/http/openapi-responses';
 import { requestIdMiddleware } from './common/http/request-id';
 import { AppConfig } from './config/app-config';
@@ -15,6 +16,9 @@ import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 
 /** NestFactory options shared by main.ts and the tests: a read-only API parses no bodies. */
 export const APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
+
+/** The HTTP adapter shared by main.ts and the tests (sends pre-built JSON bytes as they are). */
+export const createHttpAdapter = () => new JsonBufferExpressAdapter();
 
 /**
  * App-level settings that are not injectable, in the one place that main.ts and the e2e helper

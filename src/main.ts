@@ -8,7 +8,7 @@ import {
   seedDemoData,
 } from '../seeds/demo-data';
 import { AppModule } from './app.module';
-import { APP_OPTIONS, configureApp } from './configure-app';
+import { APP_OPTIONS, configureApp, createHttpAdapter } from './configure-app';
 import { AppConfig } from './config/app-config';
 
 /**
@@ -19,7 +19,11 @@ import { AppConfig } from './config/app-config';
  */
 async function bootstrap() {
   const app = configureApp(
-    await NestFactory.create<NestExpressApplication>(AppModule, APP_OPTIONS),
+    await NestFactory.create<NestExpressApplication>(
+      AppModule,
+      createHttpAdapter(),
+      APP_OPTIONS,
+    ),
   );
   const config = app.get(AppConfig);
   const logger = app.get(Logger);

@@ -3,7 +3,11 @@ import { Test } from '@nestjs/testing';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
-import { APP_OPTIONS, configureApp } from '../../src/configure-app';
+import {
+  APP_OPTIONS,
+  configureApp,
+  createHttpAdapter,
+} from '../../src/configure-app';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/environment';
 import { createTestDatabase } from './test-database';
@@ -36,7 +40,10 @@ export async function createTestApp(
     .useValue(config)
     .compile();
   const app = configureApp(
-    moduleRef.createNestApplication<NestExpressApplication>(APP_OPTIONS),
+    moduleRef.createNestApplication<NestExpressApplication>(
+      createHttpAdapter(),
+      APP_OPTIONS,
+    ),
   );
   await app.init();
   return {

@@ -8,7 +8,10 @@ import type { Response } from 'express';
 import { Observable, map } from 'rxjs';
 import { RawJson } from './raw-json';
 
-/** Sends RawJson bodies untouched, as `application/json`; other results pass through. */
+/**
+ * Sends RawJson bodies untouched, as `application/json` (the bytes reach res.send through
+ * JsonBufferExpressAdapter); other results pass through.
+ */
 @Injectable()
 export class RawJsonInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -19,7 +22,7 @@ export class RawJsonInterceptor implements NestInterceptor {
           .switchToHttp()
           .getResponse<Response>()
           .setHeader('Content-Type', 'application/json; charset=utf-8');
-        return result.text;
+        return result.body;
       }),
     );
   }

@@ -1,7 +1,8 @@
 /**
- * A response body that is JSON text already (built by the database). The RawJsonInterceptor sends
- * it as is, so a 250 KB page is not parsed and re-serialised on its way out.
+ * A response body that is JSON already, as UTF-8 bytes (built by the database). It is sent as is:
+ * a 280 KB page is neither parsed and re-serialised nor converted from UTF-8 to a JavaScript
+ * string and back.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly body: Buffer) {}
 }

@@ -72,11 +72,11 @@ describe('PaginationLinksInterceptor', () => {
     const next: CallHandler = { handle: () => of(page) };
     const result = await lastValueFrom(interceptor.intercept(context, next));
     expect(result).toBeInstanceOf(RawJson);
-    return JSON.parse((result as RawJson).text);
+    return JSON.parse((result as RawJson).body.toString('utf8'));
   }
 
   const page = (over: Partial<Page> = {}): Page => ({
-    items: ['{"id":"or_5"}', '{"id":"or_4"}'],
+    items: [Buffer.from('{"id":"or_5"}'), Buffer.from('{"id":"or_4"}')],
     firstId: 'or_5',
     lastId: 'or_4',
     hasNext: true,

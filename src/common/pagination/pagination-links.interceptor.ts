@@ -59,10 +59,25 @@ export class PaginationLinksInterceptor implements NestInterceptor {
               ? pageLink(path, 'ending_before', page.firstId, query)
               : null,
         };
-        return new RawJson(
-          `{"data":[${page.items.join(',')}],"links":${JSON.stringify(links)}}`,
-        );
+        return new RawJson(wrapPage(page.items, links));
       }),
     );
   }
+}
+
+const OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
+/** `{"data":[item,item…],"links":{…}}` in one copy of the items' bytes. */
+function wrapPage(
+  items: readonly Buffer[],
+  links: { next: string | null; previous: string | null },
+): Buffer {
+  const parts: Buffer[] = [OPEN];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(Buffer.from(`],"links":${JSON.stringify(links)}}`));
+  return Buffer.concat(parts);
 }

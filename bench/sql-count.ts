@@ -1,0 +1,105 @@
+import 'reflect-metadata';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../src/app.module';
+import {
+  APP_OPTIONS,
+  configureApp,
+  createHttpAdapter,
+} from '../src/configure-app';
+import { httpGet } from './lib/proc';
+import { createTypicalApp } from './typical/main';
+
+/**
+ * SQL statements per request, counted in-process: `node dist/bench/sql-count.js <input.json> <output.json>`
+ * (run by run.ts with DATABASE_URL set) boots `ours` (the real AppModule and pipeline) and then
+ * `typical`, wraps their DataSource logger's logQuery (TypeORM calls it for every statement,
+ * whether logging is on or not), sends a few requests of each scenario and writes the counts as JSON.
+ * The auth cache of `ours` is warm, as it is under load.
+ */
+interface Input {
+  headers: Record<string, string>;
+  scenarios: Record<string, string[]>;
+}
+
+export interface SqlCounts {
+  perRequest: Record<string, Record<string, number>>;
+  /** The statements of one request of each scenario, for the report. */
+  examples: Record<string, Record<string, string[]>>;
+}
+
+async function ours(): Promise<INestApplication> {
+  return configureApp(
+    await NestFactory.create<NestExpressApplication>(
+      AppModule,
+      createHttpAdapter(),
+      APP_OPTIONS,
+    ),
+  );
+}
+
+function typical(): Promise<INestApplication> {
+  return createTypicalApp();
+}
+
+async function count(
+  app: INestApplication,
+  input: Input,
+): Promise<{
+  perRequest: Record<string, number>;
+  examples: Record<string, string[]>;
+}> {
+  await app.listen(0, '127.0.0.1');
+  const port = (app.getHttpServer().address() as AddressInfo).port;
+  const dataSource = app.get(DataSource);
+  const logger = dataSource.logger;
+  let statements: string[] = [];
+  const original = logger.logQuery.bind(logger);
+  logger.logQuery = (query, parameters, queryRunner) => {
+    statements.push(query.replace(/\s+/g, ' ').slice(0, 240));
+    return original(query, parameters, queryRunner);
+  };
+  const perRequest: Record<string, number> = {};
+  const examples: Record<string, string[]> = {};
+  const first = Object.values(input.scenarios)[0]?.[0] ?? '/v1/orders';
+  await httpGet(port, first, input.headers); // warms the auth cache and the statement cache
+  for (const [name, paths] of Object.entries(input.scenarios)) {
+    let total = 0;
+    for (const [i, path] of paths.entries()) {
+      statements = [];
+      await httpGet(port, path, input.headers);
+      total += statements.length;
+      if (i === 0) examples[name] = statements;
+    }
+    perRequest[name] = total / paths.length;
+  }
+  logger.logQuery = original;
+  await app.close();
+  return { perRequest, examples };
+}
+
+async function main() {
+  const input = JSON.parse(readFileSync(process.argv[2], 'utf8')) as Input;
+  const result: SqlCounts = { perRequest: {}, examples: {} };
+  for (const [name, make] of [
+    ['ours', ours],
+    ['typical', typical],
+  ] as const) {
+    const counted = await count(await make(), input);
+    result.perRequest[name] = counted.perRequest;
+    result.examples[name] = counted.examples;
+  }
+  writeFileSync(process.argv[3], JSON.stringify(result));
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
