@@ -27,8 +27,8 @@ export interface SqlDialect {
   ): string;
   /** A TEXT column that holds JSON, embedded as JSON rather than as a string. */
   embedJson(column: string): string;
-  /** A JSON expression selected as its UTF-8 bytes (the driver hands back a Buffer). */
-  asUtf8(jsonExpression: string): string;
+  /** A JSON expression selected as text (so that the driver hands back the string untouched). */
+  asText(jsonExpression: string): string;
 }
 
 const quoteKey = (key: string) => {
@@ -48,7 +48,7 @@ export const sqliteDialect: SqlDialect = {
   jsonArray: (fields, fromWhere) =>
     `json((SELECT json_group_array(${sqliteDialect.jsonObject(fields)}) FROM ${fromWhere}))`,
   embedJson: (column) => `json(${column})`,
-  asUtf8: (expression) => `CAST(${expression} AS BLOB)`,
+  asText: (expression) => expression,
 };
 
 export const postgresDialect: SqlDialect = {
@@ -61,7 +61,7 @@ export const postgresDialect: SqlDialect = {
   jsonArray: (fields, fromWhere, orderBy) =>
     `(SELECT coalesce(array_to_json(array_agg(${postgresDialect.jsonObject(fields)} ORDER BY ${orderBy})), '[]'::json) FROM ${fromWhere})`,
   embedJson: (column) => `${column}::json`,
-  asUtf8: (expression) => `convert_to((${expression})::text, 'UTF8')`,
+  asText: (expression) => `(${expression})::text`,
 };
 
 export function dialectFor(type: string): SqlDialect {

@@ -137,8 +137,8 @@ export function orderSelectList(d: SqlDialect): string {
     'e.start_at AS event_start_at',
     'e.end_at AS event_end_at',
     'e.timezone AS event_timezone',
-    `${d.asUtf8(d.jsonObject(headFields(d)))} AS head`,
-    `${d.asUtf8(d.jsonObject(tailFields(d)))} AS tail`,
+    `${d.asText(d.jsonObject(headFields(d)))} AS head`,
+    `${d.asText(d.jsonObject(tailFields(d)))} AS tail`,
   ].join(',\n  ');
 }
 
@@ -153,40 +153,35 @@ export interface OrderRow {
   event_start_at: number | string;
   event_end_at: number | string;
   event_timezone: string;
-  /** UTF-8 JSON: the order's fields before and after event_summary. */
-  head: Buffer;
-  tail: Buffer;
+  /** JSON text: the order's fields before and after event_summary. */
+  head: string;
+  tail: string;
 }
 
-const eventSummaries = new Map<string, Buffer>();
+const eventSummaries = new Map<string, string>();
 const EVENT_SUMMARY_CACHE_SIZE = 1000;
 
 /**
- * `,"event_summary":{…},` as UTF-8, memoised on everything it is made of (so it can never be
- * stale): a page usually holds few events, and formatting dates is the costly part.
+ * `event_summary` JSON, memoised on everything it is made of (so it can never be stale): a page
+ * usually holds few events, and formatting dates is the costly part.
  */
-function eventSummaryMember(row: OrderRow): Buffer {
+function eventSummaryJson(row: OrderRow): string {
   const key = `${row.event_id}|${row.event_start_at}|${row.event_end_at}|${row.event_timezone}|${row.event_name}`;
-  let member = eventSummaries.get(key);
-  if (member === undefined) {
-    const summary = JSON.stringify({
+  let json = eventSummaries.get(key);
+  if (json === undefined) {
+    json = JSON.stringify({
       id: `ev_${row.event_id}`,
       name: row.event_name,
       start_date: toDateObject(Number(row.event_start_at), row.event_timezone),
       end_date: toDateObject(Number(row.event_end_at), row.event_timezone),
     });
-    member = Buffer.from(`,"event_summary":${summary},`);
     if (eventSummaries.size >= EVENT_SUMMARY_CACHE_SIZE) eventSummaries.clear();
-    eventSummaries.set(key, member);
+    eventSummaries.set(key, json);
   }
-  return member;
+  return json;
 }
 
-/** One order's JSON: `{head…, "event_summary": …, tail…}` in the spec's field order. */
-export function assembleOrderJson(row: OrderRow): Buffer {
-  return Buffer.concat([
-    row.head.subarray(0, -1),
-    eventSummaryMember(row),
-    row.tail.subarray(1),
-  ]);
+/** One order's JSON text: `{head…, "event_summary": …, tail…}` in the spec's field order. */
+export function assembleOrderJson(row: OrderRow): string {
+  return `${row.head.slice(0, -1)},"event_summary":${eventSummaryJson(row)},${row.tail.slice(1)}`;
 }

@@ -97,8 +97,8 @@ export class OrdersService {
     };
   }
 
-  /** One order's JSON (UTF-8); 404 for a malformed id, a missing order or another box office's. */
-  async retrieve(boxOfficeId: number, orderId: string): Promise<Buffer> {
+  /** One order's JSON text; 404 for a malformed id, a missing order or another box office's. */
+  async retrieve(boxOfficeId: number, orderId: string): Promise<string> {
     const id = parsePrefixedId('or_', orderId);
     if (id !== null) {
       const params = new SqlParams(this.dialect);

@@ -1,9 +1,9 @@
 /**
- * One page of a keyset-paginated list, as the service found it. Items are JSON already (UTF-8):
+ * One page of a keyset-paginated list, as the service found it. Items are JSON texts already:
  * the links interceptor only wraps them (see PaginationLinksInterceptor).
  */
 export interface Page {
-  readonly items: readonly Buffer[];
+  readonly items: readonly string[];
   /** Prefixed id of the first and last item (null on an empty page). */
   readonly firstId: string | null;
   readonly lastId: string | null;

@@ -76,7 +76,7 @@ describe('PaginationLinksInterceptor', () => {
   }
 
   const page = (over: Partial<Page> = {}): Page => ({
-    items: [Buffer.from('{"id":"or_5"}'), Buffer.from('{"id":"or_4"}')],
+    items: ['{"id":"or_5"}', '{"id":"or_4"}'],
     firstId: 'or_5',
     lastId: 'or_4',
     hasNext: true,
@@ -90,6 +90,17 @@ describe('PaginationLinksInterceptor', () => {
       links: {
         next: '/v1/orders?starting_after=or_4&limit=2',
         previous: '/v1/orders?ending_before=or_5&limit=2',
+      },
+    });
+  });
+
+  it('encodes items with characters beyond Latin-1 exactly (multi-byte UTF-8)', async () => {
+    const items = ['{"name":"Zoë Łukasz 東京 🎟"}', '{"name":"plain"}'];
+    expect(await render(page({ items }), '/v1/orders')).toEqual({
+      data: [{ name: 'Zoë Łukasz 東京 🎟' }, { name: 'plain' }],
+      links: {
+        next: '/v1/orders?starting_after=or_4',
+        previous: '/v1/orders?ending_before=or_5',
       },
     });
   });

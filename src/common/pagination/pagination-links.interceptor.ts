@@ -65,19 +65,26 @@ export class PaginationLinksInterceptor implements NestInterceptor {
   }
 }
 
-const OPEN = Buffer.from('{"data":[');
-const COMMA = Buffer.from(',');
-
-/** `{"data":[item,item…],"links":{…}}` in one copy of the items' bytes. */
+/**
+ * `{"data":[item,item…],"links":{…}}` encoded item by item into one buffer of the exact size.
+ * Joining the strings first would make a single 250 KB string that V8 stores with two bytes per
+ * character as soon as one order holds a character beyond Latin-1, and encoding that is slow;
+ * one allocation also spares the garbage collector a buffer per item.
+ */
 function wrapPage(
-  items: readonly Buffer[],
+  items: readonly string[],
   links: { next: string | null; previous: string | null },
 ): Buffer {
-  const parts: Buffer[] = [OPEN];
+  const open = '{"data":[';
+  const close = `],"links":${JSON.stringify(links)}}`;
+  let size = open.length + close.length + Math.max(0, items.length - 1);
+  for (const item of items) size += Buffer.byteLength(item);
+  const body = Buffer.allocUnsafe(size);
+  let offset = body.write(open, 0, 'latin1');
   items.forEach((item, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(item);
+    if (index > 0) offset += body.write(',', offset, 'latin1');
+    offset += body.write(item, offset, 'utf8');
   });
-  parts.push(Buffer.from(`],"links":${JSON.stringify(links)}}`));
-  return Buffer.concat(parts);
+  body.write(close, offset, 'utf8');
+  return body;
 }
