@@ -33,6 +33,7 @@ export interface SqlCounts {
 }
 
 async function ours(): Promise<INestApplication> {
+  // As main.ts builds it.
   return configureApp(
     await NestFactory.create<NestExpressApplication>(
       AppModule,

@@ -1,0 +1,380 @@
+import type { RunMetrics } from './load';
+import { profileMarkdown, type ProfileSummary } from './profile';
+
+export const SERVER_NAMES = ['ceiling', 'ours', 'ours2', 'typical'] as const;
+export type ServerName = (typeof SERVER_NAMES)[number];
+
+export const SERVER_LABELS: Record<ServerName, string> = {
+  ceiling: 'ceiling (node:http, fixed body)',
+  ours: 'ours (1 process)',
+  ours2: 'ours (2 workers)',
+  typical: 'typical (find + ClassSerializer)',
+};
+
+export interface CellResult {
+  scenario: string;
+  server: ServerName;
+  connections: number;
+  runs: RunMetrics[];
+  median: {
+    rps: number;
+    rpsMin: number;
+    rpsMax: number;
+    mean: number;
+    p50: number;
+    p99: number;
+    mbps: number;
+    cpuUsPerRequest: number | null;
+    dbCpuUsPerRequest: number | null;
+    errors: number;
+    /** No request completed in any timed run (a peer slower than the run): see soloMs. */
+    incomplete?: boolean;
+    /** Then: the latency of one request sent alone, ms. */
+    soloMs?: number;
+    /** Seconds of timed load in all, and runs, for the bounds an incomplete cell gives. */
+    seconds?: number;
+    runs?: number;
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function summarise(
+  scenario: string,
+  server: ServerName,
+  connections: number,
+  runs: RunMetrics[],
+): CellResult {
+  const cpu = runs
+    .map((r) => r.cpuUsPerRequest)
+    .filter((v): v is number => v !== null);
+  const dbCpu = runs
+    .map((r) => r.dbCpuUsPerRequest)
+    .filter((v): v is number => v !== null);
+  return {
+    scenario,
+    server,
+    connections,
+    runs,
+    median: {
+      rps: median(runs.map((r) => r.rps)),
+      rpsMin: Math.min(...runs.map((r) => r.rps)),
+      rpsMax: Math.max(...runs.map((r) => r.rps)),
+      mean: median(runs.map((r) => r.mean)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      mbps: median(runs.map((r) => r.mbps)),
+      cpuUsPerRequest: cpu.length ? median(cpu) : null,
+      dbCpuUsPerRequest: dbCpu.length ? median(dbCpu) : null,
+      errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    },
+  };
+}
+
+export interface Target {
+  name: string;
+  /** The value is a lower bound (the peer completed nothing). */
+  lower?: boolean;
+  /** How the value is computed, for the reader. */
+  how: string;
+  value: number;
+  goal: string;
+  met: boolean | null;
+}
+
+function find(
+  cells: CellResult[],
+  scenario: string,
+  server: ServerName,
+  connections = 10,
+) {
+  return cells.find(
+    (c) =>
+      c.scenario === scenario &&
+      c.server === server &&
+      c.connections === connections,
+  );
+}
+
+const ratio = (a: number | undefined, b: number | undefined) =>
+  a === undefined || b === undefined || !(b > 0) ? NaN : a / b;
+
+type Median = CellResult['median'];
+
+/**
+ * ours ÷ peer req/s and peer ÷ ours p99. A peer that completed nothing gives lower bounds: it
+ * did under 1 request in all its timed seconds, and each took longer than one run.
+ */
+function speedup(ours: Median | undefined, peer: Median | undefined) {
+  if (!ours || !peer) return { value: NaN, lower: false };
+  if (peer.incomplete)
+    return { value: ours.rps * (peer.seconds ?? NaN), lower: true };
+  return { value: ratio(ours.rps, peer.rps), lower: false };
+}
+function slowdown(ours: Median | undefined, peer: Median | undefined) {
+  if (!ours || !peer) return { value: NaN, lower: false };
+  if (peer.incomplete) {
+    const oneRun = ((peer.seconds ?? NaN) / Math.max(1, peer.runs ?? 1)) * 1000;
+    return { value: oneRun / ours.p99, lower: true };
+  }
+  return { value: ratio(peer.p99, ours.p99), lower: false };
+}
+
+/** The issue's targets, from whatever cells were run (NaN / null when a cell is missing). */
+export function targets(
+  cells: CellResult[],
+  rss: Partial<Record<ServerName, number[]>>,
+): Target[] {
+  const at = (v: number, ok: (v: number) => boolean) =>
+    Number.isFinite(v) ? ok(v) : null;
+  const ours = (s: string) => find(cells, s, 'ours')?.median;
+  const typical = (s: string) => find(cells, s, 'typical')?.median;
+  const out: Target[] = [];
+  const add = (
+    name: string,
+    how: string,
+    value: number,
+    goal: string,
+    ok: (v: number) => boolean,
+  ) => out.push({ name, how, value, goal, met: at(value, ok) });
+
+  const up = speedup(ours('walk'), typical('walk'));
+  add(
+    'ours/typical throughput, walk',
+    'req/s ours ÷ typical, walk @10',
+    up.value,
+    '≥ 20×',
+    (v) => v >= 20,
+  );
+  out[out.length - 1].lower = up.lower;
+  const down = slowdown(ours('walk'), typical('walk'));
+  add(
+    'typical/ours p99, walk',
+    'p99 typical ÷ ours, walk @10',
+    down.value,
+    '≥ 20×',
+    (v) => v >= 20,
+  );
+  out[out.length - 1].lower = down.lower;
+  add(
+    'ours MB/s, walk (1 process)',
+    'MB/s, walk @10',
+    ours('walk')?.mbps ?? NaN,
+    '≥ 50',
+    (v) => v >= 50,
+  );
+  add(
+    'ours MB/s, walk (2 workers)',
+    'MB/s, walk @10',
+    find(cells, 'walk', 'ours2')?.median.mbps ?? NaN,
+    '≥ 90',
+    (v) => v >= 90,
+  );
+  add(
+    'ours p99, walk',
+    'p99, walk @10',
+    ours('walk')?.p99 ?? NaN,
+    '≤ 80 ms',
+    (v) => v <= 80,
+  );
+  const listScenarios = ['first', 'walk', 'deep50', 'deep99', 'range', 'event'];
+  const p99s = listScenarios
+    .map((s) => ours(s)?.p99)
+    .filter((v): v is number => v !== undefined);
+  add(
+    'ours p99, worst list scenario',
+    `max p99 @10 over ${listScenarios.join(', ')}`,
+    p99s.length ? Math.max(...p99s) : NaN,
+    '≤ 80 ms',
+    (v) => v <= 80,
+  );
+  add(
+    'deep (99%) / first page latency',
+    'mean latency ratio @10',
+    ratio(ours('deep99')?.mean, ours('first')?.mean),
+    '≤ 1.2',
+    (v) => v <= 1.2,
+  );
+  add(
+    'range filter / walk latency',
+    'mean latency ratio @10',
+    ratio(ours('range')?.mean, ours('walk')?.mean),
+    '≤ 1.3',
+    (v) => v <= 1.3,
+  );
+  add(
+    'retrieve req/s (1 process)',
+    'req/s, retrieve @10',
+    ours('retrieve')?.rps ?? NaN,
+    '≥ 2,000',
+    (v) => v >= 2000,
+  );
+  const ourErrors = cells
+    .filter((c) => c.server !== 'typical')
+    .reduce((sum, c) => sum + c.median.errors, 0);
+  add(
+    'errors (ours, ours2, ceiling)',
+    'all runs',
+    cells.length ? ourErrors : NaN,
+    '0',
+    (v) => v === 0,
+  );
+  const peaks = [...(rss.ours ?? []), ...(rss.ours2 ?? [])];
+  add(
+    'peak RSS per process (ours, ours2)',
+    'max VmHWM, MB',
+    peaks.length ? Math.max(...peaks) : NaN,
+    '≤ 300 MB',
+    (v) => v <= 300,
+  );
+  return out;
+}
+
+const fmt = (v: number | null | undefined, digits = 0) =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '–'
+    : v.toLocaleString('en-US', {
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+
+const fmtRatio = (v: number, lower = false): string =>
+  lower
+    ? `> ${fmtRatio(v)}`
+    : !Number.isFinite(v)
+      ? '–'
+      : v >= 100
+        ? `${fmt(v)}×`
+        : v >= 10
+          ? `${fmt(v, 1)}×`
+          : `${fmt(v, 2)}×`;
+
+export function markdownTable(
+  cells: CellResult[],
+  sqlPerRequest: Record<string, Record<string, number>>,
+  titles: Record<string, string>,
+  reps: number,
+): string {
+  // PostgreSQL runs its queries in other processes: their CPU gets a column of its own.
+  const db = cells.some((c) => c.median.dbCpuUsPerRequest !== null);
+  const lines = [
+    `| scenario | server | conns | req/s (median${reps > 1 ? ' [min–max]' : ''}) | p50 ms | p99 ms | MB/s | CPU µs/req${db ? ' | DB CPU µs/req' : ''} | SQL/req | errors |`,
+    `| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |${db ? ' ---: |' : ''} ---: | ---: |`,
+  ];
+  for (const c of cells) {
+    const m = c.median;
+    const spread = m.incomplete
+      ? ` (none completed in ${fmt(m.seconds)} s)`
+      : reps > 1
+        ? ` [${fmt(m.rpsMin)}–${fmt(m.rpsMax)}]`
+        : '';
+    const p50 = m.incomplete
+      ? `alone: ${fmt(m.soloMs)}`
+      : fmt(m.p50, m.p50 < 10 ? 1 : 0);
+    const sql =
+      sqlPerRequest[c.server === 'ours2' ? 'ours' : c.server]?.[c.scenario];
+    lines.push(
+      `| ${titles[c.scenario] ?? c.scenario} | ${SERVER_LABELS[c.server]} | ${c.connections} | ${fmt(m.rps, m.rps < 10 ? 1 : 0)}${spread} | ${p50} | ${fmt(m.p99, m.p99 < 10 ? 1 : 0)} | ${fmt(m.mbps, 1)} | ${fmt(m.cpuUsPerRequest)}${db ? ` | ${fmt(m.dbCpuUsPerRequest)}` : ''} | ${c.server === 'ceiling' ? '0' : fmt(sql, sql !== undefined && sql % 1 ? 1 : 0)} | ${m.errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function ratioTable(
+  cells: CellResult[],
+  titles: Record<string, string>,
+): string {
+  const lines = [
+    '| scenario | conns | ours req/s ÷ typical | typical p99 ÷ ours | ours ÷ ceiling req/s | ours2 ÷ ours req/s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const keys = new Set(cells.map((c) => `${c.scenario}|${c.connections}`));
+  for (const key of keys) {
+    const [scenario, conns] = key.split('|');
+    const n = Number(conns);
+    const ours = find(cells, scenario, 'ours', n)?.median;
+    if (!ours) continue;
+    const typical = find(cells, scenario, 'typical', n)?.median;
+    const ceiling = find(cells, scenario, 'ceiling', n)?.median;
+    const ours2 = find(cells, scenario, 'ours2', n)?.median;
+    if (!typical && !ceiling && !ours2) continue;
+    const up = speedup(ours, typical);
+    const down = slowdown(ours, typical);
+    lines.push(
+      `| ${titles[scenario] ?? scenario} | ${n} | ${fmtRatio(up.value, up.lower)} | ${fmtRatio(down.value, down.lower)} | ${fmtRatio(ratio(ours.rps, ceiling?.rps))} | ${fmtRatio(ratio(ours2?.rps, ours.rps))} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function targetTable(list: Target[]): string {
+  const lines = [
+    '| target | goal | measured | met |',
+    '| --- | ---: | ---: | :---: |',
+  ];
+  for (const t of list) {
+    const value =
+      t.goal.endsWith('×') || t.goal.startsWith('≤ 1.')
+        ? fmtRatio(t.value, t.lower)
+        : t.goal.includes('ms')
+          ? `${fmt(t.value, 1)} ms`
+          : t.goal.includes('MB') && !t.goal.includes('/')
+            ? `${fmt(t.value)} MB`
+            : fmt(t.value, t.value < 100 && !Number.isInteger(t.value) ? 1 : 0);
+    lines.push(
+      `| ${t.name} (${t.how}) | ${t.goal} | ${value} | ${t.met === null ? '–' : t.met ? '✅' : '❌'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function rssTable(rss: Partial<Record<ServerName, number[]>>): string {
+  const lines = ['| server | peak RSS per process (MB) |', '| --- | --- |'];
+  for (const name of SERVER_NAMES) {
+    const list = rss[name];
+    if (!list) continue;
+    lines.push(
+      `| ${SERVER_LABELS[name]} | ${list.map((v) => fmt(v)).join(', ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export interface ReportInput {
+  /** One line saying what ran where. */
+  header: string;
+  cells: CellResult[];
+  sqlPerRequest: Record<string, Record<string, number>>;
+  titles: Record<string, string>;
+  reps: number;
+  rss: Partial<Record<ServerName, number[]>>;
+  profiles?: (ProfileSummary & { scenario: string })[];
+}
+
+/** The whole Markdown report (what the console, results.json and the README get). */
+export function renderReport(input: ReportInput): {
+  markdown: string;
+  targets: Target[];
+} {
+  const targetList = targets(input.cells, input.rss);
+  const sections = [
+    `_${input.header}_`,
+    '',
+    markdownTable(input.cells, input.sqlPerRequest, input.titles, input.reps),
+    '',
+    ratioTable(input.cells, input.titles),
+    '',
+    targetTable(targetList),
+    '',
+    rssTable(input.rss),
+  ];
+  for (const profile of input.profiles ?? []) {
+    sections.push('', profileMarkdown(profile, profile.scenario));
+  }
+  return { markdown: sections.join('\n'), targets: targetList };
+}

@@ -1,0 +1,332 @@
+import { createHash } from 'node:crypto';
+import type { BenchDb } from './database';
+import { seededRandom, shuffle } from './random';
+
+export const DEMO_KEY = 'sk_demo_boxoffice_1';
+export const OTHER_KEY = 'sk_demo_boxoffice_2';
+export const AUTH_HEADER = `Basic ${Buffer.from(`${DEMO_KEY}:`).toString('base64')}`;
+
+export const SCENARIO_NAMES = [
+  'first',
+  'walk',
+  'deep50',
+  'deep99',
+  'range',
+  'event',
+  'retrieve',
+  'invalid',
+] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+export const SCENARIO_TITLES: Record<ScenarioName, string> = {
+  first: 'first page',
+  walk: 'cursor walk, first 100 pages',
+  deep50: 'deep cursor at 50%',
+  deep99: 'deep cursor at 99%',
+  range: '30-day created_at range + cursor',
+  event: 'event_id filter',
+  retrieve: 'GET /v1/orders/{id} (5% 404)',
+  invalid: 'invalid cursor (400)',
+};
+
+export interface Scenario {
+  name: ScenarioName;
+  title: string;
+  /** Request paths, used round-robin by the load generator (and sampled by the gate). */
+  paths: string[];
+  /** Statuses that are right answers here; anything else counts as an error. */
+  okStatuses: number[];
+  /** The status each path must get (checked by the gate); 200 when not listed. */
+  expected: Map<string, number>;
+}
+
+export interface DatasetFacts {
+  boxOfficeId: number;
+  otherBoxOfficeId: number;
+  /** Orders of the benchmarked box office (box office 1). */
+  orders: number;
+  otherOrders: number;
+  deep50Position: number;
+  deep99Position: number;
+  range: { gte: number; lt: number; orders: number };
+  events: number;
+}
+
+const DAY = 86_400;
+
+async function boxOfficeOf(db: BenchDb, key: string): Promise<number> {
+  const hash = createHash('sha256').update(key, 'utf8').digest('hex');
+  const rows = await db.all<{ id: number | string }>(
+    'SELECT box_office_id AS id FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
+    [hash],
+  );
+  if (rows.length === 0)
+    throw new Error(`the database has no demo key ${key}: was it seeded?`);
+  return Number(rows[0].id);
+}
+
+/** Ids of the box office's orders in list order (newest first), from `offset`. */
+async function idsFrom(
+  db: BenchDb,
+  boxOfficeId: number,
+  offset: number,
+  count: number,
+  extra = '',
+  extraParams: unknown[] = [],
+): Promise<number[]> {
+  const rows = await db.all<{ id: number | string }>(
+    `SELECT id FROM orders WHERE box_office_id = ? ${extra} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    [boxOfficeId, ...extraParams, count, offset],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+async function count(
+  db: BenchDb,
+  sql: string,
+  params: unknown[],
+): Promise<number> {
+  const rows = await db.all<{ n: number | string }>(sql, params);
+  return Number(rows[0].n);
+}
+
+/** `count` ids picked at random among `ids`, with repeats when there are fewer. */
+function pick(ids: number[], count: number, random: () => number): number[] {
+  const copy = shuffle([...ids], random);
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push(copy[i % copy.length]);
+  return out;
+}
+
+/** Random existing order ids of a box office (any position), by probing the primary key. */
+async function randomIds(
+  db: BenchDb,
+  boxOfficeId: number,
+  count: number,
+  random: () => number,
+): Promise<number[]> {
+  const [bounds] = await db.all<{ lo: number | string; hi: number | string }>(
+    'SELECT min(id) AS lo, max(id) AS hi FROM orders WHERE box_office_id = ?',
+    [boxOfficeId],
+  );
+  const lo = Number(bounds.lo);
+  const hi = Number(bounds.hi);
+  const ids: number[] = [];
+  for (let attempt = 0; ids.length < count; attempt++) {
+    if (attempt > count * 20) {
+      // A box office with very few orders: take them all, round-robin.
+      const all = await db.all<{ id: number | string }>(
+        'SELECT id FROM orders WHERE box_office_id = ? LIMIT ?',
+        [boxOfficeId, count],
+      );
+      while (ids.length < count)
+        ids.push(Number(all[ids.length % all.length].id));
+      break;
+    }
+    const probe = lo + Math.floor(random() * (hi - lo + 1));
+    // By primary key only: with the box office in the WHERE clause a planner may walk that index.
+    const rows = await db.all<{
+      id: number | string;
+      box_office_id: number | string;
+    }>(
+      'SELECT id, box_office_id FROM orders WHERE id >= ? ORDER BY id LIMIT 200',
+      [probe],
+    );
+    const hit = rows.find((r) => Number(r.box_office_id) === boxOfficeId);
+    if (hit) ids.push(Number(hit.id));
+  }
+  return ids;
+}
+
+/**
+ * The request lists of every scenario, derived from the data with a seeded PRNG so that two runs
+ * on the same database send the same requests.
+ */
+export async function buildScenarios(
+  db: BenchDb,
+  seed: number,
+): Promise<{ scenarios: Scenario[]; facts: DatasetFacts }> {
+  const random = seededRandom(seed * 7919 + 17);
+  const boxOfficeId = await boxOfficeOf(db, DEMO_KEY);
+  const otherBoxOfficeId = await boxOfficeOf(db, OTHER_KEY);
+  const orders = await count(
+    db,
+    'SELECT count(*) AS n FROM orders WHERE box_office_id = ?',
+    [boxOfficeId],
+  );
+  const otherOrders = await count(
+    db,
+    'SELECT count(*) AS n FROM orders WHERE box_office_id = ?',
+    [otherBoxOfficeId],
+  );
+  if (orders < 1_000)
+    throw new Error(`box office 1 has only ${orders} orders: seed more`);
+
+  const list = (query: string) => `/v1/orders${query ? `?${query}` : ''}`;
+  const after = (id: number, before = '') =>
+    list(`${before}${before ? '&' : ''}starting_after=or_${id}`);
+
+  // Walk: cursors anywhere in the first 100 pages.
+  const firstPages = await idsFrom(
+    db,
+    boxOfficeId,
+    0,
+    Math.min(10_000, orders - 101),
+  );
+  const walk = pick(firstPages, 1_000, random).map((id) => after(id));
+
+  // Deep: cursors in a window of up to 5,000 orders starting at 50% / 99% of the list, each
+  // leaving at least one full page after it.
+  const deepWindow = async (fraction: number) => {
+    const start = Math.min(Math.floor(orders * fraction), orders - 102);
+    const width = Math.max(1, Math.min(5_000, orders - 101 - start));
+    return {
+      start,
+      paths: pick(
+        await idsFrom(db, boxOfficeId, start, width),
+        200,
+        random,
+      ).map((id) => after(id)),
+    };
+  };
+  const deep50 = await deepWindow(0.5);
+  const deep99 = await deepWindow(0.99);
+
+  // Range: the 30 days (from a UTC midnight) around the median order, with a cursor among the
+  // range's first 100 pages.
+  const [median] = await db.all<{ created_at: number | string }>(
+    'SELECT created_at FROM orders WHERE box_office_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?',
+    [boxOfficeId, Math.floor(orders / 2)],
+  );
+  const gte = Math.floor((Number(median.created_at) - 15 * DAY) / DAY) * DAY;
+  const lt = gte + 30 * DAY;
+  const rangeFilter = 'AND created_at >= ? AND created_at < ?';
+  const rangeOrders = await count(
+    db,
+    `SELECT count(*) AS n FROM orders WHERE box_office_id = ? ${rangeFilter}`,
+    [boxOfficeId, gte, lt],
+  );
+  const rangeIds = await idsFrom(
+    db,
+    boxOfficeId,
+    0,
+    Math.max(1, Math.min(10_000, rangeOrders - 101)),
+    rangeFilter,
+    [gte, lt],
+  );
+  const range = pick(rangeIds, 1_000, random).map((id) =>
+    after(id, `created_at.gte=${gte}&created_at.lt=${lt}`),
+  );
+
+  // Event filter: first pages of up to 50 events that have more than a page of orders.
+  const eventRows = await db.all<{
+    event_id: number | string;
+    n: number | string;
+  }>(
+    'SELECT event_id, count(*) AS n FROM orders WHERE box_office_id = ? GROUP BY event_id HAVING count(*) > 100 ORDER BY event_id',
+    [boxOfficeId],
+  );
+  if (eventRows.length === 0)
+    throw new Error('no event has more than 100 orders');
+  const events = shuffle(
+    eventRows.map((r) => Number(r.event_id)),
+    random,
+  ).slice(0, 50);
+  const event = events.map((id) => list(`event_id=ev_${id}`));
+
+  // Retrieve: 95% our orders, 5% another box office's (which must 404).
+  const ours = await randomIds(db, boxOfficeId, 950, random);
+  const theirs =
+    otherOrders > 0 ? await randomIds(db, otherBoxOfficeId, 50, random) : [];
+  const retrieve = shuffle([...ours, ...theirs], random).map(
+    (id) => `/v1/orders/or_${id}`,
+  );
+  const foreign = new Map(theirs.map((id) => [`/v1/orders/or_${id}`, 404]));
+
+  // Invalid cursor: malformed ids and another box office's orders.
+  const invalid: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    invalid.push(
+      i % 3 === 0
+        ? list('starting_after=or_0')
+        : i % 3 === 1
+          ? list(`starting_after=ev_${1 + i}`)
+          : after(
+              theirs.length > 0 ? theirs[i % theirs.length] : 2_000_000_000,
+            ),
+    );
+  }
+
+  const none = new Map<string, number>();
+  const scenarios: Scenario[] = [
+    {
+      name: 'first',
+      title: SCENARIO_TITLES.first,
+      paths: [list('')],
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'walk',
+      title: SCENARIO_TITLES.walk,
+      paths: walk,
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'deep50',
+      title: SCENARIO_TITLES.deep50,
+      paths: deep50.paths,
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'deep99',
+      title: SCENARIO_TITLES.deep99,
+      paths: deep99.paths,
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'range',
+      title: SCENARIO_TITLES.range,
+      paths: range,
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'event',
+      title: SCENARIO_TITLES.event,
+      paths: event,
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'retrieve',
+      title: SCENARIO_TITLES.retrieve,
+      paths: retrieve,
+      okStatuses: [200, 404],
+      expected: foreign,
+    },
+    {
+      name: 'invalid',
+      title: SCENARIO_TITLES.invalid,
+      paths: invalid,
+      okStatuses: [400],
+      expected: new Map(invalid.map((p) => [p, 400])),
+    },
+  ];
+  return {
+    scenarios,
+    facts: {
+      boxOfficeId,
+      otherBoxOfficeId,
+      orders,
+      otherOrders,
+      deep50Position: deep50.start,
+      deep99Position: deep99.start,
+      range: { gte, lt, orders: rangeOrders },
+      events: eventRows.length,
+    },
+  };
+}
