@@ -1,7 +1,7 @@
 import type { Order } from '../src/orders/entities/order.entity';
 import { Get, ListBody, errorBody, getAs, walk } from './utils/api';
 import { TestApp, createTestApp } from './utils/create-test-app';
-import { Factory } from './utils/factories';
+import { Factory, TWO_TICKETS_WITH_VAT } from './utils/factories';
 import { expectWellFormedOrder } from './utils/order-shape';
 
 // Contract §4 (GET /v1/orders/{order_id}) and §5 (the Order resource).
@@ -70,24 +70,7 @@ describe('GET /v1/orders/{order_id} (contract §4, §5)', () => {
       paymentMethodExternalId: null,
       paymentMethodName: 'Bank transfer',
       paymentMethodInstructions: 'Pay within 7 days to sort code 00-00-00',
-      lineItems: [
-        {
-          type: 'ticket',
-          description: 'General Admission',
-          quantity: 2,
-          value: 5000,
-          bookingFee: 200,
-          total: 5200,
-        },
-        {
-          type: 'tax',
-          description: 'VAT 20%',
-          quantity: 1,
-          value: 1040,
-          bookingFee: 0,
-          total: 1040,
-        },
-      ],
+      lineItems: TWO_TICKETS_WITH_VAT.map((item) => ({ ...item })),
       issuedTickets: [
         {
           eventId: summer.id,

@@ -7,6 +7,26 @@ import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 
+/** The default order's line items: two £25.00 tickets with £1.00 booking fees, 20% VAT. */
+export const TWO_TICKETS_WITH_VAT: readonly DeepPartial<LineItem>[] = [
+  {
+    type: 'ticket',
+    description: 'General Admission',
+    quantity: 2,
+    value: 5000,
+    bookingFee: 200,
+    total: 5200,
+  },
+  {
+    type: 'tax',
+    description: 'VAT 20%',
+    quantity: 1,
+    value: 1040,
+    bookingFee: 0,
+    total: 1040,
+  },
+];
+
 /**
  * Small deterministic factories: every field has a fixed default, tests override what they
  * assert on. Orders are written with their line items and tickets through the cascade.
@@ -90,24 +110,7 @@ export class Factory {
       (overrides.createdAt as number | undefined) ?? 1_750_000_000;
     const email =
       (overrides.buyerEmail as string | undefined) ?? 'Jane.Doe@Example.com';
-    const lineItems: DeepPartial<LineItem>[] = [
-      {
-        type: 'ticket',
-        description: 'General Admission',
-        quantity: 2,
-        value: 5000,
-        bookingFee: 200,
-        total: 5200,
-      },
-      {
-        type: 'tax',
-        description: 'VAT 20%',
-        quantity: 1,
-        value: 1040,
-        bookingFee: 0,
-        total: 1040,
-      },
-    ];
+    const lineItems = TWO_TICKETS_WITH_VAT.map((item) => ({ ...item }));
     const tickets: DeepPartial<IssuedTicket>[] = [1, 2].map((n) => ({
       eventId,
       status: 'valid',
