@@ -735,3 +735,48 @@ describe('500 when something unexpected fails (contract §6)', () => {
     expect((await request(t.server).get('/v1/ping')).status).toBe(200);
   });
 });
+
+describe('messages never repeat unsafe client text (contract §6)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const f = new Factory(t.dataSource);
+    await f.apiKey((await f.boxOffice()).id, KEY);
+  });
+  afterAll(() => t.close());
+
+  it('names a plain unknown parameter, not an unsafe one', async () => {
+    const plain = await request(t.server)
+      .get('/v1/orders?colour=red')
+      .set('Authorization', AUTH);
+    expect(plain.body).toEqual(
+      errorBody(400, 'VALIDATION_ERROR', 'Unknown query parameter: colour'),
+    );
+    const unsafe = await request(t.server)
+      .get('/v1/orders?%3Cscript%3E=1')
+      .set('Authorization', AUTH);
+    expect(unsafe.body).toEqual(
+      errorBody(
+        400,
+        'VALIDATION_ERROR',
+        'Unknown query parameter: (a name that is not valid)',
+      ),
+    );
+  });
+
+  it('repeats a plain unknown path, not an unsafe one', async () => {
+    const plain = await request(t.server).get('/v1/nothing-here');
+    expect(plain.body).toEqual(
+      errorBody(404, 'NOT_FOUND', 'No resource at GET /v1/nothing-here'),
+    );
+    const unsafe = await request(t.server).get('/v1/%3Cscript%3E');
+    expect(unsafe.body).toEqual(
+      errorBody(404, 'NOT_FOUND', 'No resource at GET this path'),
+    );
+    const notAllowed = await request(t.server).delete(
+      '/v1/orders/or_1%20OR%201',
+    );
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.body.message).not.toContain('OR 1');
+  });
+});

@@ -428,6 +428,14 @@ describe('GET /v1/orders/{order_id} (contract §4, §5)', () => {
     expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
   });
 
+  it('takes no query parameters: one is a 400 naming it, as on the list', async () => {
+    const res = await get('/v1/orders/or_1?expand=event');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      errorBody(400, 'VALIDATION_ERROR', 'Unknown query parameter: expand'),
+    );
+  });
+
   it('answers another box office’s order exactly as an unknown one', async () => {
     const unknownId = 'or_999999';
     const unknown = await get(`/v1/orders/${unknownId}`);

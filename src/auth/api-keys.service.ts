@@ -5,12 +5,6 @@ import { ApiKey } from './entities/api-key.entity';
 import { BoxOffice } from './entities/box-office.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
 
-export class UnknownBoxOfficeError extends Error {
-  constructor(boxOfficeId: number) {
-    super(`There is no box office ${boxOfficeId}`);
-  }
-}
-
 export interface CreatedApiKey {
   key: ApiKey;
   /** The clear key: shown once, never stored. */
@@ -30,7 +24,7 @@ export class ApiKeysService {
     const boxOffice = await this.dataSource
       .getRepository(BoxOffice)
       .findOneBy({ id: boxOfficeId });
-    if (!boxOffice) throw new UnknownBoxOfficeError(boxOfficeId);
+    if (!boxOffice) throw new Error(`There is no box office ${boxOfficeId}`);
     const key = await this.dataSource.getRepository(ApiKey).save({
       boxOfficeId,
       name,

@@ -18,7 +18,8 @@ export interface SqlDialect {
   jsonObject(fields: readonly JsonField[]): string;
   /**
    * A JSON array (empty, never null) of one object per row of `fromWhere`, in `orderBy` order.
-   * `fromWhere` must be served by an index whose order is `orderBy` (see SQLite below).
+   * SQLite ignores `orderBy` and relies on `fromWhere` being read through an index in that order
+   * (see below); PostgreSQL sorts the aggregate.
    */
   jsonArray(
     fields: readonly JsonField[],

@@ -72,8 +72,6 @@ export class OrdersController {
     @Param('order_id') orderId: string,
     @Query() _query: NoQueryDto,
   ): Promise<RawJson> {
-    return new RawJson(
-      Buffer.from(await this.orders.retrieve(caller.boxOfficeId, orderId)),
-    );
+    return new RawJson(await this.orders.retrieve(caller.boxOfficeId, orderId));
   }
 }

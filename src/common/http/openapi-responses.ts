@@ -60,8 +60,8 @@ export function documentCommonResponses(
   document: OpenAPIObject,
 ): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
-    for (const operation of [pathItem.get]) {
-      if (!operation) continue;
+    const operation = pathItem.get;
+    if (operation) {
       const responses = operation.responses as Record<string, Response>;
       responses['304'] ??= {
         description: 'Not Modified: If-None-Match matched the ETag',

@@ -1,7 +1,11 @@
 /**
- * A response body that is JSON already (built by the database), encoded once as UTF-8. It is
- * sent as is: a 280 KB page is never parsed and re-serialised.
+ * A response body that is JSON already (built by the database), held as UTF-8 bytes and sent as
+ * is: a list page is never parsed and re-serialised. A string is encoded here, once.
  */
 export class RawJson {
-  constructor(readonly body: Buffer) {}
+  readonly body: Buffer;
+
+  constructor(json: string | Buffer) {
+    this.body = typeof json === 'string' ? Buffer.from(json) : json;
+  }
 }

@@ -67,7 +67,7 @@ export class PaginationLinksInterceptor implements NestInterceptor {
 
 /**
  * `{"data":[item,item…],"links":{…}}` encoded item by item into one buffer of the exact size.
- * Joining the strings first would make a single 250 KB string that V8 stores with two bytes per
+ * Joining the strings first would make one page-sized string that V8 stores with two bytes per
  * character as soon as one order holds a character beyond Latin-1, and encoding that is slow;
  * one allocation also spares the garbage collector a buffer per item.
  */

@@ -21,7 +21,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store';
     },
     RateLimitMiddleware,
   ],
-  exports: [RateLimitMiddleware, RATE_LIMIT_STORE],
+  exports: [RateLimitMiddleware],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(
