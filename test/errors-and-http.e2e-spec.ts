@@ -16,9 +16,7 @@ describe('errors and HTTP behaviour (contract §6, §7)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     const f = new Factory(t.dataSource);
-    const office = await f.boxOffice();
-    await f.apiKey(office.id, KEY);
-    const event = await f.event(office.id);
+    const { office, event } = await f.tenant(KEY);
     for (let i = 0; i < 8; i++) {
       orderId = `or_${(await f.order(office.id, event.id, { createdAt: 1_750_000_000 + i })).id}`;
     }
@@ -682,9 +680,7 @@ describe('500 when something unexpected fails (contract §6)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     const f = new Factory(t.dataSource);
-    const office = await f.boxOffice();
-    await f.apiKey(office.id, KEY);
-    const event = await f.event(office.id);
+    const { office, event } = await f.tenant(KEY);
     await f.apiKey(office.id, 'sk_test_http_unused');
     orderId = `or_${(await f.order(office.id, event.id)).id}`;
     await t.dataSource.query('DROP TABLE issued_tickets');

@@ -21,9 +21,7 @@ describe('list queries: statement count and plans', () => {
   beforeAll(async () => {
     t = await createTestApp({ AUTH_CACHE_TTL_MS: '60000' });
     const factory = new Factory(t.dataSource);
-    const office = await factory.boxOffice();
-    await factory.apiKey(office.id, KEY);
-    const event = await factory.event(office.id);
+    const { office, event } = await factory.tenant(KEY);
     for (let i = 0; i < 12; i++) {
       await factory.order(office.id, event.id, {
         createdAt: 1_750_000_000 + Math.floor(i / 3),

@@ -16,17 +16,10 @@ export interface CellResult {
   server: ServerName;
   connections: number;
   runs: RunMetrics[];
-  median: {
-    rps: number;
+  /** Medians of the runs' metrics, with the range of req/s. */
+  median: Omit<RunMetrics, 'requests' | 'statuses' | 'durationS'> & {
     rpsMin: number;
     rpsMax: number;
-    mean: number;
-    p50: number;
-    p99: number;
-    mbps: number;
-    cpuUsPerRequest: number | null;
-    dbCpuUsPerRequest: number | null;
-    errors: number;
     /** No request completed in any timed run (a peer slower than the run): see soloMs. */
     incomplete?: boolean;
     /** Then: the latency of one request sent alone, ms. */

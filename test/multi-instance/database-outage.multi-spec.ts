@@ -43,9 +43,8 @@ describe('when the database cannot be reached', () => {
       buildDataSourceOptions({ type: 'postgres', url: database.url }),
     ).initialize();
     const factory = new Factory(dataSource);
-    const office = await factory.boxOffice();
-    await factory.apiKey(office.id, KEY);
-    await factory.order(office.id, (await factory.event(office.id)).id);
+    const { office, event } = await factory.tenant(KEY);
+    await factory.order(office.id, event.id);
     await dataSource.destroy();
   });
 
@@ -93,9 +92,7 @@ describe('PostgreSQL connections dropped (contract §6: 503, then recovery by it
   beforeAll(async () => {
     t = await createTestApp();
     const f = new Factory(t.dataSource);
-    const office = await f.boxOffice();
-    await f.apiKey(office.id, KEY);
-    const event = await f.event(office.id);
+    const { office, event } = await f.tenant(KEY);
     await f.order(office.id, event.id);
   });
 

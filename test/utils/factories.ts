@@ -42,6 +42,15 @@ export class Factory {
       .save({ name, createdAt: 1_700_000_000 });
   }
 
+  /** A box office with one API key and one event: the setup most specs start from. */
+  async tenant(
+    secret: string,
+  ): Promise<{ office: BoxOffice; event: EventSummary }> {
+    const office = await this.boxOffice();
+    await this.apiKey(office.id, secret);
+    return { office, event: await this.event(office.id) };
+  }
+
   async apiKey(
     boxOfficeId: number,
     secret: string,
