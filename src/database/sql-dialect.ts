@@ -47,7 +47,12 @@ const quoteKey = (key: string) => {
 
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
-  placeholder: () => '?',
+  // `+?`, not `?`: SQLite re-plans (re-prepares) a statement whenever a parameter its planner
+  // looked at is bound again, and it looks at `LIMIT ?` and at `col = ?` bound to 0 or 1 (a
+  // possible boolean; box office 1 is a real tenant). Our plans never depend on values, and the
+  // unary plus, a no-op on any value, keeps them out of the planner's sight: each statement is
+  // planned once, when prepared (re-planning cost more than running a one-order lookup).
+  placeholder: () => '+?',
   jsonObject: (fields) => {
     // JSON text can only be spliced in by concatenation, so it must lead the object.
     const firstScalar = fields.findIndex(([, v]) => typeof v === 'string');
