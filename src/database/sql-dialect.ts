@@ -63,15 +63,16 @@ export const sqliteDialect: SqlDialect = {
     }
     const object = `json_object(${rest.map(([k, v]) => `'${quoteKey(k)}', ${v as string}`).join(', ')})`;
     if (leading === 0) return object;
+    // concat() copies each part once; a || b || c copies the growing prefix at every step.
     const parts = fields
       .slice(0, leading)
-      .map(
-        ([k, v], i) =>
-          `'${i === 0 ? '{' : ','}"${quoteKey(k)}":' || ${(v as JsonText).jsonText}`,
-      );
+      .flatMap(([k, v], i) => [
+        `'${i === 0 ? '{' : ','}"${quoteKey(k)}":'`,
+        (v as JsonText).jsonText,
+      ]);
     // The rest's own object without its opening brace.
-    parts.push(rest.length === 0 ? `'}'` : `',' || substr(${object}, 2)`);
-    return `(${parts.join(' || ')})`;
+    parts.push(rest.length === 0 ? `'}'` : `',', substr(${object}, 2)`);
+    return `concat(${parts.join(', ')})`;
   },
   // group_concat, not json_group_array: a scalar sub-query's result loses SQLite's JSON subtype,
   // and re-parsing it with json() cost a fifth of a page's SQL time; the text is spliced into
@@ -79,7 +80,8 @@ export const sqliteDialect: SqlDialect = {
   // children in a temp B-tree, while the (order_id, id) index lookup already visits them in id
   // order (the query-plan test asserts that index is used).
   jsonArray: (fields, fromWhere) => ({
-    jsonText: `coalesce((SELECT '[' || group_concat(${sqliteDialect.jsonObject(fields)}, ',') || ']' FROM ${fromWhere}), '[]')`,
+    // concat() reads the NULL of no rows as '': '[]'.
+    jsonText: `concat('[', (SELECT group_concat(${sqliteDialect.jsonObject(fields)}, ',') FROM ${fromWhere}), ']')`,
   }),
   embedJson: (column) => `json(${column})`,
   asText: (expression) => expression,
