@@ -5,6 +5,7 @@ import type { Page } from './page';
 import {
   PaginationLinksInterceptor,
   pageLink,
+  wrapPage,
 } from './pagination-links.interceptor';
 
 describe('pageLink', () => {
@@ -55,6 +56,44 @@ describe('pageLink', () => {
     expect(pageLink('/p', 'starting_after', 'or_1', { a: ['1', '2'] })).toBe(
       '/p?starting_after=or_1&a=1&a=2',
     );
+  });
+});
+
+describe('wrapPage', () => {
+  const links = { next: '/v1/orders?starting_after=or_1', previous: null };
+  const expected = (items: string[]) =>
+    Buffer.from(
+      `{"data":[${items.join(',')}],"links":${JSON.stringify(links)}}`,
+      'utf8',
+    );
+
+  it.each([
+    ['no items', []],
+    ['one ASCII item', ['{"id":"or_1"}']],
+    ['multi-byte items', ['{"n":"Zoë"}', '{"n":"東京 🎟"}', '{"n":"x"}']],
+  ])(
+    'gives exactly the UTF-8 bytes of the joined page (%s)',
+    (_name, items) => {
+      expect(wrapPage(items, links).equals(expected(items))).toBe(true);
+    },
+  );
+
+  it('handles pages beyond its reusable buffer, and is exact again afterwards', () => {
+    // 3 x 1.5 MB of three-byte characters: 13.5 MB of UTF-8, above every internal size.
+    const huge = Array.from(
+      { length: 3 },
+      (_, i) => `"${'東'.repeat(1.5e6)}${i}"`,
+    );
+    const small = ['{"id":"or_2"}'];
+    expect(wrapPage(huge, links).equals(expected(huge))).toBe(true);
+    expect(wrapPage(small, links).equals(expected(small))).toBe(true);
+  });
+
+  it('returns a buffer of its own: a later page does not overwrite an earlier one', () => {
+    const first = wrapPage(['{"id":"or_1"}'], links);
+    const copy = Buffer.from(first);
+    wrapPage(['{"id":"or_9999"}'], links);
+    expect(first.equals(copy)).toBe(true);
   });
 });
 
