@@ -1,3 +1,4 @@
+import { EventSummary } from '../src/orders/entities/event-summary.entity';
 import type { Order } from '../src/orders/entities/order.entity';
 import { Get, ListBody, errorBody, getAs, walk } from './utils/api';
 import { TestApp, createTestApp } from './utils/create-test-app';
@@ -374,6 +375,38 @@ describe('GET /v1/orders/{order_id} (contract §4, §5)', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual(order);
     }
+  });
+
+  it('shows a change to the event at once (no stale event_summary)', async () => {
+    const f = new Factory(t.dataSource);
+    const office = await f.boxOffice('Moving event');
+    await f.apiKey(office.id, 'sk_test_moving_event');
+    const event = await f.event(office.id, { name: 'First name' });
+    const order = await f.order(office.id, event.id);
+    const getOrder = async () => {
+      const res = await getAs(
+        t.server,
+        'sk_test_moving_event',
+      )(`/v1/orders/or_${order.id}`);
+      expect(res.status).toBe(200);
+      return res.body.event_summary as {
+        name: string;
+        start_date: { iso: string };
+      };
+    };
+    expect(await getOrder()).toMatchObject({
+      name: 'First name',
+      start_date: { iso: '2026-06-20T19:30:00+01:00' },
+    });
+
+    const events = t.dataSource.getRepository(EventSummary);
+    await events.update(event.id, { name: 'Second name' });
+    expect((await getOrder()).name).toBe('Second name');
+    // Same instant, another zone: only the time zone changed.
+    await events.update(event.id, { timezone: 'Asia/Tokyo' });
+    expect((await getOrder()).start_date.iso).toBe('2026-06-21T03:30:00+09:00');
+    await events.update(event.id, { startAt: 1_781_983_800 });
+    expect((await getOrder()).start_date.iso).toBe('2026-06-21T04:30:00+09:00');
   });
 
   it('round-trips awkward text exactly (quotes, backslashes, control characters, non-ASCII)', async () => {

@@ -158,26 +158,46 @@ export interface OrderRow {
   tail: string;
 }
 
-const eventSummaries = new Map<string, string>();
+interface CachedSummary {
+  name: string;
+  startAt: number | string;
+  endAt: number | string;
+  timezone: string;
+  json: string;
+}
+
+const eventSummaries = new Map<number | string, CachedSummary>();
 const EVENT_SUMMARY_CACHE_SIZE = 1000;
 
 /**
- * `event_summary` JSON, memoised on everything it is made of (so it can never be stale): a page
- * usually holds few events, and formatting dates is the costly part.
+ * `event_summary` JSON, memoised per event and checked against everything it is made of (so it
+ * can never be stale): a page usually holds few events, and formatting dates is the costly part.
  */
 function eventSummaryJson(row: OrderRow): string {
-  const key = `${row.event_id}|${row.event_start_at}|${row.event_end_at}|${row.event_timezone}|${row.event_name}`;
-  let json = eventSummaries.get(key);
-  if (json === undefined) {
-    json = JSON.stringify({
-      id: `ev_${row.event_id}`,
-      name: row.event_name,
-      start_date: toDateObject(Number(row.event_start_at), row.event_timezone),
-      end_date: toDateObject(Number(row.event_end_at), row.event_timezone),
-    });
-    if (eventSummaries.size >= EVENT_SUMMARY_CACHE_SIZE) eventSummaries.clear();
-    eventSummaries.set(key, json);
+  const cached = eventSummaries.get(row.event_id);
+  if (
+    cached !== undefined &&
+    cached.name === row.event_name &&
+    cached.startAt === row.event_start_at &&
+    cached.endAt === row.event_end_at &&
+    cached.timezone === row.event_timezone
+  ) {
+    return cached.json;
   }
+  const json = JSON.stringify({
+    id: `ev_${row.event_id}`,
+    name: row.event_name,
+    start_date: toDateObject(Number(row.event_start_at), row.event_timezone),
+    end_date: toDateObject(Number(row.event_end_at), row.event_timezone),
+  });
+  if (eventSummaries.size >= EVENT_SUMMARY_CACHE_SIZE) eventSummaries.clear();
+  eventSummaries.set(row.event_id, {
+    name: row.event_name,
+    startAt: row.event_start_at,
+    endAt: row.event_end_at,
+    timezone: row.event_timezone,
+    json,
+  });
   return json;
 }
 
