@@ -4,8 +4,8 @@
  *
  * JSON is built inside the database, compact and with keys in the order given, so a page of
  * orders is concatenated rather than parsed and re-serialised. SQLite has `json_object` (arrays
- * are concatenated text, see `jsonArray`); on PostgreSQL `json_build_object` pads with spaces and `jsonb` reorders
- * keys, so objects are `row_to_json` of a one-row sub-select and arrays `array_to_json(array_agg)`,
+ * are concatenated text, see `jsonArray`); on PostgreSQL `json_build_object` pads with spaces and
+ * `jsonb` reorders keys, so objects are `row_to_json` of a one-row sub-select and arrays `array_to_json(array_agg)`,
  * which print exactly what SQLite prints.
  */
 export type JsonField = readonly [key: string, value: string | JsonText];
@@ -54,7 +54,9 @@ export const sqliteDialect: SqlDialect = {
   // planned once, when prepared (re-planning cost more than running a one-order lookup).
   placeholder: () => '+?',
   jsonObject: (fields) => {
-    // JSON text can only be spliced in by concatenation, so it must lead the object.
+    // JSON text can only be spliced in by concatenation, so it must lead the object. Such an
+    // object is plain text itself: select it (the order's tail is), never nest it as a value of
+    // another object, where json_object would quote it as a string.
     const firstScalar = fields.findIndex(([, v]) => typeof v === 'string');
     const leading = firstScalar === -1 ? fields.length : firstScalar;
     const rest = fields.slice(leading);
