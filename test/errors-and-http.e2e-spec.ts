@@ -326,6 +326,11 @@ describe('errors and HTTP behaviour (contract §6, §7)', () => {
         .set('Accept-Encoding', 'br');
       expect(res.status).toBe(200);
       expect(res.headers['content-encoding']).toBe('br');
+      const plain = await request(t.server)
+        .get('/v1/orders')
+        .set('Authorization', AUTH)
+        .set('Accept-Encoding', 'identity');
+      expect(res.body).toEqual(plain.body);
     });
 
     it('compresses small JSON bodies too: ping, an empty page, an error', async () => {

@@ -5,8 +5,8 @@
  * JSON is built inside the database, compact and with keys in the order given, so a page of
  * orders is concatenated rather than parsed and re-serialised. SQLite has `json_object` (arrays
  * are concatenated text, see `jsonArray`); on PostgreSQL `json_build_object` pads with spaces and
- * `jsonb` reorders keys, so objects are `row_to_json` of a one-row sub-select and arrays `array_to_json(array_agg)`,
- * which print exactly what SQLite prints.
+ * `jsonb` reorders keys, so objects are `row_to_json` of a one-row sub-select and arrays
+ * `array_to_json(array_agg)`, which print exactly what SQLite prints.
  */
 export type JsonField = readonly [key: string, value: string | JsonText];
 
@@ -59,11 +59,11 @@ export const sqliteDialect: SqlDialect = {
     // another object, where json_object would quote it as a string.
     const firstScalar = fields.findIndex(([, v]) => typeof v === 'string');
     const leading = firstScalar === -1 ? fields.length : firstScalar;
-    const rest = fields.slice(leading);
+    const rest = fields.slice(leading) as (readonly [string, string])[];
     if (rest.some(([, value]) => typeof value !== 'string')) {
       throw new Error('JSON text fields must come first in a SQLite object');
     }
-    const object = `json_object(${rest.map(([k, v]) => `'${quoteKey(k)}', ${v as string}`).join(', ')})`;
+    const object = `json_object(${rest.map(([k, v]) => `'${quoteKey(k)}', ${v}`).join(', ')})`;
     if (leading === 0) return object;
     // concat() copies each part once; a || b || c copies the growing prefix at every step.
     const parts = fields
@@ -72,8 +72,8 @@ export const sqliteDialect: SqlDialect = {
         `'${i === 0 ? '{' : ','}"${quoteKey(k)}":'`,
         (v as JsonText).jsonText,
       ]);
-    // The rest's own object without its opening brace.
-    parts.push(rest.length === 0 ? `'}'` : `',', substr(${object}, 2)`);
+    // Then the rest's own object without its opening brace, or just the closing brace.
+    parts.push(rest.length > 0 ? `',', substr(${object}, 2)` : `'}'`);
     return `concat(${parts.join(', ')})`;
   },
   // group_concat, not json_group_array: a scalar sub-query's result loses SQLite's JSON subtype,
