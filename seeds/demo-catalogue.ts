@@ -1,5 +1,5 @@
-import type { CurrencyCode } from '../src/orders/currencies';
-import { toDateObject } from '../src/orders/event-dates';
+import type { CurrencyCode } from '../src/common/currencies';
+import { toDateObject } from '../src/events/event-dates';
 
 /**
  * The hand-written part of the demo data: the two box offices, their events, payment methods and

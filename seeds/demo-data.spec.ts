@@ -3,13 +3,13 @@ import { hashApiKey } from '../src/auth/api-key-format';
 import { ApiKey } from '../src/auth/entities/api-key.entity';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/migrate';
-import { CURRENCY_CODES } from '../src/orders/currencies';
+import { CURRENCY_CODES } from '../src/common/currencies';
 import { LINE_ITEM_TYPES } from '../src/orders/entities/line-item.entity';
 import {
   ORDER_STATUSES,
   PAYMENT_METHOD_TYPES,
 } from '../src/orders/entities/order.entity';
-import { toDateObject } from '../src/orders/event-dates';
+import { toDateObject } from '../src/events/event-dates';
 import { DEMO_BOX_OFFICES, isDatabaseEmpty, seedDemoData } from './demo-data';
 
 interface OrderRow {

@@ -1,5 +1,5 @@
 import { en, en_GB, Faker } from '@faker-js/faker';
-import { CURRENCY_BASE_MULTIPLIERS } from '../src/orders/currencies';
+import { CURRENCY_BASE_MULTIPLIERS } from '../src/common/currencies';
 import type { LineItemType } from '../src/orders/entities/line-item.entity';
 import type {
   OrderStatus,

@@ -3,8 +3,8 @@ import type { CustomQuestion } from '../../src/orders/entities/order.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
-import { CURRENCY_BASE_MULTIPLIERS } from '../../src/orders/currencies';
-import { toDateObject } from '../../src/orders/event-dates';
+import { CURRENCY_BASE_MULTIPLIERS } from '../../src/common/currencies';
+import { toDateObject } from '../../src/events/event-dates';
 
 /**
  * Response classes the way most NestJS code writes them: the entity is copied in, and

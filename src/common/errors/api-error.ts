@@ -20,11 +20,13 @@ export class ApiError extends HttpException {
     );
   }
 
-  static invalidCursor(parameter: string) {
+  /** A cursor that is malformed or names no `noun` of the caller's box office. */
+  static invalidCursor(parameter: string, noun: string, prefix: string) {
+    const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
     return new ApiError(
       HttpStatus.BAD_REQUEST,
       ErrorCode.INVALID_CURSOR,
-      `${parameter} must be the id of an order of this box office (or_<number>)`,
+      `${parameter} must be the id of ${article} ${noun} of this box office (${prefix}<number>)`,
     );
   }
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CURRENCY_CODES } from '../currencies';
+import { CURRENCY_CODES } from '../../common/currencies';
 import { ISSUED_TICKET_STATUSES } from '../entities/issued-ticket.entity';
 import { LINE_ITEM_TYPES } from '../entities/line-item.entity';
 import { ORDER_STATUSES, PAYMENT_METHOD_TYPES } from '../entities/order.entity';

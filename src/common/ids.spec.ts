@@ -1,4 +1,4 @@
-import { parsePrefixedId } from './order-ids';
+import { parsePrefixedId } from './ids';
 
 describe('parsePrefixedId', () => {
   it.each([

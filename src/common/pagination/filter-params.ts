@@ -1,0 +1,64 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { NotRepeated } from '../validation/strict-query';
+
+/**
+ * Query parameters that several lists share, each a property decorator that documents and
+ * validates it the same way wherever it appears.
+ */
+
+/** An optional string parameter given once. */
+const optionalOnce = (description: string, example?: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: String, description, example }),
+    IsOptional(),
+    NotRepeated(),
+  );
+
+/** `ev_1` or `ev_1,ev_2`: one id of `prefix`, or a comma list of up to 50. */
+export function IdListParam(name: string, prefix: string, description: string) {
+  const id = `${prefix}[1-9]\\d{0,9}`;
+  return applyDecorators(
+    optionalOnce(description, `${prefix}1,${prefix}2`),
+    IsString({ message: `${name} must be an id or a comma list of them` }),
+    Matches(new RegExp(`^${id}(,${id}){0,49}$`), {
+      message: `${name} must be an id (${prefix}<number>) or a comma list of up to 50`,
+    }),
+  );
+}
+
+/** One prefixed id (`or_1`). */
+export function IdParam(name: string, prefix: string, description: string) {
+  return applyDecorators(
+    optionalOnce(description, `${prefix}1`),
+    IsString({ message: `${name} must be an id (${prefix}<number>)` }),
+    Matches(new RegExp(`^${prefix}[1-9]\\d{0,9}$`), {
+      message: `${name} must be an id (${prefix}<number>)`,
+    }),
+  );
+}
+
+/** A buyer e-mail, matched exactly but case-insensitively. */
+export function EmailParam(description: string) {
+  return applyDecorators(
+    optionalOnce(description),
+    IsString({ message: 'email must be an e-mail address' }),
+    Length(1, 320, {
+      message: 'email must be an e-mail address of at most 320 characters',
+    }),
+    // Deliberately permissive (real addresses vary): one @, something either side, no spaces.
+    Matches(/^[^\s@]+@[^\s@]+$/, {
+      message: 'email must be an e-mail address',
+    }),
+  );
+}
+
+/** A free-text value of 1 to `max` characters (a barcode, a transaction id). */
+export function TextParam(name: string, max: number, description: string) {
+  return applyDecorators(
+    optionalOnce(description),
+    IsString({ message: `${name} must be a string` }),
+    Length(1, max, { message: `${name} must be 1 to ${max} characters` }),
+  );
+}

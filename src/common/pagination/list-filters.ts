@@ -1,0 +1,71 @@
+import type { SqlParams } from '../../database/sql-dialect';
+import { parsePrefixedId } from '../ids';
+
+/** One condition of a list query, written as SQL when the statement is built. */
+export interface Filter {
+  condition(params: SqlParams): string;
+  /**
+   * Set when the filter bounds the list's sort key, so that a keyset position that already
+   * implies it can leave it out (see `ResourceReader`).
+   */
+  readonly sortKeyBound?: { readonly op: Comparison; readonly value: number };
+}
+
+export type Comparison = '=' | '>' | '>=' | '<' | '<=';
+
+/**
+ * The range parameters of a Unix-seconds field, as the API spells them (`created_at`,
+ * `created_at.gt`, …), with the comparison each one means.
+ */
+export const RANGE_SUFFIXES = [
+  ['', '=', 'equals'],
+  ['.gt', '>', 'is greater than'],
+  ['.gte', '>=', 'is greater than or equal to'],
+  ['.lt', '<', 'is less than'],
+  ['.lte', '<=', 'is less than or equal to'],
+] as const satisfies readonly (readonly [string, Comparison, string])[];
+
+/** `created_at`, `created_at.gt`, … for a field name. */
+export type RangeKeys<F extends string> =
+  `${F}${(typeof RANGE_SUFFIXES)[number][0]}`;
+
+export const filters = {
+  /** The range parameters of `field` the query carries, against `column`. */
+  range<F extends string>(
+    query: Partial<Record<RangeKeys<F>, number>>,
+    field: F,
+    column: string,
+    sortKey: boolean,
+  ): Filter[] {
+    const found: Filter[] = [];
+    for (const [suffix, op] of RANGE_SUFFIXES) {
+      const value = query[`${field}${suffix}` as RangeKeys<F>];
+      if (value === undefined) continue;
+      found.push({
+        condition: (params) => `${column} ${op} ${params.add(value)}`,
+        sortKeyBound: sortKey ? { op, value } : undefined,
+      });
+    }
+    return found;
+  },
+
+  equals(column: string, value: unknown): Filter {
+    return { condition: (params) => `${column} = ${params.add(value)}` };
+  },
+
+  /** One of the values (a comma list in the query), deduplicated. */
+  oneOf(column: string, values: readonly unknown[]): Filter {
+    const distinct = [...new Set(values)];
+    return {
+      condition: (params) =>
+        distinct.length === 1
+          ? `${column} = ${params.add(distinct[0])}`
+          : `${column} IN (${distinct.map((value) => params.add(value)).join(', ')})`,
+    };
+  },
+
+  /** The ids of a validated comma list of prefixed ids (`ev_1,ev_2`). */
+  prefixedIds(prefix: string, list: string): number[] {
+    return list.split(',').map((id) => parsePrefixedId(prefix, id) ?? 0);
+  },
+};

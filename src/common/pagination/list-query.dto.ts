@@ -1,0 +1,110 @@
+import { type Type, applyDecorators } from '@nestjs/common';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
+import { NotRepeated, StrictInt } from '../validation/strict-query';
+import { RANGE_SUFFIXES, type RangeKeys } from './list-filters';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 100;
+const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`;
+
+export interface CursorQuery {
+  limit?: number;
+  starting_after?: unknown;
+  ending_before?: unknown;
+}
+
+/**
+ * `limit` and the two cursors of a list whose ids are `<prefix><number>`. Cursors are checked by
+ * the reader, which alone knows whether an id names an item the caller may see (a bad one is
+ * INVALID_CURSOR, not a validation error).
+ */
+export function CursorQueryDto(
+  noun: string,
+  prefix: string,
+): Type<CursorQuery> {
+  const pattern = `^${prefix}[1-9][0-9]{0,9}$`;
+  class CursorQueryDto implements CursorQuery {
+    @ApiPropertyOptional({
+      description: `Number of items, 1–${MAX_PAGE_SIZE}`,
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+    })
+    @IsOptional()
+    @StrictInt()
+    @NotRepeated()
+    @IsInt({ message: LIMIT_MESSAGE })
+    @Min(1, { message: LIMIT_MESSAGE })
+    @Max(MAX_PAGE_SIZE, { message: LIMIT_MESSAGE })
+    limit?: number;
+
+    @ApiPropertyOptional({
+      type: String,
+      pattern,
+      description: `Cursor: the last ${noun} id of the current page, to fetch the next page.`,
+      example: `${prefix}123`,
+    })
+    @IsOptional()
+    starting_after?: unknown;
+
+    @ApiPropertyOptional({
+      type: String,
+      pattern,
+      description: `Cursor: the first ${noun} id of the current page, to fetch the previous page. Wins when both cursors are given.`,
+      example: `${prefix}456`,
+    })
+    @IsOptional()
+    ending_before?: unknown;
+  }
+  return CursorQueryDto;
+}
+
+/**
+ * The range parameters of a Unix-seconds field (`created_at`, `created_at.gt`, …): each one
+ * canonical integer, given once. `items` names what is filtered (`orders`).
+ */
+export function RangeQueryDto<F extends string>(
+  field: F,
+  items: string,
+): Type<Partial<Record<RangeKeys<F>, number>>> {
+  class RangeQueryDto {}
+  for (const [suffix, , meaning] of RANGE_SUFFIXES) {
+    const key = `${field}${suffix}`;
+    const decorators: PropertyDecorator[] = [
+      ApiPropertyOptional({
+        name: key,
+        type: 'integer',
+        description: `Unix seconds: ${items} whose ${field} ${meaning} it`,
+      }),
+      IsOptional(),
+      StrictInt(),
+      NotRepeated(),
+      IsInt({ message: `${key} must be an integer (Unix seconds)` }),
+    ];
+    for (const decorate of decorators) decorate(RangeQueryDto.prototype, key);
+  }
+  return RangeQueryDto as Type<Partial<Record<RangeKeys<F>, number>>>;
+}
+
+/**
+ * A value of `values`, or a comma list of them (`status=draft,published`): checked whole, as
+ * the string it arrives as, so that a repeated key still fails NotRepeated.
+ */
+export function OneOrCommaListOf(name: string, values: readonly string[]) {
+  const one = `(${values.join('|')})`;
+  return applyDecorators(
+    IsString({ message: `${name} must be one of ${values.join(', ')}` }),
+    Matches(new RegExp(`^${one}(,${one})*$`), {
+      message: `${name} must be one of ${values.join(', ')}, or a comma list of them`,
+    }),
+  );
+}

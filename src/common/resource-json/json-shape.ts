@@ -1,0 +1,123 @@
+/**
+ * The vocabulary of a resource's field table: what each JSON value of the resource is made of,
+ * laid out like the resource itself. A table is data, not SQL text, so that one table can be
+ * compiled two ways (see `resource-json.ts`): into SQL that builds the JSON inside the database
+ * (`json-in-sql.ts`), or into a writer that builds it in the service from plain rows
+ * (`json-writer.ts`). Every scalar renders SQL NULL as JSON `null`.
+ *
+ * `sql` strings are SQL expressions over the table aliases of the statement that reads the
+ * resource (`o.id`); they come from the field tables only, never from a request.
+ */
+export type JsonValue =
+  /** A constant, given as the JSON text to emit (`"order"`). */
+  | { readonly kind: 'literal'; readonly json: string }
+  | { readonly kind: 'string'; readonly sql: string }
+  | {
+      readonly kind: 'integer';
+      readonly sql: string;
+      readonly nullable: boolean;
+    }
+  /** `<prefix><number>`: a public id from an integer column. */
+  | {
+      readonly kind: 'id';
+      readonly prefix: string;
+      readonly sql: string;
+      readonly nullable: boolean;
+    }
+  /** A boolean, carried as the string `"true"` or `"false"` (as the API carries flags). */
+  | { readonly kind: 'flag'; readonly sql: string }
+  /** A TEXT column that holds JSON written by the service's own writers, embedded as JSON. */
+  | { readonly kind: 'stored'; readonly sql: string }
+  | { readonly kind: 'object'; readonly fields: Fields }
+  | JsonArray
+  | JsonComputed;
+
+/**
+ * The rows of a child table that belong to the row being written, as a JSON array (empty, never
+ * null), in `orderBy` order.
+ */
+export interface JsonArray {
+  readonly kind: 'array';
+  readonly of: JsonValue;
+  /** The child table and its alias: `line_items li`. */
+  readonly from: string;
+  /**
+   * Joins that bring in aliases `of` uses and that the parent row provides when the array is
+   * built inside the parent's statement (an issued ticket's `o.buyer_email`).
+   */
+  readonly join?: string;
+  /** The child's column that names its parent, and the parent's column it names. */
+  readonly link: readonly [child: string, parent: string];
+  readonly orderBy: readonly string[];
+  /**
+   * The index that finds the children by `link` already returns them in `orderBy` order, so a
+   * statement that reads them through it needs no sort.
+   */
+  readonly indexOrdered: boolean;
+}
+
+/**
+ * A value the service computes from some columns, because SQL cannot (a date shown in an IANA
+ * time zone). Only at the top level of a resource.
+ */
+export interface JsonComputed {
+  readonly kind: 'computed';
+  /** The columns it needs, by the name `render` reads them under. */
+  readonly columns: Readonly<Record<string, string>>;
+  /** The value's JSON text. Column values arrive as the driver gives them. */
+  render(values: Readonly<Record<string, unknown>>): string;
+}
+
+export type Fields = readonly (readonly [key: string, value: JsonValue])[];
+
+/** Field-table shorthands, so a table reads like the resource. */
+export const json = {
+  literal: (value: string | number | null): JsonValue => ({
+    kind: 'literal',
+    json: JSON.stringify(value),
+  }),
+  string: (sql: string): JsonValue => ({ kind: 'string', sql }),
+  integer: (sql: string): JsonValue => ({
+    kind: 'integer',
+    sql,
+    nullable: false,
+  }),
+  nullableInteger: (sql: string): JsonValue => ({
+    kind: 'integer',
+    sql,
+    nullable: true,
+  }),
+  id: (prefix: string, sql: string): JsonValue => ({
+    kind: 'id',
+    prefix,
+    sql,
+    nullable: false,
+  }),
+  nullableId: (prefix: string, sql: string): JsonValue => ({
+    kind: 'id',
+    prefix,
+    sql,
+    nullable: true,
+  }),
+  flag: (sql: string): JsonValue => ({ kind: 'flag', sql }),
+  stored: (sql: string): JsonValue => ({ kind: 'stored', sql }),
+  object: (fields: Fields): JsonValue => ({ kind: 'object', fields }),
+  array: (array: Omit<JsonArray, 'kind'>): JsonArray => ({
+    kind: 'array',
+    ...array,
+  }),
+  computed: <K extends string>(
+    columns: Readonly<Record<K, string>>,
+    render: (values: Readonly<Record<K, unknown>>) => string,
+  ): JsonComputed => ({
+    kind: 'computed',
+    columns,
+    render: render as JsonComputed['render'],
+  }),
+};
+
+/** JSON keys are written into SQL and code as they are: plain snake_case names only. */
+export function checkKey(key: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(key)) throw new Error(`bad JSON key ${key}`);
+  return key;
+}

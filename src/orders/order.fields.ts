@@ -1,0 +1,143 @@
+import { CURRENCY_BASE_MULTIPLIERS } from '../common/currencies';
+import type { ResourceSource } from '../common/pagination/resource-reader';
+import { type Fields, json } from '../common/resource-json/json-shape';
+import { eventSummaryJson } from '../events/event-summary-json';
+
+/**
+ * The Order resource (docs/API.md, "Order"), field by field, in the order it is served.
+ * Aliases: `o` orders, `e` events, `t` issued_tickets, `li` line_items.
+ */
+
+const baseMultiplier = `CASE o.currency ${Object.entries(
+  CURRENCY_BASE_MULTIPLIERS,
+)
+  .filter(([, multiplier]) => multiplier !== 100)
+  .map(([code, multiplier]) => `WHEN '${code}' THEN ${multiplier}`)
+  .join(' ')} ELSE 100 END`;
+
+/** An issued ticket, with `t` its row and `o` its order's (the e-mail is the order's). */
+export const ISSUED_TICKET_FIELDS: Fields = [
+  ['object', json.literal('issued_ticket')],
+  ['id', json.id('it_', 't.id')],
+  ['barcode', json.string('t.barcode')],
+  ['barcode_url', json.string('t.barcode_url')],
+  ['created_at', json.integer('t.created_at')],
+  ['custom_questions', json.stored('t.custom_questions')],
+  ['description', json.string('t.description')],
+  ['email', json.string('o.buyer_email')],
+  ['event_id', json.id('ev_', 't.event_id')],
+  ['full_name', json.string('t.full_name')],
+  ['first_name', json.string('t.first_name')],
+  ['last_name', json.string('t.last_name')],
+  ['reservation', json.string('t.reservation')],
+  ['status', json.string('t.status')],
+  ['updated_at', json.integer('t.updated_at')],
+  ['voided_at', json.nullableInteger('t.voided_at')],
+  ['order_id', json.id('or_', 't.order_id')],
+  ['qr_code_url', json.string('t.qr_code_url')],
+];
+
+const LINE_ITEM_FIELDS: Fields = [
+  ['object', json.literal('line_item')],
+  ['id', json.id('li_', 'li.id')],
+  ['booking_fee', json.integer('li.booking_fee')],
+  ['description', json.string('li.description')],
+  ['type', json.string('li.type')],
+  ['total', json.integer('li.total')],
+  ['value', json.integer('li.value')],
+  ['quantity', json.integer('li.quantity')],
+];
+
+export const ORDER_FIELDS: Fields = [
+  ['object', json.literal('order')],
+  ['id', json.id('or_', 'o.id')],
+  [
+    'buyer_details',
+    json.object([
+      [
+        'address',
+        json.object([
+          ['address_1', json.string('o.address_1')],
+          ['address_2', json.string('o.address_2')],
+          ['address_3', json.string('o.address_3')],
+          ['postal_code', json.string('o.postal_code')],
+        ]),
+      ],
+      ['custom_questions', json.stored('o.buyer_custom_questions')],
+      ['email', json.string('o.buyer_email')],
+      ['name', json.string('o.buyer_name')],
+      ['phone', json.string('o.buyer_phone')],
+    ]),
+  ],
+  ['created_at', json.integer('o.created_at')],
+  [
+    'currency',
+    json.object([
+      ['code', json.string('o.currency')],
+      ['base_multiplier', json.integer(baseMultiplier)],
+    ]),
+  ],
+  [
+    'event_summary',
+    json.computed(
+      {
+        id: 'e.id',
+        name: 'e.name',
+        start_at: 'e.start_at',
+        end_at: 'e.end_at',
+        timezone: 'e.timezone',
+      },
+      eventSummaryJson,
+    ),
+  ],
+  [
+    'issued_tickets',
+    json.array({
+      of: json.object(ISSUED_TICKET_FIELDS),
+      from: 'issued_tickets t',
+      join: 'JOIN orders o ON o.id = t.order_id',
+      link: ['t.order_id', 'o.id'],
+      orderBy: ['t.id'],
+      indexOrdered: true,
+    }),
+  ],
+  [
+    'line_items',
+    json.array({
+      of: json.object(LINE_ITEM_FIELDS),
+      from: 'line_items li',
+      link: ['li.order_id', 'o.id'],
+      orderBy: ['li.id'],
+      indexOrdered: true,
+    }),
+  ],
+  [
+    'payment_method',
+    json.object([
+      ['external_id', json.string('o.payment_method_external_id')],
+      ['id', json.nullableId('pm_', 'o.payment_method_id')],
+      ['type', json.string('o.payment_method_type')],
+      ['name', json.string('o.payment_method_name')],
+      ['instructions', json.string('o.payment_method_instructions')],
+    ]),
+  ],
+  ['refund_amount', json.integer('o.refund_amount')],
+  ['status', json.string('o.status')],
+  ['status_message', json.string('o.status_message')],
+  ['subtotal', json.integer('o.subtotal')],
+  ['tax', json.integer('o.tax')],
+  ['total', json.integer('o.total')],
+  ['txn_id', json.string('o.txn_id')],
+];
+
+export const ORDER_SOURCE: ResourceSource = {
+  noun: 'order',
+  prefix: 'or_',
+  table: 'orders o',
+  joins: 'JOIN events e ON e.id = o.event_id',
+  tenant: 'o.box_office_id',
+  id: 'o.id',
+  sortKey: 'o.created_at',
+  order: 'DESC',
+  fields: ORDER_FIELDS,
+};
