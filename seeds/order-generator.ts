@@ -642,6 +642,7 @@ export class OrderGenerator {
         const barcode = this.barcodes.barcode(id);
         tickets.push({
           id,
+          box_office_id: event.boxOfficeId,
           order_id: orderId,
           event_id: event.id,
           status: isVoid ? 'void' : 'valid',

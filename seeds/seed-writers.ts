@@ -66,6 +66,7 @@ export const SEED_TABLES = {
   ],
   issued_tickets: [
     'id',
+    'box_office_id',
     'order_id',
     'event_id',
     'status',

@@ -1,4 +1,4 @@
-import { EventSummary } from '../src/orders/entities/event-summary.entity';
+import { Event } from '../src/events/entities/event.entity';
 import type { Order } from '../src/orders/entities/order.entity';
 import { Get, ListBody, errorBody, getAs, walk } from './utils/api';
 import { TestApp, createTestApp } from './utils/create-test-app';
@@ -399,7 +399,7 @@ describe('GET /v1/orders/{order_id} (contract §4, §5)', () => {
       start_date: { iso: '2026-06-20T19:30:00+01:00' },
     });
 
-    const events = t.dataSource.getRepository(EventSummary);
+    const events = t.dataSource.getRepository(Event);
     await events.update(event.id, { name: 'Second name' });
     expect((await getOrder()).name).toBe('Second name');
     // Same instant, another zone: only the time zone changed.

@@ -4,21 +4,31 @@ import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseTarget } from '../config/app-config';
 import { ApiKey } from '../auth/entities/api-key.entity';
 import { BoxOffice } from '../auth/entities/box-office.entity';
-import { EventSummary } from '../orders/entities/event-summary.entity';
+import { EventPaymentMethod } from '../events/entities/event-payment-method.entity';
+import { Event } from '../events/entities/event.entity';
+import { TicketGroup } from '../events/entities/ticket-group.entity';
+import { TicketType } from '../events/entities/ticket-type.entity';
 import { IssuedTicket } from '../orders/entities/issued-ticket.entity';
 import { LineItem } from '../orders/entities/line-item.entity';
 import { Order } from '../orders/entities/order.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
+import { EventsAndTicketTypes1764000000000 } from './migrations/1764000000000-EventsAndTicketTypes';
 
 export const ENTITIES = [
   BoxOffice,
   ApiKey,
-  EventSummary,
+  Event,
+  TicketGroup,
+  TicketType,
+  EventPaymentMethod,
   Order,
   LineItem,
   IssuedTicket,
 ];
-export const MIGRATIONS = [InitialSchema1763800000000];
+export const MIGRATIONS = [
+  InitialSchema1763800000000,
+  EventsAndTicketTypes1764000000000,
+];
 
 export interface DataSourceTuning {
   poolSize: number;

@@ -2,7 +2,7 @@ import { DataSource, DeepPartial } from 'typeorm';
 import { hashApiKey, displayPrefix } from '../../src/auth/api-key-format';
 import { ApiKey } from '../../src/auth/entities/api-key.entity';
 import { BoxOffice } from '../../src/auth/entities/box-office.entity';
-import { EventSummary } from '../../src/orders/entities/event-summary.entity';
+import { Event } from '../../src/events/entities/event.entity';
 import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { Order } from '../../src/orders/entities/order.entity';
@@ -45,7 +45,7 @@ export class Factory {
   /** A box office with one API key and one event: the setup most specs start from. */
   async tenant(
     secret: string,
-  ): Promise<{ office: BoxOffice; event: EventSummary }> {
+  ): Promise<{ office: BoxOffice; event: Event }> {
     const office = await this.boxOffice();
     await this.apiKey(office.id, secret);
     return { office, event: await this.event(office.id) };
@@ -66,8 +66,8 @@ export class Factory {
     });
   }
 
-  async event(boxOfficeId: number, overrides: DeepPartial<EventSummary> = {}) {
-    return this.dataSource.getRepository(EventSummary).save({
+  async event(boxOfficeId: number, overrides: DeepPartial<Event> = {}) {
+    return this.dataSource.getRepository(Event).save({
       boxOfficeId,
       name: 'Summer Jazz Night',
       startAt: 1_781_980_200, // 2026-06-20 19:30 Europe/London
@@ -166,8 +166,12 @@ export class Factory {
       paymentMethodName: 'Card',
       paymentMethodInstructions: null,
       lineItems,
-      issuedTickets: tickets,
       ...overrides,
+      // Tickets carry their order's box office, whoever wrote them.
+      issuedTickets: (overrides.issuedTickets ?? tickets).map((ticket) => ({
+        boxOfficeId,
+        ...ticket,
+      })),
     };
   }
 }

@@ -6,19 +6,55 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
+import { BoxOffice } from '../../auth/entities/box-office.entity';
 import { bigintAsNumber, jsonText } from '../../database/column-transformers';
-import { EventSummary } from './event-summary.entity';
+import { TicketType } from '../../events/entities/ticket-type.entity';
+import { Event } from '../../events/entities/event.entity';
 import type { CustomQuestion, Order } from './order.entity';
 
 export const ISSUED_TICKET_STATUSES = ['valid', 'void'] as const;
 export type IssuedTicketStatus = (typeof ISSUED_TICKET_STATUSES)[number];
 
-/** A ticket issued for an order; `voided_at` is set exactly when `status` is `void`. */
+/**
+ * A ticket issued for an order; `voided_at` is set exactly when `status` is `void`, and voiding
+ * moves `updated_at` (to `voided_at` or later). Served inside its order and on its own.
+ */
 @Entity({ name: 'issued_tickets' })
 @Index('IDX_issued_tickets_order', ['orderId', 'id'])
+@Index('IDX_issued_tickets_list', ['boxOfficeId', 'createdAt', 'id'])
+@Index('IDX_issued_tickets_event_list', [
+  'boxOfficeId',
+  'eventId',
+  'createdAt',
+  'id',
+])
+@Index('IDX_issued_tickets_status', [
+  'boxOfficeId',
+  'status',
+  'createdAt',
+  'id',
+])
+@Index('IDX_issued_tickets_updated', ['boxOfficeId', 'updatedAt', 'id'])
 export class IssuedTicket {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
+
+  /** Always the order's box office; kept on the ticket so that its own list has an index. */
+  @Column({ name: 'box_office_id', type: 'integer' })
+  boxOfficeId: number;
+
+  @ManyToOne(() => BoxOffice, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'box_office_id' })
+  boxOffice?: BoxOffice;
+
+  /** The ticket type it was sold as; null for tickets issued before ticket types were kept. */
+  @Index('IDX_issued_tickets_ticket_type')
+  @Column({ name: 'ticket_type_id', type: Number, nullable: true })
+  ticketTypeId: number | null;
+
+  @ManyToOne(() => TicketType, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'ticket_type_id' })
+  ticketType?: TicketType | null;
 
   @Column({ name: 'order_id', type: 'integer' })
   orderId: number;
@@ -32,9 +68,9 @@ export class IssuedTicket {
   @Column({ name: 'event_id', type: 'integer' })
   eventId: number;
 
-  @ManyToOne(() => EventSummary, { onDelete: 'RESTRICT' })
+  @ManyToOne(() => Event, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'event_id' })
-  event?: EventSummary;
+  event?: Event;
 
   @Column({ type: 'varchar', length: 8 })
   status: IssuedTicketStatus;

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { BoxOffice } from '../../auth/entities/box-office.entity';
 import { bigintAsNumber, jsonText } from '../../database/column-transformers';
-import { EventSummary } from './event-summary.entity';
+import { Event } from '../../events/entities/event.entity';
 import { IssuedTicket } from './issued-ticket.entity';
 import { LineItem } from './line-item.entity';
 
@@ -60,9 +60,9 @@ export class Order {
   @Column({ name: 'event_id', type: 'integer' })
   eventId: number;
 
-  @ManyToOne(() => EventSummary, { onDelete: 'RESTRICT' })
+  @ManyToOne(() => Event, { onDelete: 'RESTRICT' })
   @JoinColumn({ name: 'event_id' })
-  event?: EventSummary;
+  event?: Event;
 
   @Column({ type: 'varchar', length: 16 })
   status: OrderStatus;

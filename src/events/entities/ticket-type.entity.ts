@@ -1,0 +1,83 @@
+import {
+  Column,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import type { Event } from './event.entity';
+import type { TicketGroup } from './ticket-group.entity';
+
+export const TICKET_TYPE_STATUSES = [
+  'on_sale',
+  'sold_out',
+  'unavailable',
+  'hidden',
+] as const;
+export type TicketTypeStatus = (typeof TICKET_TYPE_STATUSES)[number];
+
+export const TICKET_TYPE_KINDS = ['paid', 'free', 'donation'] as const;
+export type TicketTypeKind = (typeof TICKET_TYPE_KINDS)[number];
+
+/**
+ * What an event sells: a price (integer minor units of the event's currency, 0 when `free`), a
+ * booking fee per ticket, per-order bounds, and `quantity`, the number still available (0 when
+ * `sold_out`).
+ */
+@Entity({ name: 'ticket_types' })
+@Index('IDX_ticket_types_event', ['eventId', 'sortOrder', 'id'])
+@Index('IDX_ticket_types_group', ['groupId', 'sortOrder', 'id'])
+export class TicketType {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'event_id', type: 'integer' })
+  eventId: number;
+
+  @ManyToOne('Event', 'ticketTypes', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: Event;
+
+  @Column({ name: 'group_id', type: Number, nullable: true })
+  groupId: number | null;
+
+  @ManyToOne('TicketGroup', { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'group_id' })
+  group?: TicketGroup | null;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
+  @Column({ type: 'integer' })
+  price: number;
+
+  @Column({ name: 'booking_fee', type: 'integer', default: 0 })
+  bookingFee: number;
+
+  @Column({ name: 'min_per_order', type: 'integer', default: 1 })
+  minPerOrder: number;
+
+  @Column({ name: 'max_per_order', type: 'integer' })
+  maxPerOrder: number;
+
+  /** Still available for purchase. */
+  @Column({ type: 'integer' })
+  quantity: number;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: TicketTypeStatus;
+
+  @Column({ type: 'varchar', length: 16 })
+  type: TicketTypeKind;
+
+  @Column({ name: 'sort_order', type: 'integer' })
+  sortOrder: number;
+
+  /** The code that reveals a hidden ticket type; null when it needs none. */
+  @Column({ name: 'access_code', type: String, length: 64, nullable: true })
+  accessCode: string | null;
+}
