@@ -43,9 +43,7 @@ export class Factory {
   }
 
   /** A box office with one API key and one event: the setup most specs start from. */
-  async tenant(
-    secret: string,
-  ): Promise<{ office: BoxOffice; event: Event }> {
+  async tenant(secret: string): Promise<{ office: BoxOffice; event: Event }> {
     const office = await this.boxOffice();
     await this.apiKey(office.id, secret);
     return { office, event: await this.event(office.id) };
