@@ -10,7 +10,9 @@ import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
+import { IssuedTicketsModule } from './issued-tickets/issued-tickets.module';
 import { loggerOptions } from './logger-options';
 import { OrdersModule } from './orders/orders.module';
 
@@ -32,6 +34,8 @@ import { OrdersModule } from './orders/orders.module';
     AuthModule,
     HealthModule,
     OrdersModule,
+    EventsModule,
+    IssuedTicketsModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -481,9 +481,13 @@ describe('errors and HTTP behaviour (contract §6, §7)', () => {
       doc = res.body;
     });
 
-    it('is an OpenAPI 3 document with the three paths', () => {
+    it('is an OpenAPI 3 document with every path', () => {
       expect(doc.openapi).toMatch(/^3\./);
       expect(Object.keys(doc.paths).sort()).toEqual([
+        '/v1/events',
+        '/v1/events/{event_id}',
+        '/v1/issued_tickets',
+        '/v1/issued_tickets/{issued_ticket_id}',
         '/v1/orders',
         '/v1/orders/{order_id}',
         '/v1/ping',

@@ -8,6 +8,12 @@ import {
   type ResourceSource,
   type Statement,
 } from '../common/pagination/resource-reader';
+import { ListEventsQueryDto } from '../events/dto/list-events-query.dto';
+import { EVENT_SOURCE } from '../events/event.fields';
+import { eventFilters } from '../events/events.service';
+import { ListIssuedTicketsQueryDto } from '../issued-tickets/dto/list-issued-tickets-query.dto';
+import { ISSUED_TICKET_SOURCE } from '../issued-tickets/issued-ticket.fields';
+import { issuedTicketFilters } from '../issued-tickets/issued-tickets.service';
 import { ListOrdersQueryDto } from '../orders/dto/list-orders-query.dto';
 import { ORDER_SOURCE } from '../orders/order.fields';
 import { orderFilters } from '../orders/orders.service';
@@ -45,6 +51,52 @@ const RESOURCES: GoldenResource[] = [
         email: 'jane@example.com',
         txn_id: 'ch_1',
         barcode: 'BC1',
+      }),
+    ),
+  },
+  {
+    name: 'events',
+    folder: 'events',
+    source: EVENT_SOURCE,
+    everyFilter: eventFilters(
+      query(ListEventsQueryDto, {
+        start_at: 1750000000,
+        'start_at.gt': 1750000000,
+        'start_at.gte': 1750000000,
+        'start_at.lt': 1760000000,
+        'start_at.lte': 1760000000,
+        end_at: 1750000000,
+        'end_at.gt': 1750000000,
+        'end_at.gte': 1750000000,
+        'end_at.lt': 1760000000,
+        'end_at.lte': 1760000000,
+        status: 'published,sales_closed',
+        event_series_id: 'es_1',
+      }),
+    ),
+  },
+  {
+    name: 'issued-tickets',
+    folder: 'issued-tickets',
+    source: ISSUED_TICKET_SOURCE,
+    everyFilter: issuedTicketFilters(
+      1,
+      query(ListIssuedTicketsQueryDto, {
+        created_at: 1750000000,
+        'created_at.gt': 1750000000,
+        'created_at.gte': 1750000000,
+        'created_at.lt': 1760000000,
+        'created_at.lte': 1760000000,
+        updated_at: 1750000000,
+        'updated_at.gt': 1750000000,
+        'updated_at.gte': 1750000000,
+        'updated_at.lt': 1760000000,
+        'updated_at.lte': 1760000000,
+        event_id: 'ev_1,ev_2',
+        order_id: 'or_1',
+        status: 'valid',
+        barcode: 'BC1',
+        email: 'jane@example.com',
       }),
     ),
   },

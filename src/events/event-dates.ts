@@ -77,3 +77,21 @@ export function toDateObject(unix: number, timeZone: string): DateObject {
     unix,
   };
 }
+
+const DATE_CACHE_SIZE = 2000;
+const dateJsonCache = new Map<string, string>();
+
+/**
+ * A date object's JSON text, memoised (bounded, cleared when full): a page of events shows few
+ * distinct instants per zone again and again, and formatting in a time zone is the costly part.
+ */
+export function dateObjectJson(unix: number, timeZone: string): string {
+  const key = `${unix} ${timeZone}`;
+  let text = dateJsonCache.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(toDateObject(unix, timeZone));
+    if (dateJsonCache.size >= DATE_CACHE_SIZE) dateJsonCache.clear();
+    dateJsonCache.set(key, text);
+  }
+  return text;
+}

@@ -2,6 +2,7 @@ import { CURRENCY_BASE_MULTIPLIERS } from '../common/currencies';
 import type { ResourceSource } from '../common/pagination/resource-reader';
 import { type Fields, json } from '../common/resource-json/json-shape';
 import { eventSummaryJson } from '../events/event-summary-json';
+import { ISSUED_TICKET_FIELDS } from '../issued-tickets/issued-ticket.fields';
 
 /**
  * The Order resource (docs/API.md, "Order"), field by field, in the order it is served.
@@ -14,28 +15,6 @@ const baseMultiplier = `CASE o.currency ${Object.entries(
   .filter(([, multiplier]) => multiplier !== 100)
   .map(([code, multiplier]) => `WHEN '${code}' THEN ${multiplier}`)
   .join(' ')} ELSE 100 END`;
-
-/** An issued ticket, with `t` its row and `o` its order's (the e-mail is the order's). */
-export const ISSUED_TICKET_FIELDS: Fields = [
-  ['object', json.literal('issued_ticket')],
-  ['id', json.id('it_', 't.id')],
-  ['barcode', json.string('t.barcode')],
-  ['barcode_url', json.string('t.barcode_url')],
-  ['created_at', json.integer('t.created_at')],
-  ['custom_questions', json.stored('t.custom_questions')],
-  ['description', json.string('t.description')],
-  ['email', json.string('o.buyer_email')],
-  ['event_id', json.id('ev_', 't.event_id')],
-  ['full_name', json.string('t.full_name')],
-  ['first_name', json.string('t.first_name')],
-  ['last_name', json.string('t.last_name')],
-  ['reservation', json.string('t.reservation')],
-  ['status', json.string('t.status')],
-  ['updated_at', json.integer('t.updated_at')],
-  ['voided_at', json.nullableInteger('t.voided_at')],
-  ['order_id', json.id('or_', 't.order_id')],
-  ['qr_code_url', json.string('t.qr_code_url')],
-];
 
 const LINE_ITEM_FIELDS: Fields = [
   ['object', json.literal('line_item')],

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Length, Matches } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { NotRepeated } from '../validation/strict-query';
 
 /**
@@ -60,5 +60,19 @@ export function TextParam(name: string, max: number, description: string) {
     optionalOnce(description),
     IsString({ message: `${name} must be a string` }),
     Length(1, max, { message: `${name} must be 1 to ${max} characters` }),
+  );
+}
+
+/** One value of a closed set. */
+export function EnumParam(
+  name: string,
+  values: readonly string[],
+  description: string,
+) {
+  return applyDecorators(
+    ApiPropertyOptional({ enum: values, description }),
+    IsOptional(),
+    NotRepeated(),
+    IsIn(values, { message: `${name} must be one of ${values.join(', ')}` }),
   );
 }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY_CODES } from '../../common/currencies';
+import { PageDto } from '../../common/pagination/page.dto';
 import { ISSUED_TICKET_STATUSES } from '../entities/issued-ticket.entity';
 import { LINE_ITEM_TYPES } from '../entities/line-item.entity';
 import { ORDER_STATUSES, PAYMENT_METHOD_TYPES } from '../entities/order.entity';
@@ -258,28 +259,4 @@ export class OrderDto {
   txn_id: string | null;
 }
 
-export class LinksDto {
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Next (older) page, or null when none',
-    example: '/v1/orders?starting_after=or_120',
-  })
-  next: string | null;
-
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Previous (newer) page, or null when none',
-    example: '/v1/orders?ending_before=or_219',
-  })
-  previous: string | null;
-}
-
-export class OrderListDto {
-  @ApiProperty({ type: [OrderDto] })
-  data: OrderDto[];
-
-  @ApiProperty({ type: LinksDto })
-  links: LinksDto;
-}
+export class OrderListDto extends PageDto(OrderDto) {}

@@ -1,0 +1,53 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import type { Caller } from '../auth/auth.service';
+import { CurrentCaller } from '../auth/caller.decorator';
+import {
+  ApiList,
+  ApiResource,
+  ApiRetrieve,
+} from '../common/http/api-operations';
+import { RawJson } from '../common/http/raw-json';
+import { Page } from '../common/pagination/page';
+import { NoQueryDto } from '../common/validation/no-query.dto';
+import { EventDto, EventListDto } from './dto/event.dto';
+import { ListEventsQueryDto } from './dto/list-events-query.dto';
+import { EventsService } from './events.service';
+
+@ApiResource('events')
+@Controller({ path: 'events', version: '1' })
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @ApiList({
+    operationId: 'listEvents',
+    summary: "List the box office's events, with their ticket types",
+    description:
+      'Next event first (start, then id, ascending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.',
+    type: EventListDto,
+    noun: 'event',
+  })
+  list(
+    @CurrentCaller() caller: Caller,
+    @Query() query: ListEventsQueryDto,
+  ): Promise<Page> {
+    return this.events.list(caller.boxOfficeId, query);
+  }
+
+  @Get(':event_id')
+  @ApiRetrieve({
+    operationId: 'retrieveEvent',
+    summary: 'Retrieve one event, with its ticket types',
+    type: EventDto,
+    noun: 'event',
+    param: 'event_id',
+    example: 'ev_1',
+  })
+  async retrieve(
+    @CurrentCaller() caller: Caller,
+    @Param('event_id') eventId: string,
+    @Query() _query: NoQueryDto,
+  ): Promise<RawJson> {
+    return new RawJson(await this.events.retrieve(caller.boxOfficeId, eventId));
+  }
+}

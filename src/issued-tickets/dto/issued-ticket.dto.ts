@@ -1,0 +1,6 @@
+import { PageDto } from '../../common/pagination/page.dto';
+import { IssuedTicketDto } from '../../orders/dto/order.dto';
+
+export { IssuedTicketDto };
+
+export class IssuedTicketListDto extends PageDto(IssuedTicketDto) {}

@@ -1,0 +1,41 @@
+import type { ResourceSource } from '../common/pagination/resource-reader';
+import { type Fields, json } from '../common/resource-json/json-shape';
+
+/**
+ * The IssuedTicket resource (docs/API.md, "Issued ticket"), field by field: one table for the
+ * ticket inside its order and on its own, so the two are the same object. `t` is the ticket's
+ * row and `o` its order's (the e-mail is the order's).
+ */
+export const ISSUED_TICKET_FIELDS: Fields = [
+  ['object', json.literal('issued_ticket')],
+  ['id', json.id('it_', 't.id')],
+  ['barcode', json.string('t.barcode')],
+  ['barcode_url', json.string('t.barcode_url')],
+  ['created_at', json.integer('t.created_at')],
+  ['custom_questions', json.stored('t.custom_questions')],
+  ['description', json.string('t.description')],
+  ['email', json.string('o.buyer_email')],
+  ['event_id', json.id('ev_', 't.event_id')],
+  ['full_name', json.string('t.full_name')],
+  ['first_name', json.string('t.first_name')],
+  ['last_name', json.string('t.last_name')],
+  ['reservation', json.string('t.reservation')],
+  ['status', json.string('t.status')],
+  ['updated_at', json.integer('t.updated_at')],
+  ['voided_at', json.nullableInteger('t.voided_at')],
+  ['order_id', json.id('or_', 't.order_id')],
+  ['qr_code_url', json.string('t.qr_code_url')],
+];
+
+/** Standalone, a ticket's order is joined in for the e-mail. */
+export const ISSUED_TICKET_SOURCE: ResourceSource = {
+  noun: 'issued ticket',
+  prefix: 'it_',
+  table: 'issued_tickets t',
+  joins: 'JOIN orders o ON o.id = t.order_id',
+  tenant: 't.box_office_id',
+  id: 't.id',
+  sortKey: 't.created_at',
+  order: 'DESC',
+  fields: ISSUED_TICKET_FIELDS,
+};

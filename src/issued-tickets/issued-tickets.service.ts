@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { parsePrefixedId } from '../common/ids';
+import { type Filter, filters } from '../common/pagination/list-filters';
+import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
+import type { Page } from '../common/pagination/page';
+import { ResourceReader } from '../common/pagination/resource-reader';
+import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
+import { ISSUED_TICKET_SOURCE } from './issued-ticket.fields';
+
+/** Reads a box office's issued tickets on their own (docs/API.md, "Issued tickets"). */
+@Injectable()
+export class IssuedTicketsService {
+  readonly reader: ResourceReader;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.reader = new ResourceReader(dataSource, ISSUED_TICKET_SOURCE);
+  }
+
+  list(boxOfficeId: number, query: ListIssuedTicketsQueryDto): Promise<Page> {
+    return this.reader.page(boxOfficeId, {
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      starting_after: query.starting_after,
+      ending_before: query.ending_before,
+      filters: issuedTicketFilters(boxOfficeId, query),
+    });
+  }
+
+  /** One ticket's JSON text; 404 for a malformed id, a missing ticket or another box office's. */
+  retrieve(boxOfficeId: number, ticketId: string): Promise<string> {
+    return this.reader.one(boxOfficeId, ticketId);
+  }
+}
+
+/** The list's filters, as SQL on the issued_tickets table. */
+export function issuedTicketFilters(
+  boxOfficeId: number,
+  query: ListIssuedTicketsQueryDto,
+): Filter[] {
+  const found = [
+    ...filters.range(query, 'created_at', 't.created_at', true),
+    ...filters.range(query, 'updated_at', 't.updated_at', false),
+  ];
+  if (query.event_id !== undefined) {
+    found.push(
+      filters.oneOf('t.event_id', filters.prefixedIds('ev_', query.event_id)),
+    );
+  }
+  if (query.order_id !== undefined) {
+    found.push(
+      filters.equals('t.order_id', parsePrefixedId('or_', query.order_id)),
+    );
+  }
+  if (query.status !== undefined) {
+    found.push(filters.equals('t.status', query.status));
+  }
+  if (query.barcode !== undefined) {
+    found.push(filters.equals('t.barcode', query.barcode));
+  }
+  if (query.email !== undefined) {
+    const email = query.email.toLowerCase();
+    // The tickets of the box office's orders with that buyer, found through the orders' index.
+    found.push({
+      condition: (params) =>
+        `t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = ${params.add(
+          boxOfficeId,
+        )} AND eo.buyer_email_lookup = ${params.add(email)})`,
+    });
+  }
+  return found;
+}
