@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { basicAuth } from './create-test-app';
 
-/** A list response body (contract §3). */
+/** A list response body (docs/API.md, Pagination). */
 export interface ListBody {
   data: OrderBody[];
   links: { next: string | null; previous: string | null };
