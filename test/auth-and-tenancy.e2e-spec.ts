@@ -5,7 +5,8 @@ import { errorBody, getAs, idsOf, listAll } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 
-// Contract §2: API keys (HTTP Basic, key as user name) and box office tenancy.
+// API keys (HTTP Basic, key as user name) and box office tenancy: docs/API.md, Authentication
+// and Tenancy.
 
 const KEY_A = 'sk_test_tenant_a_0123456789';
 const KEY_B = 'sk_test_tenant_b_0123456789';
@@ -16,7 +17,7 @@ const REALM = 'Basic realm="Box Office API"';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-describe('authentication and tenancy (contract §2)', () => {
+describe('authentication and tenancy', () => {
   let t: TestApp;
   let aOrders: string[];
   let bOrders: string[];

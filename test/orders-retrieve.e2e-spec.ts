@@ -5,12 +5,13 @@ import { TestApp, createTestApp } from './utils/create-test-app';
 import { Factory, TWO_TICKETS_WITH_VAT } from './utils/factories';
 import { expectWellFormedOrder } from './utils/order-shape';
 
-// Contract §4 (GET /v1/orders/{order_id}) and §5 (the Order resource).
+// GET /v1/orders/{order_id} and the Order resource: docs/API.md, GET /v1/orders/{order_id} and
+// Resources.
 
 const KEY = 'sk_test_retrieve';
 const OTHER_KEY = 'sk_test_retrieve_other';
 
-describe('GET /v1/orders/{order_id} (contract §4, §5)', () => {
+describe('GET /v1/orders/{order_id}', () => {
   let t: TestApp;
   let get: Get;
   let london: Order;
@@ -165,7 +166,7 @@ describe('GET /v1/orders/{order_id} (contract §4, §5)', () => {
   const ticketIds = (o: Order) =>
     (o.issuedTickets ?? []).map((it) => it.id).sort((a, b) => a - b);
 
-  it('returns the whole Order resource, every field of spec 2.1–2.6', async () => {
+  it('returns the whole Order resource, every field present', async () => {
     const res = await get(`/v1/orders/or_${london.id}`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);

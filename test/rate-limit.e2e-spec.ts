@@ -20,7 +20,7 @@ const limitHeaders = (res: request.Response) => ({
   reset: Number(res.headers['x-rate-limit-reset']),
 });
 
-describe('rate limits (contract §7), one instance', () => {
+describe('rate limits, one instance', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await appWithKeys({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_S: '60' });

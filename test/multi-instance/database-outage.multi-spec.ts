@@ -16,7 +16,8 @@ process.env.TEST_DATABASE_URL ??=
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // A server process reaches PostgreSQL through a proxy; cutting the proxy makes the database
-// unreachable while the process keeps running (contract §6: 503, stays up, recovers by itself).
+// unreachable while the process keeps running (503 SERVICE_UNAVAILABLE; the process stays up and
+// recovers by itself: docs/API.md, Errors).
 describe('when the database cannot be reached', () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
@@ -86,7 +87,7 @@ describe('when the database cannot be reached', () => {
   });
 });
 
-describe('PostgreSQL connections dropped (contract §6: 503, then recovery by itself)', () => {
+describe('PostgreSQL connections dropped (503, then recovery by itself)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
