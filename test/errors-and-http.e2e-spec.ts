@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { errorBody, expectNothingLeaked } from './utils/api';
+import { MESSAGES, errorBody, expectNothingLeaked } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 
@@ -38,13 +38,17 @@ describe('errors and HTTP behaviour', () => {
       const res = await request(t.server).get(path).set('Authorization', AUTH);
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(JSON_TYPE);
-      expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+      expect(res.body).toEqual(
+        errorBody(404, 'NOT_FOUND', MESSAGES.noResource('GET', path)),
+      );
     });
 
     it('answers 404 for an unknown path without a key too', async () => {
       const res = await request(t.server).get('/v1/nope');
       expect(res.status).toBe(404);
-      expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+      expect(res.body).toEqual(
+        errorBody(404, 'NOT_FOUND', MESSAGES.noResource('GET', '/v1/nope')),
+      );
     });
   });
 
@@ -82,32 +86,67 @@ describe('errors and HTTP behaviour', () => {
         .set('Content-Type', 'application/json')
         .send('{"limit": 1}');
       expect(res.status).toBe(405);
-      expect(res.body).toEqual(errorBody(405, 'METHOD_NOT_ALLOWED'));
+      expect(res.body).toEqual(
+        errorBody(
+          405,
+          'METHOD_NOT_ALLOWED',
+          MESSAGES.notAllowed('POST', '/v1/orders'),
+        ),
+      );
       expect(res.headers.allow).toContain('GET');
     });
   });
 
   describe('every error is the one JSON body', () => {
     it.each([
-      ['400', '/v1/orders?limit=0', AUTH, 400, 'VALIDATION_ERROR'],
+      [
+        '400',
+        '/v1/orders?limit=0',
+        AUTH,
+        400,
+        'VALIDATION_ERROR',
+        'limit must be an integer from 1 to 100',
+      ],
       [
         '400 cursor',
         '/v1/orders?starting_after=or_x',
         AUTH,
         400,
         'INVALID_CURSOR',
+        MESSAGES.orderCursor('starting_after'),
       ],
-      ['401', '/v1/orders', undefined, 401, 'UNAUTHORIZED'],
-      ['404 order', '/v1/orders/or_999999', AUTH, 404, 'NOT_FOUND'],
-      ['404 path', '/v1/x', AUTH, 404, 'NOT_FOUND'],
+      [
+        '401',
+        '/v1/orders',
+        undefined,
+        401,
+        'UNAUTHORIZED',
+        MESSAGES.unauthorized,
+      ],
+      [
+        '404 order',
+        '/v1/orders/or_999999',
+        AUTH,
+        404,
+        'NOT_FOUND',
+        MESSAGES.noOrder('or_999999'),
+      ],
+      [
+        '404 path',
+        '/v1/x',
+        AUTH,
+        404,
+        'NOT_FOUND',
+        MESSAGES.noResource('GET', '/v1/x'),
+      ],
     ] as const)(
       '%s: Content-Type application/json, exactly status/error_code/message',
-      async (_, path, auth, status, code) => {
+      async (_, path, auth, status, code, message) => {
         const req = request(t.server).get(path);
         const res = await (auth ? req.set('Authorization', auth) : req);
         expect(res.status).toBe(status);
         expect(res.headers['content-type']).toMatch(JSON_TYPE);
-        expect(JSON.parse(res.text)).toEqual(errorBody(status, code));
+        expect(JSON.parse(res.text)).toEqual(errorBody(status, code, message));
         expect(Object.keys(JSON.parse(res.text))).toEqual([
           'status',
           'error_code',
@@ -123,42 +162,75 @@ describe('errors and HTTP behaviour', () => {
         .set('Accept', 'text/html');
       expect(res.status).toBe(404);
       expect(res.headers['content-type']).toMatch(JSON_TYPE);
-      expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+      expect(res.body).toEqual(
+        errorBody(404, 'NOT_FOUND', MESSAGES.noResource('GET', '/v1/nope')),
+      );
     });
 
     it('answers a URL that cannot be decoded with 404 in JSON, not HTML', async () => {
-      for (const path of ['/v1/orders/%E0%A4%A', '/v1/%']) {
+      for (const [path, message] of [
+        // A route matched, and its parameter cannot be decoded.
+        ['/v1/orders/%E0%A4%A', MESSAGES.undecodablePath],
+        // No route matched: an unknown path, not repeated (it is not plain text).
+        ['/v1/%', MESSAGES.noResource('GET', 'this path')],
+      ]) {
         const res = await request(t.server)
           .get(path)
           .set('Authorization', AUTH);
         expect(res.status).toBe(404);
         expect(res.headers['content-type']).toMatch(JSON_TYPE);
-        expect(res.body).toEqual(errorBody(404, 'NOT_FOUND'));
+        expect(res.body).toEqual(errorBody(404, 'NOT_FOUND', message));
         expectNothingLeaked(res.text);
       }
     });
 
     it.each([
-      ["/v1/orders/or_1' OR 1=1 --", 404, 'NOT_FOUND'],
-      ['/v1/orders/or_1%20UNION%20SELECT%20secret', 404, 'NOT_FOUND'],
+      ["/v1/orders/or_1' OR 1=1 --", 404, 'NOT_FOUND', MESSAGES.noSuchOrder],
+      [
+        '/v1/orders/or_1%20UNION%20SELECT%20secret',
+        404,
+        'NOT_FOUND',
+        MESSAGES.noSuchOrder,
+      ],
       [
         '/v1/orders?email=%27%3B%20DROP%20TABLE%20orders%3B--',
         400,
         'VALIDATION_ERROR',
+        'email must be an e-mail address',
       ],
-      ['/v1/orders?created_at=%27%20OR%201%3D1', 400, 'VALIDATION_ERROR'],
-      ['/v1/orders?starting_after=%27%20OR%201%3D1', 400, 'INVALID_CURSOR'],
-      ['/v1/orders?%27%20OR%201%3D1=1', 400, 'VALIDATION_ERROR'],
-      ["/v1/x' UNION SELECT 1", 404, 'NOT_FOUND'],
+      [
+        '/v1/orders?created_at=%27%20OR%201%3D1',
+        400,
+        'VALIDATION_ERROR',
+        'created_at must be an integer (Unix seconds)',
+      ],
+      [
+        '/v1/orders?starting_after=%27%20OR%201%3D1',
+        400,
+        'INVALID_CURSOR',
+        MESSAGES.orderCursor('starting_after'),
+      ],
+      [
+        '/v1/orders?%27%20OR%201%3D1=1',
+        400,
+        'VALIDATION_ERROR',
+        'Unknown query parameter: (a name that is not valid)',
+      ],
+      [
+        "/v1/x' UNION SELECT 1",
+        404,
+        'NOT_FOUND',
+        MESSAGES.noResource('GET', 'this path'),
+      ],
     ])(
       'leaks nothing and echoes nothing of hostile input: %s',
-      async (path, status, code) => {
+      async (path, status, code, message) => {
         const res = await request(t.server)
           .get(path)
           .set('Authorization', AUTH);
         expect(res.status).toBe(status);
         expect(res.headers['content-type']).toMatch(JSON_TYPE);
-        expect(res.body).toEqual(errorBody(status, code));
+        expect(res.body).toEqual(errorBody(status, code, message));
         expectNothingLeaked(res.text);
         expect(res.text).not.toMatch(/OR 1=1|UNION|DROP|'/);
       },
@@ -474,7 +546,9 @@ describe('500 when something unexpected fails', () => {
       expect(res.status).toBe(500);
       expect(res.headers['content-type']).toMatch(JSON_TYPE);
       expect(res.headers['x-request-id']).toBe('boom-1');
-      expect(res.body).toEqual(errorBody(500, 'INTERNAL_SERVER_ERROR'));
+      expect(res.body).toEqual(
+        errorBody(500, 'INTERNAL_SERVER_ERROR', MESSAGES.internal),
+      );
       expectNothingLeaked(res.text);
     },
   );
@@ -500,7 +574,9 @@ describe('500 when something unexpected fails', () => {
     expect(res.status).toBe(500);
     expect(res.headers['content-type']).toMatch(JSON_TYPE);
     expect(res.headers['x-request-id']).toBe('boom-2');
-    expect(res.body).toEqual(errorBody(500, 'INTERNAL_SERVER_ERROR'));
+    expect(res.body).toEqual(
+      errorBody(500, 'INTERNAL_SERVER_ERROR', MESSAGES.internal),
+    );
     expectNothingLeaked(res.text);
     // Without a key there is nothing to look up: ping still answers.
     expect((await request(t.server).get('/v1/ping')).status).toBe(200);

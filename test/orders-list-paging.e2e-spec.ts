@@ -6,6 +6,7 @@ import {
   getAs,
   idsOf,
   listAll,
+  MESSAGES,
   newestFirst,
   walk,
 } from './utils/api';
@@ -189,13 +190,15 @@ describe('GET /v1/orders: order, paging and cursors', () => {
     );
 
     it('rejects a cursor naming no order with 400 INVALID_CURSOR', async () => {
-      for (const query of [
-        'starting_after=or_99999',
-        'ending_before=or_2147483647',
-      ]) {
-        const res = await get(`/v1/orders?${query}`);
+      for (const [parameter, id] of [
+        ['starting_after', 'or_99999'],
+        ['ending_before', 'or_2147483647'],
+      ] as const) {
+        const res = await get(`/v1/orders?${parameter}=${id}`);
         expect(res.status).toBe(400);
-        expect(res.body).toEqual(errorBody(400, 'INVALID_CURSOR'));
+        expect(res.body).toEqual(
+          errorBody(400, 'INVALID_CURSOR', MESSAGES.orderCursor(parameter)),
+        );
       }
     });
 
@@ -205,7 +208,13 @@ describe('GET /v1/orders: order, paging and cursors', () => {
       const res = await get(`/v1/orders?starting_after=${foreign}`);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(unknown.body);
-      expect(res.body).toEqual(errorBody(400, 'INVALID_CURSOR'));
+      expect(res.body).toEqual(
+        errorBody(
+          400,
+          'INVALID_CURSOR',
+          MESSAGES.orderCursor('starting_after'),
+        ),
+      );
     });
 
     it('rejects a repeated cursor', async () => {
@@ -216,7 +225,8 @@ describe('GET /v1/orders: order, paging and cursors', () => {
       expect(res.body).toEqual(
         errorBody(
           400,
-          expect.stringMatching(/^(INVALID_CURSOR|VALIDATION_ERROR)$/),
+          'INVALID_CURSOR',
+          MESSAGES.orderCursor('starting_after'),
         ),
       );
     });

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { errorBody, expectNothingLeaked, getAs } from '../utils/api';
+import { MESSAGES, errorBody, expectNothingLeaked, getAs } from '../utils/api';
 import { TestApp, basicAuth, createTestApp } from '../utils/create-test-app';
 import { Factory } from '../utils/factories';
 import { TestDatabase, createTestDatabase } from '../utils/test-database';
@@ -68,7 +68,7 @@ describe('when the database cannot be reached', () => {
     expect(down.body).toEqual({
       status: 503,
       error_code: 'SERVICE_UNAVAILABLE',
-      message: expect.any(String),
+      message: MESSAGES.databaseUnavailable,
     });
     expect(down.text).not.toMatch(
       /ECONNREFUSED|127\.0\.0\.1|postgres|at .*\.js/i,
@@ -125,7 +125,9 @@ describe('PostgreSQL connections dropped (503, then recovery by itself)', () => 
       if (res.status === 200) break;
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
-      expect(res.body).toEqual(errorBody(503, 'SERVICE_UNAVAILABLE'));
+      expect(res.body).toEqual(
+        errorBody(503, 'SERVICE_UNAVAILABLE', MESSAGES.databaseUnavailable),
+      );
       expectNothingLeaked(res.text);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
