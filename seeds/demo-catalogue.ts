@@ -99,9 +99,9 @@ const AGE: QuestionPlan = {
 };
 
 /**
- * Box office 1 sells world-wide, one venue per currency of spec 2.9, so that every currency,
- * and time zones on both sides of UTC, appear in the data. The first two events straddle a DST
- * change (their start and end have different UTC offsets).
+ * Box office 1 sells world-wide, one venue per supported currency (docs/API.md, Money), so that
+ * every currency, and time zones on both sides of UTC, appear in the data. The first two events
+ * straddle a DST change (their start and end have different UTC offsets).
  */
 const DEMO_BOX_OFFICE: BoxOfficePlan = {
   id: 1,

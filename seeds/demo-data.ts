@@ -4,9 +4,9 @@ import { OrderGenerator, type OrderRows, SETUP_AT } from './order-generator';
 import { type Row, type RowBatch, withSeedWriter } from './seed-writers';
 
 /**
- * The demo data of the contract (API-CONTRACT.md §1): two box offices with fixed demo keys, their
- * events, and N orders with line items and issued tickets, the same for the same seed. See
- * order-generator.ts for the money model and demo-catalogue.ts for the events.
+ * The demo data (README, Demo data): two box offices with fixed demo keys, their events, and N
+ * orders with line items and issued tickets, the same for the same seed. See order-generator.ts
+ * for the money model and demo-catalogue.ts for the events.
  */
 
 export const DEMO_BOX_OFFICES = [

@@ -331,9 +331,9 @@ export class OrderGenerator {
 
   /**
    * `count` orders with ids 1…count. About 10% go to box office 2, spread evenly through time,
-   * and at least one when count ≥ 2. (With a single order the contract's "≥ 75% in box office 1"
-   * and "≥ 1 in box office 2" cannot both hold; that order goes to box office 1, whose key is the
-   * one the README's examples use.)
+   * and at least one when count ≥ 2. (With a single order the seeding rules "at least 75% in box
+   * office 1" and "at least one in box office 2" cannot both hold; that order goes to box office
+   * 1, whose key is the one the README's examples use.)
    */
   *orders(count: number): Generator<OrderRows> {
     const secondCount = count < 2 ? 0 : Math.max(1, Math.round(count * 0.1));

@@ -136,13 +136,12 @@ const BULK_TABLES: readonly SeedTable[] = [
 const SQLITE_ROWS_PER_INSERT = 50;
 
 /**
- * better-sqlite3 is synchronous and in-process. Measured with a million orders on a 2-core
- * machine: a transaction per 10,000 orders with a statement per row took three minutes; one
- * transaction for the whole seed with 50-row INSERTs, 55 s to 110 s, the spread being page
- * reads: eight secondary indexes, most in random key order, updated row by row, outgrow the page
- * cache. Dropping them for the load and recreating them from their stored definitions afterwards
- * (one sort each) made it 47 s to 55 s, and steady. DDL is transactional in SQLite, so a failed
- * seed rolls the indexes back with the data.
+ * better-sqlite3 is synchronous and in-process. The whole seed is one transaction of 50-row
+ * INSERTs, and the eight secondary indexes are dropped for the load and recreated from their
+ * stored definitions afterwards (one sort each): most are in random key order, and updated row by
+ * row they outgrow the page cache, which made seeding slow and erratic (timings:
+ * bench/README.md, "Seeding"). DDL is transactional in SQLite, so a failed seed rolls the indexes
+ * back with the data.
  */
 class SqliteSeedWriter implements SeedWriter {
   private readonly statements = new Map<string, Database.Statement>();

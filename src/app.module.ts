@@ -19,7 +19,7 @@ import { OrdersModule } from './orders/orders.module';
 /**
  * Every global behaviour is registered here, so a test that imports AppModule gets production
  * behaviour. App-level settings live in configureApp (configure-app.ts), which main.ts and the
- * e2e helper both call: among them the request pipeline (request id, compression, CORS, API-key
+ * e2e helper both call: among them the request pipeline (request id, compression, CORS, API key
  * identification and rate limiting), which must run before Swagger's routes.
  */
 @Module({

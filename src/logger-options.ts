@@ -11,8 +11,9 @@ const ACCESS_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
  * the Authorization header or a key.
  *
  * Above `info` there is no access log, and the per-request middleware (two child loggers and a
- * serialised request each time: ~4% of a list page's CPU) is not installed at all; server errors
- * are still logged, with their request id, by the exception filter.
+ * serialised request each time, a measurable share of a list page's CPU: bench/README.md,
+ * "Measurements behind the hot path") is not installed at all; server errors are still logged,
+ * with their request id, by the exception filter.
  */
 export function loggerOptions(config: AppConfig): Params {
   return {

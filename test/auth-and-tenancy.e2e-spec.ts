@@ -1,22 +1,23 @@
 import request from 'supertest';
 import { version } from '../package.json';
 import { ApiKeysService } from '../src/auth/api-keys.service';
-import { errorBody, getAs, idsOf, listAll } from './utils/api';
+import { MESSAGES, errorBody, getAs, idsOf, listAll } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 
-// Contract §2: API keys (HTTP Basic, key as user name) and box office tenancy.
+// API keys (HTTP Basic, key as user name) and box office tenancy: docs/API.md, Authentication
+// and Tenancy.
 
 const KEY_A = 'sk_test_tenant_a_0123456789';
 const KEY_B = 'sk_test_tenant_b_0123456789';
 const REVOKED = 'sk_test_revoked_0123456789';
 const TO_REVOKE = 'sk_test_to_revoke_0123456789';
-const UNAUTHORIZED = errorBody(401, 'UNAUTHORIZED');
+const UNAUTHORIZED = errorBody(401, 'UNAUTHORIZED', MESSAGES.unauthorized);
 const REALM = 'Basic realm="Box Office API"';
 
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
-describe('authentication and tenancy (contract §2)', () => {
+describe('authentication and tenancy', () => {
   let t: TestApp;
   let aOrders: string[];
   let bOrders: string[];
@@ -211,7 +212,9 @@ describe('authentication and tenancy (contract §2)', () => {
         expect(mine.body.id).toBe(own[2]);
         const other = await get(`/v1/orders/${theirs[2]}`);
         expect(other.status).toBe(404);
-        expect(other.body).toEqual(errorBody(404, 'NOT_FOUND'));
+        expect(other.body).toEqual(
+          errorBody(404, 'NOT_FOUND', MESSAGES.noOrder(theirs[2])),
+        );
       }
     });
 

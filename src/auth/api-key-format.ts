@@ -5,7 +5,7 @@ const KEY_RANDOM_LENGTH = 40;
 /** Shown in key lists so people can tell keys apart: `sk_` and four characters. */
 const DISPLAY_PREFIX_LENGTH = 7;
 
-/** A new secret key: `sk_` and 40 base62 characters from the CSPRNG (~238 bits). */
+/** A new API key: `sk_` and 40 base62 characters from the CSPRNG (~238 bits). */
 export function generateApiKey(): string {
   let key = 'sk_';
   for (let i = 0; i < KEY_RANDOM_LENGTH; i++) key += BASE62[randomInt(62)];

@@ -1,6 +1,6 @@
 /**
- * The currencies of spec 2.9 and the number of minor units in one major unit (money fields are
- * integer minor units). The yen has no minor unit.
+ * The supported currencies and the number of minor units in one major unit: money fields are
+ * integer minor units (docs/API.md, Money). The yen has no minor unit.
  */
 export const CURRENCY_BASE_MULTIPLIERS = {
   gbp: 100,

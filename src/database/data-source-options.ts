@@ -65,7 +65,8 @@ export function buildDataSourceOptions(
       ...common,
       type: 'better-sqlite3',
       database: target.database,
-      // A reader never waits long on a writer (seeding, the key CLI): WAL lets both run at once.
+      // A reader never waits long on a writer (seeding, the API key CLI): WAL lets both run at
+      // once.
       enableWAL: !inMemory,
       timeout: 2_000,
       statementCacheSize: 200,

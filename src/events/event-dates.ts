@@ -1,5 +1,6 @@
 /**
- * The spec's date object for an instant shown in an event's IANA time zone, DST included:
+ * The date object (docs/API.md, Date objects) for an instant shown in an event's IANA time zone,
+ * DST included:
  * `{ date: '2026-06-20', formatted: 'Sat 20 Jun 2026 7:30 PM', iso: '2026-06-20T19:30:00+01:00',
  *    time: '19:30', timezone: '+01:00', unix: 1781980200 }`.
  */

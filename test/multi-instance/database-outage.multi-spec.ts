@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
-import { errorBody, expectNothingLeaked, getAs } from '../utils/api';
+import { MESSAGES, errorBody, expectNothingLeaked, getAs } from '../utils/api';
 import { TestApp, basicAuth, createTestApp } from '../utils/create-test-app';
 import { Factory } from '../utils/factories';
 import { TestDatabase, createTestDatabase } from '../utils/test-database';
@@ -16,7 +16,8 @@ process.env.TEST_DATABASE_URL ??=
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 // A server process reaches PostgreSQL through a proxy; cutting the proxy makes the database
-// unreachable while the process keeps running (contract §6: 503, stays up, recovers by itself).
+// unreachable while the process keeps running (503 SERVICE_UNAVAILABLE; the process stays up and
+// recovers by itself: docs/API.md, Errors).
 describe('when the database cannot be reached', () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
@@ -67,7 +68,7 @@ describe('when the database cannot be reached', () => {
     expect(down.body).toEqual({
       status: 503,
       error_code: 'SERVICE_UNAVAILABLE',
-      message: expect.any(String),
+      message: MESSAGES.databaseUnavailable,
     });
     expect(down.text).not.toMatch(
       /ECONNREFUSED|127\.0\.0\.1|postgres|at .*\.js/i,
@@ -86,7 +87,7 @@ describe('when the database cannot be reached', () => {
   });
 });
 
-describe('PostgreSQL connections dropped (contract §6: 503, then recovery by itself)', () => {
+describe('PostgreSQL connections dropped (503, then recovery by itself)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -124,7 +125,9 @@ describe('PostgreSQL connections dropped (contract §6: 503, then recovery by it
       if (res.status === 200) break;
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
-      expect(res.body).toEqual(errorBody(503, 'SERVICE_UNAVAILABLE'));
+      expect(res.body).toEqual(
+        errorBody(503, 'SERVICE_UNAVAILABLE', MESSAGES.databaseUnavailable),
+      );
       expectNothingLeaked(res.text);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

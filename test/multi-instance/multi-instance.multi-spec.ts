@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { MESSAGES } from '../utils/api';
 import { basicAuth } from '../utils/create-test-app';
 import { Factory } from '../utils/factories';
 import { TestDatabase, createTestDatabase } from '../utils/test-database';
@@ -12,6 +13,7 @@ import { ServerProcess, startServer } from './server-process';
 const KEY_WALK = 'sk_multi_instance_walk';
 const KEY_LIMITED = 'sk_multi_instance_limited';
 const LIMIT = 50;
+const WINDOW_S = 120;
 
 describe('several instances on one PostgreSQL and one Redis', () => {
   let database: TestDatabase;
@@ -27,7 +29,7 @@ describe('several instances on one PostgreSQL and one Redis', () => {
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       REDIS_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
       RATE_LIMIT_MAX: String(LIMIT),
-      RATE_LIMIT_WINDOW_S: '120',
+      RATE_LIMIT_WINDOW_S: String(WINDOW_S),
     };
     // Both start at once against an empty database: the migration lock makes them take turns.
     servers = await Promise.all([startServer(env), startServer(env)]);
@@ -103,7 +105,11 @@ describe('several instances on one PostgreSQL and one Redis', () => {
       expect(res.body).toEqual({
         status: 429,
         error_code: 'TOO_MANY_REQUESTS',
-        message: expect.any(String),
+        message: MESSAGES.rateLimited(
+          LIMIT,
+          WINDOW_S,
+          res.headers['retry-after'],
+        ),
       });
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }

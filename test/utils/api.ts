@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { basicAuth } from './create-test-app';
 
-/** A list response body (contract §3). */
+/** A list response body (docs/API.md, Pagination). */
 export interface ListBody {
   data: OrderBody[];
   links: { next: string | null; previous: string | null };
@@ -14,12 +14,38 @@ export type OrderBody = { id: string; created_at: number } & Record<
   unknown
 >;
 
-/** The contract's error body (§6); the message is matched loosely unless given. */
+/**
+ * The one error body (docs/API.md, Errors). The message is required: give it exactly, or a
+ * matcher for the part a table of cases shares (the parameter it names, say).
+ */
 export const errorBody = (
   status: number,
   errorCode: string,
-  message: unknown = expect.any(String),
+  message: unknown,
 ) => ({ status, error_code: errorCode, message });
+
+/**
+ * The fixed error messages (docs/API.md, Errors: Messages), written out here rather than imported
+ * from the code, so that a changed message fails the tests that pin it.
+ */
+export const MESSAGES = {
+  unauthorized:
+    'Send a valid API key as the user name of HTTP Basic auth with an empty password: Authorization: Basic base64("<api key>:")',
+  internal: 'An unexpected error occurred; it has been logged',
+  databaseUnavailable:
+    'The service is temporarily unable to reach its database; retry shortly',
+  undecodablePath: 'No resource at this path: it is not valid percent-encoding',
+  noSuchOrder: 'No such order in this box office (order ids are or_<number>)',
+  noOrder: (id: string) => `No order ${id} in this box office`,
+  noResource: (method: string, path: string) =>
+    `No resource at ${method} ${path}`,
+  notAllowed: (method: string, path: string) =>
+    `${method} is not allowed on ${path}; use GET, HEAD, OPTIONS`,
+  orderCursor: (parameter: 'starting_after' | 'ending_before') =>
+    `${parameter} must be the id of an order of this box office (or_<number>)`,
+  rateLimited: (max: number, windowSeconds: number, retryAfter: string) =>
+    `Rate limit of ${max} requests per ${windowSeconds} seconds exceeded; retry in ${retryAfter} seconds`,
+} as const;
 
 export type Get = (path: string) => request.Test;
 

@@ -1,6 +1,7 @@
 /**
- * The shape every Order resource has (spec 2.1–2.6, contract §5): every field present, with the
- * spec's types, null only where allowed. For checking many orders whose values are not known.
+ * The shape every Order resource has (docs/API.md, Resources: Order): every field present, with
+ * its documented type, null only where allowed. For checking many orders whose values are not
+ * known.
  */
 const nullOr = (matcher: unknown) => ({
   asymmetricMatch: (actual: unknown) =>
@@ -121,9 +122,9 @@ export function lineItemShape() {
 export { customQuestion };
 
 /**
- * Checks every order's shape and the invariants of contract §5 (total = subtotal + tax = the sum
- * of the line items' totals; void ⇔ voided_at; tickets belong to their order and its event;
- * created_at ≤ updated_at, which only issued tickets carry).
+ * Checks every order's shape and the Order invariants of docs/API.md (total = subtotal + tax =
+ * the sum of the line items' totals; void ⇔ voided_at; tickets belong to their order and its
+ * event; created_at ≤ updated_at, which only issued tickets carry).
  */
 export function expectWellFormedOrder(order: Record<string, unknown>) {
   expect(order).toEqual(orderShape());

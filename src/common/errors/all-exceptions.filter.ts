@@ -25,9 +25,9 @@ interface Described {
 }
 
 /**
- * The one place a non-2xx body is made (contract §6), whatever threw: routing, guards, pipes,
- * middleware, the database or a bug. Messages of unexpected errors never reach the client; they
- * are logged once, with the request id.
+ * The one place a non-2xx body is made (docs/API.md, Errors), whatever threw: routing, guards,
+ * pipes, middleware, the database or a bug. Messages of unexpected errors never reach the client;
+ * they are logged once, with the request id.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {

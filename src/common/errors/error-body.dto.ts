@@ -9,7 +9,7 @@ export class FieldErrorDto {
   messages: string[];
 }
 
-/** The one body of every non-2xx response (contract §6). */
+/** The one body of every non-2xx response (docs/API.md, Errors). */
 export class ErrorBodyDto {
   @ApiProperty({ description: 'The HTTP status code.', example: 400 })
   status: number;

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 
-/** The stable error codes of the contract (§6), UPPER_SNAKE as Ticket Tailor writes them. */
+/** The stable error codes (docs/API.md, Errors), UPPER_SNAKE as Ticket Tailor writes them. */
 export const ErrorCode = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
   INVALID_CURSOR: 'INVALID_CURSOR',

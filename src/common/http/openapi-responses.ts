@@ -15,7 +15,7 @@ const header = (
   schema: { type },
 });
 
-/** Headers on every response, whatever the status (contract §7). */
+/** Headers on every response, whatever the status (docs/API.md, Headers). */
 const EVERY_RESPONSE: Record<string, Header> = {
   'X-Request-Id': header(
     'Your X-Request-Id when it is sane, else a new one',

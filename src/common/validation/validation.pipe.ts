@@ -22,9 +22,10 @@ function firstMessage(errors: ValidationError[]): string {
 }
 
 /**
- * The global ValidationPipe (whitelist, forbidNonWhitelisted, transform) with the contract's 400
- * body. Query objects are also checked key by key first: the whitelist misses keys such as
- * `__proto__` or `constructor`, and an unknown parameter must never be silently ignored.
+ * The global ValidationPipe (whitelist, forbidNonWhitelisted, transform) with the API's 400 body
+ * (docs/API.md, Errors). Query objects are also checked key by key first: the whitelist misses
+ * keys such as `__proto__` or `constructor`, and an unknown parameter must never be silently
+ * ignored (docs/API.md, Decisions: Unknown parameters are refused).
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {

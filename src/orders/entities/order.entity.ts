@@ -70,7 +70,7 @@ export class Order {
   @Column({ name: 'status_message', type: String, length: 500, nullable: true })
   statusMessage: string | null;
 
-  /** Lower-case code from spec 2.9. */
+  /** Lower-case currency code (docs/API.md, Money). */
   @Column({ type: 'varchar', length: 3 })
   currency: string;
 
