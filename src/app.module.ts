@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { RawJsonInterceptor } from './common/http/raw-json.interceptor';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -37,7 +36,6 @@ import { OrdersModule } from './orders/orders.module';
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
-    { provide: APP_INTERCEPTOR, useClass: RawJsonInterceptor },
   ],
 })
 export class AppModule {}

@@ -15,7 +15,6 @@ import { CurrentCaller } from '../auth/caller.decorator';
 import { ErrorBodyDto } from '../common/errors/error-body.dto';
 import { Page } from '../common/pagination/page';
 import { PaginationLinksInterceptor } from '../common/pagination/pagination-links.interceptor';
-import { RawJson } from '../common/http/raw-json';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderDto, OrderListDto } from './dto/order.dto';
@@ -71,7 +70,7 @@ export class OrdersController {
     @CurrentCaller() caller: Caller,
     @Param('order_id') orderId: string,
     @Query() _query: NoQueryDto,
-  ): Promise<RawJson> {
-    return new RawJson(await this.orders.retrieve(caller.boxOfficeId, orderId));
+  ): Promise<Buffer> {
+    return Buffer.from(await this.orders.retrieve(caller.boxOfficeId, orderId));
   }
 }
