@@ -30,7 +30,7 @@ function instructions(base: string): string {
 
 async function main() {
   const app = await createApp();
-  await app.init(); // applies pending migrations
+  await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
   const seeded = await seedDemoDataIfEmpty(app.get(DataSource), {
     orders: DEMO_ORDERS,
     seed: 1,
