@@ -1,6 +1,6 @@
 // Two projects so `npm test` runs everything while `--selectProjects unit|e2e` runs either half.
-// Type-checking is `npm run build`'s job (ts-jest transpiles each file in isolation: tsconfig has
-// isolatedModules), which keeps the suite fast.
+// Type-checking is the builds' job (`npm run build`, `npm run build:tools`; ts-jest transpiles each
+// file in isolation: tsconfig has isolatedModules), which keeps the suite fast.
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 
 /** @type {import('jest').Config} */

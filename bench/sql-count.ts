@@ -2,21 +2,14 @@ import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../src/app.module';
-import {
-  APP_OPTIONS,
-  configureApp,
-  createHttpAdapter,
-} from '../src/configure-app';
+import { createApp } from '../src/create-app';
 import { httpGet } from './lib/proc';
 import { createTypicalApp } from './typical/main';
 
 /**
  * SQL statements per request, counted in-process: `node dist/bench/sql-count.js <input.json> <output.json>`
- * (run by run.ts with DATABASE_URL set) boots `ours` (the real AppModule and pipeline) and then
+ * (run by run.ts with DATABASE_URL set) boots `ours` (createApp, as main.ts builds it) and then
  * `typical`, wraps their DataSource logger's logQuery (TypeORM calls it for every statement,
  * whether logging is on or not), sends a few requests of each scenario and writes the counts as JSON.
  * The auth cache of `ours` is warm, as it is under load.
@@ -32,15 +25,8 @@ export interface SqlCounts {
   examples: Record<string, Record<string, string[]>>;
 }
 
-async function ours(): Promise<INestApplication> {
-  // As main.ts builds it.
-  return configureApp(
-    await NestFactory.create<NestExpressApplication>(
-      AppModule,
-      createHttpAdapter(),
-      APP_OPTIONS,
-    ),
-  );
+function ours(): Promise<INestApplication> {
+  return createApp();
 }
 
 function typical(): Promise<INestApplication> {

@@ -1,7 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { displayPrefix, hashApiKey } from '../src/auth/api-key-format';
 import { OrderGenerator, type OrderRows, SETUP_AT } from './order-generator';
-import { type Row, type RowBatch, withSeedWriter } from './seed-writers';
+import {
+  ANY_BOX_OFFICE,
+  type Row,
+  type RowBatch,
+  withSeedWriter,
+} from './seed-writers';
 
 /**
  * The demo data (README, Demo data): two box offices with fixed demo keys, their events, and N
@@ -24,36 +29,49 @@ export interface SeedOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
+export interface SeedResult {
+  orders: number;
+  boxOffices: number;
+}
+
+/** A seed without `reset` found data in the database. */
+export class DatabaseNotEmptyError extends Error {
+  constructor() {
+    super(
+      'The database already has data; pass --reset to delete it and seed again',
+    );
+  }
+}
+
 /** Orders generated and handed to the writer at a time: memory stays flat whatever N is. */
 const BATCH_ORDERS = 5_000;
 
 export async function isDatabaseEmpty(
   dataSource: DataSource,
 ): Promise<boolean> {
-  const rows: unknown[] = await dataSource.query(
-    'SELECT 1 FROM box_offices LIMIT 1',
-  );
+  const rows: unknown[] = await dataSource.query(ANY_BOX_OFFICE);
   return rows.length === 0;
 }
 
+/**
+ * Seeds the demo data in one transaction. Concurrent seeds of one database take turns (see
+ * withSeedWriter) and each checks for data inside its own, so of two started together on an
+ * empty database the second finds the first's data.
+ */
 export async function seedDemoData(
   dataSource: DataSource,
   options: SeedOptions,
-): Promise<{ orders: number; boxOffices: number }> {
+): Promise<SeedResult> {
   if (!Number.isSafeInteger(options.orders) || options.orders < 1) {
     throw new RangeError('orders must be a positive integer');
   }
   if (!Number.isSafeInteger(options.seed)) {
     throw new RangeError('seed must be an integer');
   }
-  if (!options.reset && !(await isDatabaseEmpty(dataSource))) {
-    throw new Error(
-      'The database already has data; pass --reset to delete it and seed again',
-    );
-  }
 
   await withSeedWriter(dataSource, async (writer) => {
     if (options.reset) await writer.clear();
+    else if (!(await writer.isEmpty())) throw new DatabaseNotEmptyError();
     const generator = new OrderGenerator(options.seed);
     await writer.insert(setupRows(generator));
     let done = 0;
@@ -64,6 +82,24 @@ export async function seedDemoData(
     }
   });
   return { orders: options.orders, boxOffices: DEMO_BOX_OFFICES.length };
+}
+
+/**
+ * Seeds an empty database and leaves one with data alone (null): what the demo server does at
+ * every start. Servers starting together on one empty database seed it once.
+ */
+export async function seedDemoDataIfEmpty(
+  dataSource: DataSource,
+  options: Omit<SeedOptions, 'reset'>,
+): Promise<SeedResult | null> {
+  // The usual case, data from an earlier start, is answered without taking the seeding lock.
+  if (!(await isDatabaseEmpty(dataSource))) return null;
+  try {
+    return await seedDemoData(dataSource, { ...options, reset: false });
+  } catch (error) {
+    if (error instanceof DatabaseNotEmptyError) return null;
+    throw error;
+  }
 }
 
 /** The box offices, their demo keys (stored hashed, as real keys are) and their events. */

@@ -93,15 +93,23 @@ const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
 export type RowBatch = readonly (readonly [SeedTable, readonly Row[]])[];
 
 export interface SeedWriter {
+  /** Whether the database holds no box office, read inside the seed's transaction. */
+  isEmpty(): Promise<boolean>;
   /** Deletes every row of the seeded tables and restarts their id sequences. */
   clear(): Promise<void>;
   insert(batch: RowBatch): Promise<void>;
 }
 
+/** A row when the database holds any box office (seeded data), none when it is empty. */
+export const ANY_BOX_OFFICE = 'SELECT 1 FROM box_offices LIMIT 1';
+
 /**
  * Runs `work` with a writer inside one transaction: a seed either lands whole or not at all (a
  * failed `--reset` leaves the old data in place). On commit the database's own id generation is
- * moved past the ids the seeder assigned.
+ * moved past the ids the seeder assigned. Seeds of one database take turns, whole transaction
+ * after whole transaction, so what `work` reads (isEmpty) stays true until it commits: on
+ * PostgreSQL under an advisory lock, on SQLite under its write lock (BEGIN IMMEDIATE), with
+ * calls on one connection queued in this process.
  */
 export async function withSeedWriter<T>(
   dataSource: DataSource,
@@ -112,7 +120,8 @@ export async function withSeedWriter<T>(
     const driver = dataSource.driver as unknown as {
       databaseConnection: Database.Database;
     };
-    return new SqliteSeedWriter(driver.databaseConnection).run(work);
+    const db = driver.databaseConnection;
+    return inTurn(db, () => new SqliteSeedWriter(db).run(work));
   }
   if (type === 'postgres') {
     const runner = dataSource.createQueryRunner();
@@ -124,6 +133,22 @@ export async function withSeedWriter<T>(
     }
   }
   throw new Error(`The seeder does not support ${type} databases`);
+}
+
+/**
+ * The seed in progress on each better-sqlite3 connection. A connection holds one transaction at a
+ * time, so a second seed on it waits for the first to finish (the write lock only keeps other
+ * connections out).
+ */
+const sqliteSeeds = new WeakMap<Database.Database, Promise<unknown>>();
+
+function inTurn<T>(db: Database.Database, run: () => Promise<T>): Promise<T> {
+  const result = (sqliteSeeds.get(db) ?? Promise.resolve()).then(run);
+  sqliteSeeds.set(
+    db,
+    result.catch(() => undefined),
+  );
+  return result;
 }
 
 /** The tables that take millions of rows; on SQLite their indexes are built after the load. */
@@ -145,15 +170,16 @@ const SQLITE_ROWS_PER_INSERT = 50;
  */
 class SqliteSeedWriter implements SeedWriter {
   private readonly statements = new Map<string, Database.Statement>();
+  /** Dropped at the first write (a seed that finds data and stops drops none); rebuilt before commit. */
+  private droppedIndexes: { name: string; sql: string }[] | null = null;
 
   constructor(private readonly db: Database.Database) {}
 
   async run<T>(work: (writer: SeedWriter) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
-      const indexes = this.dropIndexes();
       const result = await work(this);
-      for (const { sql } of indexes) this.db.exec(sql);
+      for (const { sql } of this.droppedIndexes ?? []) this.db.exec(sql);
       // AUTOINCREMENT moves each sequence past explicitly inserted ids by itself.
       this.db.exec('COMMIT');
       return result;
@@ -163,7 +189,12 @@ class SqliteSeedWriter implements SeedWriter {
     }
   }
 
+  isEmpty(): Promise<boolean> {
+    return Promise.resolve(this.db.prepare(ANY_BOX_OFFICE).get() === undefined);
+  }
+
   clear(): Promise<void> {
+    this.droppedIndexes ??= this.dropIndexes();
     for (const table of CHILDREN_FIRST) this.db.exec(`DELETE FROM ${table}`);
     // AUTOINCREMENT tables keep their high-water mark here; forget it so ids restart at 1.
     const hasSequences = this.db
@@ -182,6 +213,7 @@ class SqliteSeedWriter implements SeedWriter {
   }
 
   insert(batch: RowBatch): Promise<void> {
+    this.droppedIndexes ??= this.dropIndexes();
     for (const [table, rows] of batch) {
       let from = 0;
       for (
@@ -224,6 +256,9 @@ class SqliteSeedWriter implements SeedWriter {
   }
 }
 
+/** Arbitrary constant naming "seeding" among PostgreSQL advisory locks (migrate.ts has its own). */
+const SEED_LOCK_KEY = 7_311_500_422;
+
 /** PostgreSQL's limit on the parameters of one statement. */
 const MAX_PARAMETERS = 65_535;
 const PG_ROWS_PER_INSERT = 500;
@@ -240,6 +275,11 @@ class PostgresSeedWriter implements SeedWriter {
   async run<T>(work: (writer: SeedWriter) => Promise<T>): Promise<T> {
     await this.runner.startTransaction();
     try {
+      // Held until commit or rollback, so a concurrent seed waits here and then reads the
+      // committed result. On the transaction's own connection: nothing to release separately.
+      await this.runner.query('SELECT pg_advisory_xact_lock($1)', [
+        SEED_LOCK_KEY,
+      ]);
       const result = await work(this);
       await this.moveSequences();
       await this.runner.commitTransaction();
@@ -248,6 +288,11 @@ class PostgresSeedWriter implements SeedWriter {
       await this.runner.rollbackTransaction();
       throw error;
     }
+  }
+
+  async isEmpty(): Promise<boolean> {
+    const rows: unknown[] = await this.runner.query(ANY_BOX_OFFICE);
+    return rows.length === 0;
   }
 
   async clear(): Promise<void> {

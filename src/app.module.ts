@@ -1,10 +1,9 @@
-import { Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
-import { RawJsonInterceptor } from './common/http/raw-json.interceptor';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
@@ -17,14 +16,12 @@ import { loggerOptions } from './logger-options';
 import { OrdersModule } from './orders/orders.module';
 
 /**
- * Every global behaviour is registered here, so a test that imports AppModule gets production
- * behaviour. App-level settings live in configureApp (configure-app.ts), which main.ts and the
- * e2e helper both call: among them the request pipeline (request id, compression, CORS, API key
+ * Every global behaviour is registered here. App-level settings live in createApp (create-app.ts),
+ * the one bootstrap: among them the request pipeline (request id, compression, CORS, API key
  * identification and rate limiting), which must run before Swagger's routes.
  */
 @Module({
   imports: [
-    ConfigModule,
     LoggerModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => loggerOptions(config),
@@ -41,7 +38,14 @@ import { OrdersModule } from './orders/orders.module';
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
-    { provide: APP_INTERCEPTOR, useClass: RawJsonInterceptor },
   ],
 })
-export class AppModule {}
+export class AppModule {
+  /** The settings come from the environment unless `config` is given (tests). */
+  static forRoot(options: { config?: AppConfig } = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(options.config)],
+    };
+  }
+}

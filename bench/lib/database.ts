@@ -106,7 +106,7 @@ function runSeeder(
 ): Promise<void> {
   const cli = join(distRoot, 'seeds', 'seed.cli.js');
   if (!existsSync(cli))
-    throw new Error(`${cli} is missing: build first (nest build)`);
+    throw new Error(`${cli} is missing: build first (npm run build:tools)`);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,

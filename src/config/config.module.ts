@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import {
   ConfigModule as NestConfigModule,
   ConfigService,
@@ -7,35 +7,45 @@ import { AppConfig } from './app-config';
 import { Environment, SETTING_NAMES, validateEnvironment } from './environment';
 
 /**
- * @nestjs/config loads `.env` (if present) and validates the environment once at boot; the rest of
- * the code injects the typed AppConfig.
+ * Provides the typed AppConfig to the rest of the code. Without a config given, @nestjs/config
+ * loads `.env` (if present) and validates the environment once at boot; tests give their own, and
+ * then no environment or `.env` is read at all.
  */
 @Global()
-@Module({
-  imports: [
-    NestConfigModule.forRoot({
-      cache: true,
-      validate: validateEnvironment,
-      // Tests build AppConfig themselves; a stray .env must not leak into them.
-      ignoreEnvFile: process.env.NODE_ENV === 'test',
-    }),
-  ],
-  providers: [
-    {
+@Module({})
+export class ConfigModule {
+  static forRoot(config?: AppConfig): DynamicModule {
+    if (config) {
+      return {
+        module: ConfigModule,
+        providers: [{ provide: AppConfig, useValue: config }],
+        exports: [AppConfig],
+      };
+    }
+    const fromEnvironment: Provider = {
       provide: AppConfig,
       inject: [ConfigService],
       // ConfigService answers each setting from the validated (converted) values.
-      useFactory: (config: ConfigService) =>
+      useFactory: (settings: ConfigService) =>
         new AppConfig(
           Object.assign(
             new Environment(),
             Object.fromEntries(
-              SETTING_NAMES.map((key) => [key, config.get(key)]),
+              SETTING_NAMES.map((key) => [key, settings.get(key)]),
             ),
           ),
         ),
-    },
-  ],
-  exports: [AppConfig],
-})
-export class ConfigModule {}
+    };
+    return {
+      module: ConfigModule,
+      imports: [
+        NestConfigModule.forRoot({
+          cache: true,
+          validate: validateEnvironment,
+        }),
+      ],
+      providers: [fromEnvironment],
+      exports: [AppConfig],
+    };
+  }
+}

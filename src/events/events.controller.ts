@@ -6,7 +6,6 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/http/api-operations';
-import { RawJson } from '../common/http/raw-json';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { EventDto, EventListDto } from './dto/event.dto';
@@ -43,11 +42,11 @@ export class EventsController {
     param: 'event_id',
     example: 'ev_1',
   })
-  async retrieve(
+  retrieve(
     @CurrentCaller() caller: Caller,
     @Param('event_id') eventId: string,
     @Query() _query: NoQueryDto,
-  ): Promise<RawJson> {
-    return new RawJson(await this.events.retrieve(caller.boxOfficeId, eventId));
+  ): Promise<Buffer> {
+    return this.events.retrieve(caller.boxOfficeId, eventId);
   }
 }

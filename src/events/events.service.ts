@@ -27,8 +27,8 @@ export class EventsService {
     });
   }
 
-  /** One event's JSON text; 404 for a malformed id, a missing event or another box office's. */
-  retrieve(boxOfficeId: number, eventId: string): Promise<string> {
+  /** One event's JSON bytes; 404 for a malformed id, a missing event or another box office's. */
+  retrieve(boxOfficeId: number, eventId: string): Promise<Buffer> {
     return this.reader.one(boxOfficeId, eventId);
   }
 }

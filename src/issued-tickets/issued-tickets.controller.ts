@@ -6,7 +6,6 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/http/api-operations';
-import { RawJson } from '../common/http/raw-json';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { IssuedTicketDto, IssuedTicketListDto } from './dto/issued-ticket.dto';
@@ -44,13 +43,11 @@ export class IssuedTicketsController {
     param: 'issued_ticket_id',
     example: 'it_1',
   })
-  async retrieve(
+  retrieve(
     @CurrentCaller() caller: Caller,
     @Param('issued_ticket_id') ticketId: string,
     @Query() _query: NoQueryDto,
-  ): Promise<RawJson> {
-    return new RawJson(
-      await this.tickets.retrieve(caller.boxOfficeId, ticketId),
-    );
+  ): Promise<Buffer> {
+    return this.tickets.retrieve(caller.boxOfficeId, ticketId);
   }
 }

@@ -27,8 +27,8 @@ export class IssuedTicketsService {
     });
   }
 
-  /** One ticket's JSON text; 404 for a malformed id, a missing ticket or another box office's. */
-  retrieve(boxOfficeId: number, ticketId: string): Promise<string> {
+  /** One ticket's JSON bytes; 404 for a malformed id, a missing ticket or another box office's. */
+  retrieve(boxOfficeId: number, ticketId: string): Promise<Buffer> {
     return this.reader.one(boxOfficeId, ticketId);
   }
 }

@@ -6,7 +6,6 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/http/api-operations';
-import { RawJson } from '../common/http/raw-json';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
@@ -43,11 +42,11 @@ export class OrdersController {
     param: 'order_id',
     example: 'or_1',
   })
-  async retrieve(
+  retrieve(
     @CurrentCaller() caller: Caller,
     @Param('order_id') orderId: string,
     @Query() _query: NoQueryDto,
-  ): Promise<RawJson> {
-    return new RawJson(await this.orders.retrieve(caller.boxOfficeId, orderId));
+  ): Promise<Buffer> {
+    return this.orders.retrieve(caller.boxOfficeId, orderId);
   }
 }

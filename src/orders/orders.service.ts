@@ -26,8 +26,8 @@ export class OrdersService {
     });
   }
 
-  /** One order's JSON text; 404 for a malformed id, a missing order or another box office's. */
-  retrieve(boxOfficeId: number, orderId: string): Promise<string> {
+  /** One order's JSON bytes; 404 for a malformed id, a missing order or another box office's. */
+  retrieve(boxOfficeId: number, orderId: string): Promise<Buffer> {
     return this.reader.one(boxOfficeId, orderId);
   }
 }

@@ -1,13 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../../src/app.module';
-import {
-  APP_OPTIONS,
-  configureApp,
-  createHttpAdapter,
-} from '../../src/configure-app';
+import { createApp } from '../../src/create-app';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/environment';
 import { createTestDatabase } from './test-database';
@@ -20,8 +14,8 @@ export interface TestApp {
 }
 
 /**
- * The production application (AppModule + configureApp, migrations run at init) on a database of
- * its own. `settings` are environment variables, validated as at boot.
+ * The production application (createApp, migrations run at init) on a database of its own.
+ * `settings` are environment variables, validated as at boot.
  */
 export async function createTestApp(
   settings: Record<string, string> = {},
@@ -35,16 +29,7 @@ export async function createTestApp(
       ...settings,
     }),
   );
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
-    .overrideProvider(AppConfig)
-    .useValue(config)
-    .compile();
-  const app = configureApp(
-    moduleRef.createNestApplication<NestExpressApplication>(
-      createHttpAdapter(),
-      APP_OPTIONS,
-    ),
-  );
+  const app = await createApp({ config });
   await app.init();
   return {
     app,

@@ -1,6 +1,5 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import { lastValueFrom, of } from 'rxjs';
-import { RawJson } from '../http/raw-json';
 import type { Page } from './page';
 import {
   PaginationLinksInterceptor,
@@ -110,8 +109,8 @@ describe('PaginationLinksInterceptor', () => {
     } as unknown as ExecutionContext;
     const next: CallHandler = { handle: () => of(page) };
     const result = await lastValueFrom(interceptor.intercept(context, next));
-    expect(result).toBeInstanceOf(RawJson);
-    return JSON.parse((result as RawJson).body.toString('utf8'));
+    expect(Buffer.isBuffer(result)).toBe(true);
+    return JSON.parse(result.toString('utf8'));
   }
 
   const page = (over: Partial<Page> = {}): Page => ({

@@ -6,7 +6,6 @@ import {
 } from '@nestjs/common';
 import type { Request } from 'express';
 import { Observable, map } from 'rxjs';
-import { RawJson } from '../http/raw-json';
 import type { Page } from './page';
 
 const CURSORS = new Set(['starting_after', 'ending_before']);
@@ -31,12 +30,13 @@ export function pageLink(
 }
 
 /**
- * Turns the service's Page into `{"data": [...], "links": {"next", "previous"}}`. Links are
- * relative, keep the request's other parameters, and are null when nothing lies that way.
+ * Turns the service's Page into `{"data": [...], "links": {"next", "previous"}}`, encoded: the
+ * HTTP adapter sends a Buffer as JSON bytes. Links are relative, keep the request's other
+ * parameters, and are null when nothing lies that way.
  */
 @Injectable()
 export class PaginationLinksInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<RawJson> {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<Buffer> {
     const request = context.switchToHttp().getRequest<Request>();
     // The raw query: the validated DTO has lost the caller's spelling of values (e.g. `canceled`).
     const query = request.query as Record<string, unknown>;
@@ -59,7 +59,7 @@ export class PaginationLinksInterceptor implements NestInterceptor {
               ? pageLink(path, 'ending_before', page.firstId, query)
               : null,
         };
-        return new RawJson(wrapPage(page.items, links));
+        return wrapPage(page.items, links);
       }),
     );
   }

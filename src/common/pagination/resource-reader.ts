@@ -119,15 +119,16 @@ export class ResourceReader {
     };
   }
 
-  /** One item's JSON text; 404 for a malformed id, a missing item or another box office's. */
-  async one(tenantId: number, publicId: string): Promise<string> {
+  /** One item's JSON bytes; 404 for a malformed id, a missing item or another box office's. */
+  async one(tenantId: number, publicId: string): Promise<Buffer> {
     const { noun, prefix } = this.source;
     const id = parsePrefixedId(prefix, publicId);
     if (id !== null) {
       const statement = this.oneStatement(tenantId, id);
       const rows = await this.read(statement.sql, statement.params);
-      if (rows.length === 1)
-        return (await this.json.render(rows, this.read))[0];
+      if (rows.length === 1) {
+        return Buffer.from((await this.json.render(rows, this.read))[0]);
+      }
     }
     throw ApiError.notFound(
       id === null

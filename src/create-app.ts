@@ -1,5 +1,7 @@
 import { constants as zlibConstants } from 'node:zlib';
+import type { AddressInfo } from 'node:net';
 import { VersioningType } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -7,6 +9,7 @@ import compression from 'compression';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { version } from '../package.json';
+import { AppModule } from './app.module';
 import { etagOf } from './common/http/etag';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
 import { documentCommonResponses } from './common/http/openapi-responses';
@@ -15,19 +18,49 @@ import { AppConfig } from './config/app-config';
 import { AuthMiddleware } from './auth/auth.middleware';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 
-/** NestFactory options shared by main.ts and the tests: a read-only API parses no bodies. */
-export const APP_OPTIONS = { bodyParser: false, bufferLogs: true } as const;
-
-/** The HTTP adapter shared by main.ts and the tests (sends pre-built JSON bytes as they are). */
-export const createHttpAdapter = () => new JsonBufferExpressAdapter();
+export interface CreateAppOptions {
+  /** Settings to use instead of the environment's (tests build their own). */
+  config?: AppConfig;
+}
 
 /**
- * App-level settings that are not injectable, in the one place that main.ts and the e2e helper
- * both call, so that tests run the production pipeline.
+ * The service, assembled: the one bootstrap that main.ts, the demo server, the e2e tests and the
+ * bench's SQL counter all call, so each runs the production pipeline. The app is neither
+ * initialised nor listening: `init()` (which applies migrations unless MIGRATIONS_RUN=false) or
+ * `listen()` is the caller's.
  */
-export function configureApp(
-  app: NestExpressApplication,
-): NestExpressApplication {
+export async function createApp(
+  options: CreateAppOptions = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(options),
+    new JsonBufferExpressAdapter(),
+    // A read-only API parses no bodies. Logs wait for pino, attached below. A failure inside Nest
+    // (configuration, database) is logged by Nest, which then ends the process.
+    { bodyParser: false, bufferLogs: true },
+  );
+  return configure(app);
+}
+
+/**
+ * Listens on PORT and logs where: the last step of main.ts and of the demo server. Returns the
+ * base URL.
+ */
+export async function listen(app: NestExpressApplication): Promise<string> {
+  await app.listen(app.get(AppConfig).port);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  const base = `http://localhost:${port}`;
+  app
+    .get(Logger)
+    .log(
+      `Box Office API listening on ${base} (docs: ${base}/docs)`,
+      'Bootstrap',
+    );
+  return base;
+}
+
+/** App-level settings that are not injectable. */
+function configure(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
   app.useLogger(app.get(Logger));
   app.flushLogs();

@@ -1,0 +1,48 @@
+// `npm start`: the service for a first look. The app is built by createApp, as in production;
+// then migrations run (unless MIGRATIONS_RUN=false), an empty database gets the demo data, and
+// once listening it prints the demo keys and requests to paste. Production runs
+// dist/src/main.js, which never seeds.
+import { Logger } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import { createApp, listen } from '../src/create-app';
+import { DEMO_BOX_OFFICES, seedDemoDataIfEmpty } from './demo-data';
+
+const DEMO_ORDERS = 250;
+
+/** Requests printed as ready-to-paste curl lines, made with the first demo key. */
+const TRY_PATHS = ['/v1/orders?limit=2', '/v1/events?limit=2'];
+
+function instructions(base: string): string {
+  const key = DEMO_BOX_OFFICES[0].apiKey;
+  return [
+    '',
+    'Demo API keys (demo data only; create real keys with `npm run apikey -- create --box-office <id>`):',
+    ...DEMO_BOX_OFFICES.map(
+      (office) =>
+        `  box office ${office.id} (${office.name}): ${office.apiKey}`,
+    ),
+    '',
+    'Try it:',
+    ...TRY_PATHS.map((path) => `  curl -u ${key}: "${base}${path}"`),
+    '',
+  ].join('\n');
+}
+
+async function main() {
+  const app = await createApp();
+  await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
+  const seeded = await seedDemoDataIfEmpty(app.get(DataSource), {
+    orders: DEMO_ORDERS,
+    seed: 1,
+  });
+  if (seeded) {
+    app.get(Logger).log(`Seeded ${seeded.orders} demo orders`, 'Seed');
+  }
+  process.stdout.write(instructions(await listen(app)));
+}
+
+// Failures inside Nest's own calls end the process there, logged; this catches the rest.
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
