@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { SERVICE_NODE_FLAGS } from './lib/service';
 
 /**
  * `WORKERS=2 node dist/bench/cluster.js`: the service's own entry point (dist/src/main.js) in
@@ -17,7 +18,7 @@ let stopping = false;
 cluster.setupPrimary({
   exec: join(__dirname, '..', 'src', 'main.js'),
   // As `npm run start:prod` runs it.
-  execArgv: ['--max-semi-space-size=16'],
+  execArgv: SERVICE_NODE_FLAGS,
   silent: false,
 });
 for (let i = 0; i < workers; i++) cluster.fork();
