@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SqlCounts } from '../sql-count';
 import type { GateReport } from './gate';
@@ -43,7 +43,7 @@ export function machine(pinning: Pinning | null) {
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
     cpuModel: cpus()[0]?.model ?? 'unknown',
-    cores: availableParallelism(),
+    cores: CORES,
     memoryGb: Math.round(totalmem() / 2 ** 30),
     pinning,
   };
