@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { config } from '../package.json';
+import { SERVICE_NODE_FLAGS } from './lib/service';
 
 /**
  * `WORKERS=2 node dist/bench/cluster.js`: the service's own entry point (dist/src/main.js) in
@@ -17,8 +17,8 @@ let stopping = false;
 
 cluster.setupPrimary({
   exec: join(__dirname, '..', 'src', 'main.js'),
-  // The server's Node flags, as `npm run start:prod` passes them.
-  execArgv: config.serverNodeFlags.split(' '),
+  // As `npm run start:prod` runs it.
+  execArgv: SERVICE_NODE_FLAGS,
   silent: false,
 });
 for (let i = 0; i < workers; i++) cluster.fork();

@@ -3,7 +3,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
+import type { DatabaseProbe } from './load';
 import type { DbKind } from './options';
+import { pidsNamed } from './proc';
 
 /** Read-only access to the benchmark database, for building request lists. */
 export interface BenchDb {
@@ -125,6 +127,12 @@ function runSeeder(
   });
 }
 
+/** The run's database, with whether this run seeded it and how long that took. */
+export type PreparedDb = BenchDb & {
+  seeded: boolean;
+  seedSeconds: number | null;
+};
+
 /**
  * The database for this run: reused when it already holds the requested number of orders seeded
  * with the same seed (recorded in a file beside it), else (re)seeded with the project's seeder.
@@ -136,7 +144,7 @@ export async function prepareDatabase(options: {
   root: string;
   distRoot: string;
   reseed: boolean;
-}): Promise<BenchDb & { seeded: boolean; seedSeconds: number | null }> {
+}): Promise<PreparedDb> {
   const dataDir = join(options.root, 'bench', 'data');
   mkdirSync(dataDir, { recursive: true });
   let url: string;
@@ -217,4 +225,31 @@ export async function prepareDatabase(options: {
     );
   }
   return { ...db, seeded: !reusable, seedSeconds };
+}
+
+/**
+ * Runs `work` with a probe of the database server when it is a process of its own (PostgreSQL):
+ * its backends' CPU is then reported per request, and idle waits include its queries.
+ */
+export async function withDatabaseProbe<T>(
+  kind: DbKind,
+  url: string,
+  work: (probe: DatabaseProbe | undefined) => Promise<T>,
+): Promise<T> {
+  if (kind !== 'postgres') return work(undefined);
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work({
+      pids: () => pidsNamed('postgres'),
+      busy: async () => {
+        const { rows } = await client.query<{ n: string }>(
+          "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid()",
+        );
+        return Number(rows[0].n) > 0;
+      },
+    });
+  } finally {
+    await client.end();
+  }
 }

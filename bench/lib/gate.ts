@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { httpGet, type ServerProcess } from './proc';
 import { seededRandom, shuffle } from './random';
-import type { Scenario } from './scenarios';
+import { REQUEST_HEADERS, type Scenario } from './scenarios';
+import type { Servers } from './servers';
 
 /** The first place two JSON values differ, as a path, or null when they are equal. */
 export function firstDifference(
@@ -121,4 +122,33 @@ export async function correctnessGate(
     };
   }
   return report;
+}
+
+/** The gate over the run's servers: ours against ours2 and typical, whichever are running. */
+export async function runGate(
+  servers: Servers,
+  scenarios: Scenario[],
+  seed: number,
+): Promise<GateReport> {
+  const others = [servers.get('ours2'), servers.get('typical')].filter(
+    (s): s is ServerProcess => !!s,
+  );
+  console.log(
+    `\nCorrectness gate: ours vs ${others.map((s) => s.name).join(', ') || 'nothing'}…`,
+  );
+  const gate = await correctnessGate(
+    servers.get('ours')!,
+    others,
+    scenarios,
+    REQUEST_HEADERS,
+    seed,
+  );
+  const sizes = Object.entries(gate.scenarios).map(
+    ([name, s]) =>
+      `${name}: ${s.checked} × ~${Math.round(s.bodyBytes / 1024)} KB`,
+  );
+  console.log(
+    `  ${gate.requests} requests, every body deep-equal (${sizes.join(', ')})`,
+  );
+  return gate;
 }

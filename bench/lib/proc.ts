@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on every Linux we run on). */
@@ -32,6 +33,33 @@ export const hasTaskset = (() => {
     return false;
   }
 })();
+
+/**
+ * The cores this process may use, counted when it starts: once the harness pins itself to the load
+ * generator's core, `availableParallelism()` counts that one only.
+ */
+export const CORES = availableParallelism();
+
+/** taskset CPU lists: the load generator's and the servers'. */
+export interface Pinning {
+  load: string;
+  servers: string;
+}
+
+/**
+ * Load generator on core 0, servers on the last core: they never compete for a core (except the
+ * two-worker server, which needs both: see `allCores`). Null without taskset or a second core.
+ */
+export function choosePinning(noPin: boolean): Pinning | null {
+  return !noPin && hasTaskset && CORES >= 2
+    ? { load: '0', servers: String(CORES - 1) }
+    : null;
+}
+
+/** Every core, as a taskset CPU list. */
+export function allCores(): string {
+  return `0-${CORES - 1}`;
+}
 
 /** Pins every thread of a process (libuv and V8 helpers included) to the given CPU list. */
 export function pin(pid: number, cpus: string): void {

@@ -1,4 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { timedRun, warmUp, type LoadOptions } from './load';
+import type { BenchOptions } from './options';
+import type { ServerProcess } from './proc';
+import { REQUEST_HEADERS, type Scenario } from './scenarios';
+import { profiledSpec, type Launch, type Servers } from './servers';
 
 interface ProfileNode {
   id: number;
@@ -59,6 +66,8 @@ export interface ProfileSummary {
   byCategory: { name: string; ms: number; share: number }[];
   byFunction: { name: string; where: string; ms: number; share: number }[];
 }
+
+export type ScenarioProfile = ProfileSummary & { scenario: string };
 
 /** Self time by package/file and by function, busiest first (idle excluded from shares). */
 export function summariseProfile(file: string, top = 20): ProfileSummary {
@@ -134,4 +143,67 @@ export function profileMarkdown(
       (f) => `| ${f.name} | ${f.where} | ${pct(f.share)} |`,
     ),
   ].join('\n');
+}
+
+/**
+ * Runs `work` between the two SIGWINCHes that start and stop bench/profile-preload.ts's profiler,
+ * then waits for the profile file.
+ */
+async function whileProfiling(
+  server: ServerProcess,
+  file: string,
+  work: () => Promise<unknown>,
+): Promise<void> {
+  server.child.kill('SIGWINCH');
+  await sleep(300);
+  await work();
+  server.child.kill('SIGWINCH');
+  for (let i = 0; i < 100 && !existsSync(file); i++) await sleep(100);
+  await sleep(500);
+}
+
+/** CPU-profiles `ours` (one process, its own) through one timed run of a scenario at 10 connections. */
+async function profileScenario(
+  servers: Servers,
+  launch: Launch,
+  scenario: Scenario,
+  options: Pick<BenchOptions, 'duration' | 'warmup'>,
+): Promise<ScenarioProfile> {
+  const file = join(
+    launch.dataDir,
+    `ours-${scenario.name}-${Date.now()}.cpuprofile`,
+  );
+  const server = await servers.start(profiledSpec(launch, file));
+  try {
+    const load: LoadOptions = {
+      server,
+      paths: scenario.paths,
+      okStatuses: scenario.okStatuses,
+      connections: 10,
+      duration: options.duration,
+      headers: REQUEST_HEADERS,
+    };
+    await warmUp(load, Math.max(1, options.warmup));
+    await whileProfiling(server, file, () => timedRun(load));
+  } finally {
+    await servers.stop(server);
+  }
+  return { ...summariseProfile(file), scenario: scenario.name };
+}
+
+/** `--profile`: the walk, or every scenario named with --scenarios. */
+export async function profileOurs(
+  servers: Servers,
+  launch: Launch,
+  scenarios: readonly Scenario[],
+  options: Pick<BenchOptions, 'duration' | 'warmup' | 'profile' | 'scenarios'>,
+): Promise<ScenarioProfile[]> {
+  if (!options.profile) return [];
+  const profiles: ScenarioProfile[] = [];
+  for (const scenario of scenarios) {
+    if (!options.scenarios && scenario.name !== 'walk') continue;
+    console.log(`\nProfiling ours (1 process) on ${scenario.name} @10…`);
+    profiles.push(await profileScenario(servers, launch, scenario, options));
+  }
+  return profiles;
 }

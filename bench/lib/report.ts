@@ -1,15 +1,6 @@
 import type { RunMetrics } from './load';
-import { profileMarkdown, type ProfileSummary } from './profile';
-
-export const SERVER_NAMES = ['ceiling', 'ours', 'ours2', 'typical'] as const;
-export type ServerName = (typeof SERVER_NAMES)[number];
-
-export const SERVER_LABELS: Record<ServerName, string> = {
-  ceiling: 'ceiling (node:http, fixed body)',
-  ours: 'ours (1 process)',
-  ours2: 'ours (2 workers)',
-  typical: 'typical (find + ClassSerializer)',
-};
+import { profileMarkdown, type ScenarioProfile } from './profile';
+import { SERVER_LABELS, SERVER_NAMES, type ServerName } from './servers';
 
 export interface CellResult {
   scenario: string;
@@ -80,7 +71,7 @@ export interface Target {
   met: boolean | null;
 }
 
-function find(
+export function findCell(
   cells: CellResult[],
   scenario: string,
   server: ServerName,
@@ -118,6 +109,13 @@ function slowdown(ours: Median | undefined, peer: Median | undefined) {
   return { value: ratio(peer.p99, ours.p99), lower: false };
 }
 
+/** Errors of every server but the peer (ours, ours2 and the ceiling), all runs. */
+export function ourErrors(cells: CellResult[]): number {
+  return cells
+    .filter((c) => c.server !== 'typical')
+    .reduce((sum, c) => sum + c.median.errors, 0);
+}
+
 /** The targets, from whatever cells were run (NaN / null when a cell is missing). */
 export function targets(
   cells: CellResult[],
@@ -125,8 +123,8 @@ export function targets(
 ): Target[] {
   const at = (v: number, ok: (v: number) => boolean) =>
     Number.isFinite(v) ? ok(v) : null;
-  const ours = (s: string) => find(cells, s, 'ours')?.median;
-  const typical = (s: string) => find(cells, s, 'typical')?.median;
+  const ours = (s: string) => findCell(cells, s, 'ours')?.median;
+  const typical = (s: string) => findCell(cells, s, 'typical')?.median;
   const out: Target[] = [];
   const add = (
     name: string,
@@ -164,7 +162,7 @@ export function targets(
   add(
     'ours MB/s, walk (2 workers)',
     'MB/s, walk @10',
-    find(cells, 'walk', 'ours2')?.median.mbps ?? NaN,
+    findCell(cells, 'walk', 'ours2')?.median.mbps ?? NaN,
     '≥ 90',
     (v) => v >= 90,
   );
@@ -207,13 +205,10 @@ export function targets(
     '≥ 2,000',
     (v) => v >= 2000,
   );
-  const ourErrors = cells
-    .filter((c) => c.server !== 'typical')
-    .reduce((sum, c) => sum + c.median.errors, 0);
   add(
     'errors (ours, ours2, ceiling)',
     'all runs',
-    cells.length ? ourErrors : NaN,
+    cells.length ? ourErrors(cells) : NaN,
     '0',
     (v) => v === 0,
   );
@@ -290,11 +285,11 @@ export function ratioTable(
   for (const key of keys) {
     const [scenario, conns] = key.split('|');
     const n = Number(conns);
-    const ours = find(cells, scenario, 'ours', n)?.median;
+    const ours = findCell(cells, scenario, 'ours', n)?.median;
     if (!ours) continue;
-    const typical = find(cells, scenario, 'typical', n)?.median;
-    const ceiling = find(cells, scenario, 'ceiling', n)?.median;
-    const ours2 = find(cells, scenario, 'ours2', n)?.median;
+    const typical = findCell(cells, scenario, 'typical', n)?.median;
+    const ceiling = findCell(cells, scenario, 'ceiling', n)?.median;
+    const ours2 = findCell(cells, scenario, 'ours2', n)?.median;
     if (!typical && !ceiling && !ours2) continue;
     const up = speedup(ours, typical);
     const down = slowdown(ours, typical);
@@ -346,7 +341,7 @@ export interface ReportInput {
   titles: Record<string, string>;
   reps: number;
   rss: Partial<Record<ServerName, number[]>>;
-  profiles?: (ProfileSummary & { scenario: string })[];
+  profiles?: ScenarioProfile[];
 }
 
 /** The whole Markdown report (what the console, results.json and the README get). */

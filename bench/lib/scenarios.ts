@@ -5,6 +5,10 @@ import { seededRandom, shuffle } from './random';
 export const DEMO_KEY = 'sk_demo_boxoffice_1';
 export const OTHER_KEY = 'sk_demo_boxoffice_2';
 export const AUTH_HEADER = `Basic ${Buffer.from(`${DEMO_KEY}:`).toString('base64')}`;
+/** The headers of every benchmark request: box office 1's demo key. */
+export const REQUEST_HEADERS: Readonly<Record<string, string>> = {
+  authorization: AUTH_HEADER,
+};
 
 export const SCENARIO_NAMES = [
   'first',
@@ -329,4 +333,28 @@ export async function buildScenarios(
       events: eventRows.length,
     },
   };
+}
+
+/** The scenarios named with --scenarios (all of them when none is named). */
+export function selectScenarios(
+  all: readonly Scenario[],
+  wanted: readonly string[] | null,
+): Scenario[] {
+  for (const name of wanted ?? []) {
+    if (!(SCENARIO_NAMES as readonly string[]).includes(name))
+      throw new Error(`unknown scenario ${name}`);
+  }
+  return all.filter((s) => !wanted || wanted.includes(s.name));
+}
+
+/** One line on the data the requests were drawn from. */
+export function describeFacts(facts: DatasetFacts): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const day = new Date(facts.range.gte * 1000).toISOString().slice(0, 10);
+  return (
+    `Box office ${facts.boxOfficeId}: ${n(facts.orders)} orders ` +
+    `(deep cursors at ${n(facts.deep50Position)} and ${n(facts.deep99Position)}; ` +
+    `range ${day} + 30 days: ${n(facts.range.orders)} orders; ` +
+    `${facts.events} events with > 100 orders)`
+  );
 }

@@ -1,0 +1,88 @@
+import {
+  timedRun,
+  warmUp,
+  type DatabaseProbe,
+  type LoadOptions,
+  type RunMetrics,
+} from './load';
+import type { BenchOptions } from './options';
+import type { Cell } from './plan';
+import { allCores, httpGet, pin, type Pinning } from './proc';
+import { summarise, type CellResult } from './report';
+import { REQUEST_HEADERS, type Scenario } from './scenarios';
+import type { Servers } from './servers';
+
+export interface CellRun {
+  servers: Servers;
+  scenarios: readonly Scenario[];
+  options: Pick<BenchOptions, 'duration' | 'warmup' | 'reps'>;
+  pinning: Pinning | null;
+  /** PostgreSQL's processes, whose CPU and pending queries count too. */
+  database?: DatabaseProbe;
+}
+
+/** The load generator's CPUs: its own core, or every core beside the two workers of ours2. */
+function pinLoadGenerator(
+  pinning: Pinning | null,
+  server: Cell['server'] | null,
+) {
+  if (pinning) pin(process.pid, server === 'ours2' ? allCores() : pinning.load);
+}
+
+/** A peer slower than a whole run completed nothing: time one request alone, for the report. */
+async function timeAlone(
+  result: CellResult,
+  load: LoadOptions,
+  runs: RunMetrics[],
+): Promise<void> {
+  const started = process.hrtime.bigint();
+  await httpGet(load.server.port, load.paths[0], load.headers, 600_000);
+  result.median.incomplete = true;
+  result.median.soloMs = Number(process.hrtime.bigint() - started) / 1e6;
+  result.median.seconds = runs.reduce((sum, r) => sum + r.durationS, 0);
+  result.median.runs = runs.length;
+}
+
+async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
+  const scenario = run.scenarios.find((s) => s.name === cell.scenario)!;
+  const load: LoadOptions = {
+    server: run.servers.get(cell.server)!,
+    paths: cell.server === 'ceiling' ? ['/'] : scenario.paths,
+    okStatuses: scenario.okStatuses,
+    connections: cell.connections,
+    duration: run.options.duration,
+    headers: REQUEST_HEADERS,
+    database: run.database,
+  };
+  await warmUp(load, run.options.warmup);
+  const runs: RunMetrics[] = [];
+  for (let rep = 0; rep < run.options.reps; rep++)
+    runs.push(await timedRun(load));
+  const result = summarise(cell.scenario, cell.server, cell.connections, runs);
+  if (runs.every((r) => r.requests === 0)) await timeAlone(result, load, runs);
+  return result;
+}
+
+function cellLine({ scenario, server, connections, median: m }: CellResult) {
+  return (
+    `  ${scenario.padEnd(8)} ${server.padEnd(7)} @${String(connections).padEnd(2)} ` +
+    `${m.rps.toFixed(m.rps < 10 ? 1 : 0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  ` +
+    `${m.mbps.toFixed(1)} MB/s  ${m.cpuUsPerRequest === null ? '–' : Math.round(m.cpuUsPerRequest)} µs CPU/req  ${m.errors} errors`
+  );
+}
+
+/** The timed matrix: each cell in turn, a line printed as each ends. */
+export async function runCells(
+  cells: readonly Cell[],
+  run: CellRun,
+): Promise<CellResult[]> {
+  const results: CellResult[] = [];
+  for (const cell of cells) {
+    pinLoadGenerator(run.pinning, cell.server);
+    const result = await runCell(cell, run);
+    console.log(cellLine(result));
+    results.push(result);
+  }
+  pinLoadGenerator(run.pinning, null);
+  return results;
+}

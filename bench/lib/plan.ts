@@ -1,0 +1,92 @@
+import type { BenchOptions } from './options';
+import type { Pinning } from './proc';
+import type { Scenario, ScenarioName } from './scenarios';
+import type { ServerName } from './servers';
+
+/** One scenario on one server at one connection count: warm-up, then the timed runs. */
+export interface Cell {
+  scenario: ScenarioName;
+  server: ServerName;
+  connections: number;
+}
+
+/**
+ * The default matrix (bench/README.md, "Matrix and time budget"): every scenario at 10
+ * connections for ours and typical (invalid: ours only); the walk, the headline, also at 1
+ * connection, against the ceiling and on two workers. `--full` runs every scenario on every
+ * server at 1 and 10 connections.
+ */
+export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
+  const cells: Cell[] = [];
+  const add = (
+    scenario: ScenarioName,
+    server: ServerName,
+    connections: number[],
+  ) => {
+    for (const c of options.connections ?? connections) {
+      if (
+        !cells.some(
+          (x) =>
+            x.scenario === scenario &&
+            x.server === server &&
+            x.connections === c,
+        )
+      ) {
+        cells.push({ scenario, server, connections: c });
+      }
+    }
+  };
+  for (const { name } of scenarios) {
+    const both = options.full || name === 'walk' ? [1, 10] : [10];
+    if (name === 'walk' || (options.full && name === 'first'))
+      add(name, 'ceiling', [10]);
+    add(name, 'ours', both);
+    if (name === 'walk' || options.full) add(name, 'ours2', [10]);
+    // The 400 path costs both servers next to nothing: compared only with --full.
+    if (name !== 'invalid' || options.full || options.smoke)
+      add(name, 'typical', both);
+  }
+  const servers = options.servers;
+  return servers ? cells.filter((c) => servers.includes(c.server)) : cells;
+}
+
+/**
+ * The servers a run starts: those of its cells, and always ours and the servers the correctness
+ * gate compares it with (typical unless --servers leaves it out, ours2 when --servers names it).
+ */
+export function serversNeeded(
+  options: BenchOptions,
+  cells: Cell[],
+): Set<ServerName> {
+  const needed = new Set<ServerName>(cells.map((c) => c.server));
+  needed.add('ours');
+  if (!options.servers || options.servers.includes('typical'))
+    needed.add('typical');
+  if (options.servers?.includes('ours2')) needed.add('ours2');
+  return needed;
+}
+
+const RUN_OVERHEAD_S = 0.8; // waiting for the server to go idle, connection set-up
+
+function estimateSeconds(options: BenchOptions, cells: Cell[]): number {
+  return (
+    cells.length *
+    (options.warmup +
+      RUN_OVERHEAD_S +
+      options.reps * (options.duration + RUN_OVERHEAD_S))
+  );
+}
+
+/** One line on what the run will do and how long the load takes. */
+export function describePlan(
+  options: BenchOptions,
+  cells: Cell[],
+  pinning: Pinning | null,
+): string {
+  return (
+    `Plan: ${cells.length} cells x (${options.warmup} s warm-up + ${options.reps} x ${options.duration} s) ≈ ${Math.ceil(estimateSeconds(options, cells) / 60)} min of load` +
+    (pinning
+      ? `; load generator on CPU ${pinning.load}, servers on CPU ${pinning.servers}`
+      : '; no CPU pinning')
+  );
+}

@@ -1,0 +1,201 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  allCores,
+  freePort,
+  httpGet,
+  peakRssMb,
+  startServer,
+  type Pinning,
+  type ServerProcess,
+} from './proc';
+import { REQUEST_HEADERS, type Scenario } from './scenarios';
+import { SERVICE_NODE_FLAGS } from './service';
+
+export const SERVER_NAMES = ['ceiling', 'ours', 'ours2', 'typical'] as const;
+export type ServerName = (typeof SERVER_NAMES)[number];
+
+export const SERVER_LABELS: Record<ServerName, string> = {
+  ceiling: 'ceiling (node:http, fixed body)',
+  ours: 'ours (1 process)',
+  ours2: 'ours (2 workers)',
+  typical: 'typical (find + ClassSerializer)',
+};
+
+const isServerName = (name: string): name is ServerName =>
+  (SERVER_NAMES as readonly string[]).includes(name);
+
+/** What every server is started from. */
+export interface Launch {
+  /** The build output: dist/ (holds src/ and bench/). */
+  distRoot: string;
+  /** bench/data: the ceiling's body and the CPU profiles go there. */
+  dataDir: string;
+  /** The environment the service and its peer get (see `serverEnv`). */
+  env: Record<string, string>;
+  pinning: Pinning | null;
+}
+
+/** `node <args>` with this environment, on these CPUs (null: free). */
+export interface ServerSpec {
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  cpus: string | null;
+}
+
+export function serverEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    // The benchmark must measure the API, not the rate limiter's 429s.
+    RATE_LIMIT_MAX: '1000000000',
+    MIGRATIONS_RUN: 'true',
+  };
+}
+
+const ceilingBodyFile = (dataDir: string) => join(dataDir, 'ceiling-body.json');
+
+export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
+  const dist = (...parts: string[]) => join(launch.distRoot, ...parts);
+  const pinned = launch.pinning?.servers ?? null;
+  switch (name) {
+    case 'ours':
+      return {
+        name,
+        args: [...SERVICE_NODE_FLAGS, dist('src', 'main.js')],
+        env: launch.env,
+        cpus: pinned,
+      };
+    case 'ours2':
+      return {
+        name,
+        args: [dist('bench', 'cluster.js')],
+        env: { ...launch.env, WORKERS: '2' },
+        // Every core (a child inherits the parent's affinity, which is core 0 here).
+        cpus: launch.pinning ? allCores() : null,
+      };
+    case 'typical':
+      return {
+        name,
+        args: [dist('bench', 'typical', 'main.js')],
+        env: launch.env,
+        cpus: pinned,
+      };
+    case 'ceiling':
+      return {
+        name,
+        args: [dist('bench', 'ceiling.js')],
+        env: { CEILING_BODY: ceilingBodyFile(launch.dataDir) },
+        cpus: pinned,
+      };
+  }
+}
+
+/** `ours` under bench/profile-preload.ts, which writes its CPU profile to `file`. */
+export function profiledSpec(launch: Launch, file: string): ServerSpec {
+  const ours = serverSpec('ours', launch);
+  return {
+    ...ours,
+    name: 'ours (profiled)',
+    args: [
+      '--require',
+      join(launch.distRoot, 'bench', 'profile-preload.js'),
+      ...ours.args,
+    ],
+    env: { ...ours.env, BENCH_PROFILE_FILE: file },
+  };
+}
+
+/** The running servers of a run, by name, in the order they started. */
+export class Servers {
+  private readonly running = new Map<string, ServerProcess>();
+
+  get(name: ServerName): ServerProcess | undefined {
+    return this.running.get(name);
+  }
+
+  list(): ServerProcess[] {
+    return [...this.running.values()];
+  }
+
+  /** Starts the server on a free port and waits until it answers. */
+  async start(spec: ServerSpec): Promise<ServerProcess> {
+    const port = await freePort();
+    const server = await startServer({
+      ...spec,
+      env: { ...spec.env, PORT: String(port) },
+      port,
+    });
+    this.running.set(spec.name, server);
+    return server;
+  }
+
+  async stop(server: ServerProcess): Promise<void> {
+    this.running.delete(server.name);
+    await server.stop();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.list().map((server) => this.stop(server)));
+  }
+}
+
+/**
+ * Starts the servers one after the other, runs `work` with them, and stops every server started
+ * meanwhile (the initial ones and any `work` added) when it returns or throws, or when Ctrl-C or a
+ * CI timeout (SIGINT, SIGTERM) ends the run: then the process exits with 130.
+ */
+export async function withServers<T>(
+  specs: readonly ServerSpec[],
+  work: (servers: Servers) => Promise<T>,
+): Promise<T> {
+  const servers = new Servers();
+  const abort = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the servers`);
+    void servers.stopAll().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  try {
+    for (const spec of specs) await servers.start(spec);
+    return await work(servers);
+  } finally {
+    process.off('SIGINT', abort);
+    process.off('SIGTERM', abort);
+    await servers.stopAll();
+  }
+}
+
+/** The ceiling serves a walk page captured from `ours`: the same bytes, nothing left to compute. */
+export async function startCeiling(
+  servers: Servers,
+  launch: Launch,
+  scenarios: readonly Scenario[],
+): Promise<void> {
+  const walk = scenarios.find((s) => s.name === 'walk') ?? scenarios[0];
+  const page = await httpGet(
+    servers.get('ours')!.port,
+    walk.paths[0],
+    REQUEST_HEADERS,
+  );
+  writeFileSync(ceilingBodyFile(launch.dataDir), page.body);
+  await servers.start(serverSpec('ceiling', launch));
+}
+
+/** Peak RSS of each server's processes, MB. */
+export function peakRss(
+  servers: Servers,
+): Partial<Record<ServerName, number[]>> {
+  const rss: Partial<Record<ServerName, number[]>> = {};
+  for (const server of servers.list()) {
+    if (!isServerName(server.name)) continue;
+    const pids = server.pids();
+    // A cluster's primary only hands out connections: report its workers.
+    rss[server.name] = peakRssMb(
+      server.name === 'ours2' && pids.length > 1 ? pids.slice(1) : pids,
+    );
+  }
+  return rss;
+}
