@@ -78,9 +78,8 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   // A JSON API serves no HTML of its own; Swagger UI at /docs needs inline scripts and styles.
   app.use(helmet({ contentSecurityPolicy: false }));
   // Every JSON body, however small, when the client accepts gzip or br (error bodies included).
-  // Fast settings: on a 260 KB list page the defaults (brotli 4, gzip 6) cost 1.9 / 2.9 ms, as
-  // much as building the page; brotli 2 / gzip 2 take 1.1 / 1.2 ms for output 8% / 18% larger
-  // (still about a seventh of the JSON).
+  // Fast levels: the defaults cost as much as building a list page, for barely smaller output
+  // (bench/README.md, "Measurements behind the hot path").
   app.use(
     compression({
       threshold: 0,

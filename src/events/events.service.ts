@@ -3,9 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { parsePrefixedId } from '../common/ids';
 import { type Filter, filters } from '../common/pagination/list-filters';
-import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
 import type { Page } from '../common/pagination/page';
-import { ResourceReader } from '../common/pagination/resource-reader';
+import {
+  ResourceReader,
+  pageRequest,
+} from '../common/pagination/resource-reader';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EVENT_SOURCE } from './event.fields';
 
@@ -19,12 +21,10 @@ export class EventsService {
   }
 
   list(boxOfficeId: number, query: ListEventsQueryDto): Promise<Page> {
-    return this.reader.page(boxOfficeId, {
-      limit: query.limit ?? DEFAULT_PAGE_SIZE,
-      starting_after: query.starting_after,
-      ending_before: query.ending_before,
-      filters: eventFilters(query),
-    });
+    return this.reader.page(
+      boxOfficeId,
+      pageRequest(query, eventFilters(query)),
+    );
   }
 
   /** One event's JSON bytes; 404 for a malformed id, a missing event or another box office's. */

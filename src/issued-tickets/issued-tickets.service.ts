@@ -3,9 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { parsePrefixedId } from '../common/ids';
 import { type Filter, filters } from '../common/pagination/list-filters';
-import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
 import type { Page } from '../common/pagination/page';
-import { ResourceReader } from '../common/pagination/resource-reader';
+import {
+  ResourceReader,
+  pageRequest,
+} from '../common/pagination/resource-reader';
 import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
 import { ISSUED_TICKET_SOURCE } from './issued-ticket.fields';
 
@@ -19,12 +21,10 @@ export class IssuedTicketsService {
   }
 
   list(boxOfficeId: number, query: ListIssuedTicketsQueryDto): Promise<Page> {
-    return this.reader.page(boxOfficeId, {
-      limit: query.limit ?? DEFAULT_PAGE_SIZE,
-      starting_after: query.starting_after,
-      ending_before: query.ending_before,
-      filters: issuedTicketFilters(boxOfficeId, query),
-    });
+    return this.reader.page(
+      boxOfficeId,
+      pageRequest(query, issuedTicketFilters(boxOfficeId, query)),
+    );
   }
 
   /** One ticket's JSON bytes; 404 for a malformed id, a missing ticket or another box office's. */

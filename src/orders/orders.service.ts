@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { type Filter, filters } from '../common/pagination/list-filters';
-import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
 import type { Page } from '../common/pagination/page';
-import { ResourceReader } from '../common/pagination/resource-reader';
+import {
+  ResourceReader,
+  pageRequest,
+} from '../common/pagination/resource-reader';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { ORDER_SOURCE } from './order.fields';
 
@@ -18,12 +20,10 @@ export class OrdersService {
   }
 
   list(boxOfficeId: number, query: ListOrdersQueryDto): Promise<Page> {
-    return this.reader.page(boxOfficeId, {
-      limit: query.limit ?? DEFAULT_PAGE_SIZE,
-      starting_after: query.starting_after,
-      ending_before: query.ending_before,
-      filters: orderFilters(query),
-    });
+    return this.reader.page(
+      boxOfficeId,
+      pageRequest(query, orderFilters(query)),
+    );
   }
 
   /** One order's JSON bytes; 404 for a malformed id, a missing order or another box office's. */

@@ -14,6 +14,7 @@ import {
   compileResourceJson,
 } from '../resource-json/resource-json';
 import type { Filter } from './list-filters';
+import { type CursorQuery, DEFAULT_PAGE_SIZE } from './list-query.dto';
 import { type Page, emptyPage } from './page';
 
 /** Where a resource lives and how its list is ordered; one per resource. */
@@ -38,6 +39,19 @@ export interface PageRequest {
   readonly starting_after?: unknown;
   readonly ending_before?: unknown;
   readonly filters: readonly Filter[];
+}
+
+/** A list query's page parameters (limit defaulted) with the filters the resource made of it. */
+export function pageRequest(
+  query: CursorQuery,
+  filters: readonly Filter[],
+): PageRequest {
+  return {
+    limit: query.limit ?? DEFAULT_PAGE_SIZE,
+    starting_after: query.starting_after,
+    ending_before: query.ending_before,
+    filters,
+  };
 }
 
 export type CursorParameter = 'starting_after' | 'ending_before';
