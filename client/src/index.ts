@@ -1,0 +1,182 @@
+// A typed client for the Box Office API, for browsers and Node.js alike: requests go through
+// openapi-fetch with types generated from openapi.json (`npm run client:generate` writes
+// schema.d.ts). Only web-platform APIs are used (fetch, Headers, btoa), no Node.js modules.
+import createClient from 'openapi-fetch';
+import type { Client, Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema.js';
+
+export type { components, paths };
+export type Order = components['schemas']['OrderDto'];
+/** An event (named so as not to hide the DOM's `Event` where it is imported). */
+export type BoxOfficeEvent = components['schemas']['EventDto'];
+export type IssuedTicket = components['schemas']['IssuedTicketDto'];
+export type ErrorBody = components['schemas']['ErrorBodyDto'];
+export type BoxOfficeClient = Client<paths>;
+
+export interface BoxOfficeClientOptions {
+  /** Where the API is served, e.g. `https://api.example.com` (no trailing `/v1`). */
+  baseUrl: string;
+  apiKey: string;
+  /**
+   * Remembers each GET's last ETag and body, sends `If-None-Match`, and answers a `304` with the
+   * remembered body (see conditionalRequests). One store per API key.
+   */
+  cache?: ResponseStore;
+  /** Defaults to the global fetch. */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+export function createBoxOfficeClient(
+  options: BoxOfficeClientOptions,
+): BoxOfficeClient {
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl,
+    headers: { Authorization: basicAuthorization(options.apiKey) },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  if (options.cache) client.use(conditionalRequests(options.cache));
+  return client;
+}
+
+/** The `Authorization` value for a key: Basic auth with the key as user name, no password. */
+export function basicAuthorization(apiKey: string): string {
+  return `Basic ${btoa(`${apiKey}:`)}`;
+}
+
+/** A non-2xx answer: its status and the API's error body (docs/API.md, Errors). */
+export class BoxOfficeApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody | undefined,
+  ) {
+    super(body?.message ?? `The API answered ${status}`);
+    this.name = 'BoxOfficeApiError';
+  }
+}
+
+type JsonOf<R> = R extends { content: { 'application/json': infer T } }
+  ? T
+  : never;
+type GetOf<P extends keyof paths> = paths[P] extends {
+  get: infer Operation;
+}
+  ? Operation
+  : never;
+type OkBody<P extends keyof paths> =
+  GetOf<P> extends { responses: { 200: infer R } } ? JsonOf<R> : never;
+
+/** The paths whose GET answers a page, `{ data: [...], links: { next, previous } }`. */
+export type ListPath = {
+  [P in keyof paths]: OkBody<P> extends {
+    data: unknown[];
+    links: { next?: string | null };
+  }
+    ? P
+    : never;
+}[keyof paths];
+/** What a list's pages hold: Order for `/v1/orders`, Event for `/v1/events`, … */
+export type ItemOf<P extends ListPath> = OkBody<P>['data'][number];
+/** A list's query parameters (filters, `limit`). */
+export type ListQuery<P extends ListPath> = NonNullable<
+  GetOf<P> extends { parameters: { query?: infer Q } } ? Q : never
+>;
+
+/** One page as listAll reads it: the list's items and the link to the next page. */
+type PageRequest<P extends ListPath> = (
+  path: P,
+  init: {
+    params: { query?: ListQuery<P> };
+    querySerializer?: () => string;
+    signal?: AbortSignal;
+  },
+) => Promise<{
+  data?: { data: ItemOf<P>[]; links: { next?: string | null } };
+  error?: unknown;
+  response: Response;
+}>;
+
+/**
+ * Every item of a list, in the list's order, page after page: the first page with `query`,
+ * then each `links.next` until it is null. A link carries the query it continues (cursor first,
+ * then the other parameters as sent), so its query string is sent as it is.
+ *
+ *     for await (const order of listAll(client, '/v1/orders', { query: { status: 'completed' } }))
+ *
+ * Throws BoxOfficeApiError on a non-2xx answer.
+ */
+export async function* listAll<P extends ListPath>(
+  client: BoxOfficeClient,
+  path: P,
+  options: { query?: ListQuery<P>; signal?: AbortSignal } = {},
+): AsyncGenerator<ItemOf<P>, void, undefined> {
+  // openapi-fetch types GET per literal path; for a path that is any list it cannot relate the
+  // path to its page type, which ItemOf states instead.
+  const getPage = client.GET.bind(client) as unknown as PageRequest<P>;
+  let nextQuery: string | undefined;
+  do {
+    const search = nextQuery;
+    const { data, error, response } = await getPage(path, {
+      params: { query: options.query },
+      ...(search === undefined ? {} : { querySerializer: () => search }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (!data) throw new BoxOfficeApiError(response.status, asErrorBody(error));
+    yield* data.data;
+    const next = data.links.next;
+    nextQuery = next ? next.slice(next.indexOf('?') + 1) : undefined;
+  } while (nextQuery !== undefined);
+}
+
+function asErrorBody(error: unknown): ErrorBody | undefined {
+  return typeof error === 'object' && error !== null && 'error_code' in error
+    ? (error as ErrorBody)
+    : undefined;
+}
+
+/** What conditionalRequests keeps per URL. */
+export interface CachedResponse {
+  etag: string;
+  body: string;
+}
+
+/** Where conditionalRequests keeps it: a Map, or an adapter over sessionStorage, IndexedDB, … */
+export interface ResponseStore {
+  get(url: string): CachedResponse | undefined;
+  set(url: string, entry: CachedResponse): void;
+}
+
+/**
+ * Conditional GETs (docs/API.md, ETag and If-None-Match): a GET whose URL has a stored ETag
+ * sends it as `If-None-Match`; a `304` comes back to the caller as a `200` with the stored body
+ * and the 304's own headers (the rate-limit headers are current); a `200` with an ETag is stored.
+ * The store is the cache: GETs bypass a browser's HTTP cache (`cache: 'no-store'`), so the data
+ * is kept once, never in the browser's disk cache. Keep one store per API key: it holds that
+ * key's data.
+ */
+export function conditionalRequests(store: ResponseStore): Middleware {
+  return {
+    onRequest({ request }) {
+      if (request.method !== 'GET') return undefined;
+      const headers = new Headers(request.headers);
+      const cached = store.get(request.url);
+      if (cached) headers.set('If-None-Match', cached.etag);
+      return new Request(request, { headers, cache: 'no-store' });
+    },
+    async onResponse({ request, response }) {
+      if (request.method !== 'GET') return undefined;
+      if (response.status === 304) {
+        const cached = store.get(request.url);
+        if (!cached) return undefined;
+        const headers = new Headers(response.headers);
+        headers.delete('Content-Length');
+        headers.set('Content-Type', 'application/json; charset=utf-8');
+        return new Response(cached.body, { status: 200, headers });
+      }
+      const etag = response.headers.get('ETag');
+      if (response.status === 200 && etag) {
+        store.set(request.url, { etag, body: await response.clone().text() });
+      }
+      return undefined;
+    },
+  };
+}

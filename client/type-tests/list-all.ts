@@ -1,0 +1,50 @@
+// Compile-time checks of the client's types (`npm run client:build` type-checks this file; it is
+// never run): listAll yields each list's resource and takes that list's query parameters.
+import {
+  createBoxOfficeClient,
+  listAll,
+  type BoxOfficeEvent,
+  type IssuedTicket,
+  type ItemOf,
+  type ListPath,
+  type Order,
+} from '../src/index.js';
+
+type Equal<A, B> =
+  (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2
+    ? true
+    : false;
+const expectType = <T extends true>(): T => true as T;
+
+expectType<
+  Equal<ListPath, '/v1/orders' | '/v1/events' | '/v1/issued_tickets'>
+>();
+expectType<Equal<ItemOf<'/v1/orders'>, Order>>();
+expectType<Equal<ItemOf<'/v1/events'>, BoxOfficeEvent>>();
+expectType<Equal<ItemOf<'/v1/issued_tickets'>, IssuedTicket>>();
+
+export async function typedWalks(): Promise<string[]> {
+  const client = createBoxOfficeClient({
+    baseUrl: 'http://localhost:3000',
+    apiKey: 'sk_demo_boxoffice_1',
+  });
+  const seen: string[] = [];
+  for await (const order of listAll(client, '/v1/orders', {
+    query: { status: 'completed', 'created_at.gte': 1767225600, limit: 50 },
+  })) {
+    expectType<Equal<typeof order, Order>>();
+    seen.push(order.buyer_details.email);
+  }
+  for await (const event of listAll(client, '/v1/events')) {
+    seen.push(...event.ticket_types.map((type) => type.name));
+  }
+  // @ts-expect-error: orders have no `start_at` filter
+  listAll(client, '/v1/orders', { query: { start_at: 1 } });
+  // @ts-expect-error: limit is a number
+  listAll(client, '/v1/events', { query: { limit: '10' } });
+  // @ts-expect-error: an order's status is not an event status
+  listAll(client, '/v1/orders', { query: { status: 'published' } });
+  // @ts-expect-error: /v1/orders/{order_id} is not a list
+  listAll(client, '/v1/orders/{order_id}');
+  return seen;
+}

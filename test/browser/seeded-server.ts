@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../src/config/app-config';
+import { validateEnvironment } from '../../src/config/environment';
+import { createApp } from '../../src/create-app';
+import { seedDemoData } from '../../seeds/demo-data';
+
+export interface SeededServer {
+  /** `http://127.0.0.1:<port>` */
+  url: string;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/**
+ * The application (createApp, as in production) on a temporary SQLite file with the demo data,
+ * listening on a free port of the loopback interface. `settings` are environment variables.
+ */
+export async function startSeededServer(
+  settings: Record<string, string> = {},
+): Promise<SeededServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'box-office-browser-'));
+  const config = new AppConfig(
+    validateEnvironment({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: `sqlite:${join(dir, 'api.sqlite')}`,
+      ...settings,
+    }),
+  );
+  const app = await createApp({ config });
+  await app.init();
+  await seedDemoData(app.get(DataSource), {
+    orders: 250,
+    seed: 1,
+    reset: false,
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataSource: app.get(DataSource),
+    close: async () => {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
