@@ -147,6 +147,38 @@ export class Factory {
   }
 
   /**
+   * One issued ticket's fields, for an order's `issuedTickets`: valid, issued at 1_750_000_000
+   * unless overridden, with a barcode of its own. A void ticket needs `voidedAt` too (and an
+   * `updatedAt` no earlier).
+   */
+  ticket(
+    eventId: number,
+    overrides: DeepPartial<IssuedTicket> = {},
+  ): DeepPartial<IssuedTicket> {
+    const n = ++this.sequence;
+    const createdAt =
+      (overrides.createdAt as number | undefined) ?? 1_750_000_000;
+    return {
+      eventId,
+      ticketTypeId: null,
+      status: 'valid',
+      barcode: `TK${n}`,
+      barcodeUrl: `https://cdn.boxoffice.example/barcodes/TK${n}.png`,
+      qrCodeUrl: `https://cdn.boxoffice.example/qr/TK${n}.png`,
+      description: 'General Admission',
+      firstName: null,
+      lastName: null,
+      fullName: null,
+      reservation: null,
+      customQuestions: [],
+      createdAt,
+      updatedAt: createdAt,
+      voidedAt: null,
+      ...overrides,
+    };
+  }
+
+  /**
    * A completed GBP order of two £25.00 tickets + 20% VAT, unless overridden. With `ticketType`,
    * its default tickets are of that type (and described by its name).
    */
