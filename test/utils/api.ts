@@ -3,8 +3,8 @@ import request from 'supertest';
 import { basicAuth } from './create-test-app';
 
 /** A list response body (docs/API.md, Pagination). */
-export interface ListBody {
-  data: OrderBody[];
+export interface ListBody<T extends { id: string } = OrderBody> {
+  data: T[];
   links: { next: string | null; previous: string | null };
 }
 
@@ -43,6 +43,15 @@ export const MESSAGES = {
     `${method} is not allowed on ${path}; use GET, HEAD, OPTIONS`,
   orderCursor: (parameter: 'starting_after' | 'ending_before') =>
     `${parameter} must be the id of an order of this box office (or_<number>)`,
+  noSuchEvent: 'No such event in this box office (event ids are ev_<number>)',
+  noEvent: (id: string) => `No event ${id} in this box office`,
+  eventCursor: (parameter: 'starting_after' | 'ending_before') =>
+    `${parameter} must be the id of an event of this box office (ev_<number>)`,
+  noSuchIssuedTicket:
+    'No such issued ticket in this box office (issued ticket ids are it_<number>)',
+  noIssuedTicket: (id: string) => `No issued ticket ${id} in this box office`,
+  issuedTicketCursor: (parameter: 'starting_after' | 'ending_before') =>
+    `${parameter} must be the id of an issued ticket of this box office (it_<number>)`,
   rateLimited: (max: number, windowSeconds: number, retryAfter: string) =>
     `Rate limit of ${max} requests per ${windowSeconds} seconds exceeded; retry in ${retryAfter} seconds`,
 } as const;
@@ -59,20 +68,20 @@ export const getAs =
  * Follows `links.next` (or `links.previous`) from `start` until it is null, returning every page.
  * Fails on a non-200 page and on a walk that does not end.
  */
-export async function walk(
+export async function walk<T extends { id: string } = OrderBody>(
   get: Get,
   start: string,
   direction: 'next' | 'previous',
   maxPages = 500,
-): Promise<ListBody[]> {
-  const pages: ListBody[] = [];
+): Promise<ListBody<T>[]> {
+  const pages: ListBody<T>[] = [];
   let path: string | null = start;
   while (path !== null) {
     const res = await get(path);
     if (res.status !== 200) {
       throw new Error(`GET ${path} → ${res.status} ${res.text}`);
     }
-    const page = res.body as ListBody;
+    const page = res.body as ListBody<T>;
     pages.push(page);
     if (pages.length > maxPages)
       throw new Error(`walk from ${start} never ends`);
@@ -81,15 +90,22 @@ export async function walk(
   return pages;
 }
 
-/** The order ids of pages, in order. */
-export const idsOf = (pages: ListBody | ListBody[]): string[] =>
+/** The item ids of pages, in order. */
+export const idsOf = <T extends { id: string }>(
+  pages: ListBody<T> | ListBody<T>[],
+): string[] =>
   (Array.isArray(pages) ? pages : [pages]).flatMap((p) =>
     p.data.map((o) => o.id),
   );
 
 /** Every matching order, fetched with links.next from `/v1/orders?<query>`. */
 export async function listAll(get: Get, query: string): Promise<string[]> {
-  return idsOf(await walk(get, `/v1/orders?${query}`, 'next'));
+  return listIds(get, `/v1/orders?${query}`);
+}
+
+/** The ids of every item of a list, fetched with links.next from `start` (a path and query). */
+export async function listIds(get: Get, start: string): Promise<string[]> {
+  return idsOf(await walk(get, start, 'next'));
 }
 
 /** The list order: created_at descending, then numeric id descending. */

@@ -2,7 +2,10 @@ import { DataSource, DeepPartial } from 'typeorm';
 import { hashApiKey, displayPrefix } from '../../src/auth/api-key-format';
 import { ApiKey } from '../../src/auth/entities/api-key.entity';
 import { BoxOffice } from '../../src/auth/entities/box-office.entity';
+import { EventPaymentMethod } from '../../src/events/entities/event-payment-method.entity';
 import { Event } from '../../src/events/entities/event.entity';
+import { TicketGroup } from '../../src/events/entities/ticket-group.entity';
+import { TicketType } from '../../src/events/entities/ticket-type.entity';
 import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { Order } from '../../src/orders/entities/order.entity';
@@ -26,6 +29,9 @@ export const TWO_TICKETS_WITH_VAT: readonly DeepPartial<LineItem>[] = [
     total: 1040,
   },
 ];
+
+/** An order's fields, and optionally the ticket type its default tickets are of. */
+export type OrderOverrides = DeepPartial<Order> & { ticketType?: TicketType };
 
 /**
  * Small deterministic factories: every field has a fixed default, tests override what they
@@ -64,22 +70,122 @@ export class Factory {
     });
   }
 
+  /**
+   * An event with the database's defaults for what the Event resource leaves optional (no
+   * description, access code or venue; published; no ticket types), but real https URLs and a
+   * series of its own. Its counters (`completedOrdersCount`, `validTicketsCount`) are the
+   * triggers' business: never pass them.
+   */
   async event(boxOfficeId: number, overrides: DeepPartial<Event> = {}) {
+    const n = ++this.sequence;
     return this.dataSource.getRepository(Event).save({
       boxOfficeId,
       name: 'Summer Jazz Night',
       startAt: 1_781_980_200, // 2026-06-20 19:30 Europe/London
       endAt: 1_781_991_000,
       timezone: 'Europe/London',
+      createdAt: 1_700_000_000,
+      eventSeriesId: n,
+      url: `https://tickets.boxoffice.example/e/${n}`,
+      imageHeaderUrl: `https://cdn.boxoffice.example/e/${n}/header.jpg`,
+      imageThumbnailUrl: `https://cdn.boxoffice.example/e/${n}/thumbnail.jpg`,
       ...overrides,
     });
   }
 
-  /** A completed GBP order of two £25.00 tickets + 20% VAT, unless overridden. */
+  /** A group of ticket types shown together; `sortOrder` 0 unless overridden. */
+  async ticketGroup(
+    eventId: number,
+    overrides: DeepPartial<TicketGroup> = {},
+  ): Promise<TicketGroup> {
+    return this.dataSource.getRepository(TicketGroup).save({
+      eventId,
+      name: 'Seating',
+      maxPerOrder: null,
+      sortOrder: 0,
+      ...overrides,
+    });
+  }
+
+  /** A paid £25.00 type on sale (£1.50 booking fee, 1–10 per order, 100 left), in no group. */
+  async ticketType(
+    eventId: number,
+    overrides: DeepPartial<TicketType> = {},
+  ): Promise<TicketType> {
+    return this.dataSource.getRepository(TicketType).save({
+      eventId,
+      groupId: null,
+      name: 'General Admission',
+      description: null,
+      price: 2500,
+      bookingFee: 150,
+      minPerOrder: 1,
+      maxPerOrder: 10,
+      quantity: 100,
+      status: 'on_sale',
+      type: 'paid',
+      sortOrder: 0,
+      accessCode: null,
+      ...overrides,
+    });
+  }
+
+  /** A card payment method the event accepts, held externally (no `pm_` id). */
+  async paymentMethod(
+    eventId: number,
+    overrides: DeepPartial<EventPaymentMethod> = {},
+  ): Promise<EventPaymentMethod> {
+    return this.dataSource.getRepository(EventPaymentMethod).save({
+      eventId,
+      type: 'stripe',
+      paymentMethodId: null,
+      externalId: 'acct_ext_1',
+      name: 'Card',
+      instructions: null,
+      ...overrides,
+    });
+  }
+
+  /**
+   * One issued ticket's fields, for an order's `issuedTickets`: valid, issued at 1_750_000_000
+   * unless overridden, with a barcode of its own. A void ticket needs `voidedAt` too (and an
+   * `updatedAt` no earlier).
+   */
+  ticket(
+    eventId: number,
+    overrides: DeepPartial<IssuedTicket> = {},
+  ): DeepPartial<IssuedTicket> {
+    const n = ++this.sequence;
+    const createdAt =
+      (overrides.createdAt as number | undefined) ?? 1_750_000_000;
+    return {
+      eventId,
+      ticketTypeId: null,
+      status: 'valid',
+      barcode: `TK${n}`,
+      barcodeUrl: `https://cdn.boxoffice.example/barcodes/TK${n}.png`,
+      qrCodeUrl: `https://cdn.boxoffice.example/qr/TK${n}.png`,
+      description: 'General Admission',
+      firstName: null,
+      lastName: null,
+      fullName: null,
+      reservation: null,
+      customQuestions: [],
+      createdAt,
+      updatedAt: createdAt,
+      voidedAt: null,
+      ...overrides,
+    };
+  }
+
+  /**
+   * A completed GBP order of two £25.00 tickets + 20% VAT, unless overridden. With `ticketType`,
+   * its default tickets are of that type (and described by its name).
+   */
   async order(
     boxOfficeId: number,
     eventId: number,
-    overrides: DeepPartial<Order> = {},
+    overrides: OrderOverrides = {},
   ): Promise<Order> {
     return this.dataSource
       .getRepository(Order)
@@ -93,7 +199,7 @@ export class Factory {
   async orders(
     boxOfficeId: number,
     eventId: number,
-    overridesList: DeepPartial<Order>[],
+    overridesList: OrderOverrides[],
   ): Promise<Order[]> {
     return this.dataSource.transaction(async (manager) => {
       const saved: Order[] = [];
@@ -111,7 +217,7 @@ export class Factory {
   private orderFields(
     boxOfficeId: number,
     eventId: number,
-    overrides: DeepPartial<Order>,
+    { ticketType, ...overrides }: OrderOverrides,
   ): DeepPartial<Order> {
     const createdAt =
       (overrides.createdAt as number | undefined) ?? 1_750_000_000;
@@ -120,11 +226,12 @@ export class Factory {
     const lineItems = TWO_TICKETS_WITH_VAT.map((item) => ({ ...item }));
     const tickets: DeepPartial<IssuedTicket>[] = [1, 2].map((n) => ({
       eventId,
+      ticketTypeId: ticketType?.id ?? null,
       status: 'valid',
       barcode: `BC${boxOfficeId}${eventId}${createdAt}${n}${++this.sequence}`,
       barcodeUrl: `https://cdn.boxoffice.example/barcodes/${n}.png`,
       qrCodeUrl: `https://cdn.boxoffice.example/qr/${n}.png`,
-      description: 'General Admission',
+      description: ticketType?.name ?? 'General Admission',
       firstName: 'Jane',
       lastName: 'Doe',
       fullName: 'Jane Doe',

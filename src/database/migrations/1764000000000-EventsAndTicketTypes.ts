@@ -103,6 +103,18 @@ const TICKET_INDEXES = [
     'id',
   ]),
   index('IDX_issued_tickets_updated', ['box_office_id', 'updated_at', 'id']),
+  index('IDX_issued_tickets_order_list', [
+    'box_office_id',
+    'order_id',
+    'created_at',
+    'id',
+  ]),
+  index('IDX_issued_tickets_barcode_list', [
+    'box_office_id',
+    'barcode',
+    'created_at',
+    'id',
+  ]),
   index('IDX_issued_tickets_ticket_type', ['ticket_type_id']),
 ];
 

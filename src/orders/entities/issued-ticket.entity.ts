@@ -35,6 +35,20 @@ export type IssuedTicketStatus = (typeof ISSUED_TICKET_STATUSES)[number];
   'id',
 ])
 @Index('IDX_issued_tickets_updated', ['boxOfficeId', 'updatedAt', 'id'])
+// The list filtered by order or by barcode (a door scan), read in list order: without them the
+// list index is walked through the whole box office, checking each ticket.
+@Index('IDX_issued_tickets_order_list', [
+  'boxOfficeId',
+  'orderId',
+  'createdAt',
+  'id',
+])
+@Index('IDX_issued_tickets_barcode_list', [
+  'boxOfficeId',
+  'barcode',
+  'createdAt',
+  'id',
+])
 export class IssuedTicket {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
