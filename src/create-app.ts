@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
+import { cacheControlMiddleware } from './common/http/cache-control';
+import { useValidatorFreshness } from './common/http/conditional-get';
 import { etagOf } from './common/http/etag';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
 import { documentCommonResponses } from './common/http/openapi-responses';
@@ -68,6 +70,8 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   // Query keys such as `created_at.gt` stay literal; repeated keys become arrays (rejected later).
   app.set('query parser', 'simple');
   app.set('etag', (body: string | Buffer) => etagOf(body));
+  // 304 when If-None-Match matches, whatever Cache-Control the request carries.
+  useValidatorFreshness(app.getHttpAdapter().getInstance() as Express);
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
 
@@ -121,6 +125,8 @@ function configure(app: NestExpressApplication): NestExpressApplication {
       void rateLimit.use(req, res, next),
   );
   app.use(answerPreflight);
+  // Cache-Control of successes (cache-control.ts); the exception filter gives errors no-store.
+  app.use(cacheControlMiddleware);
 
   app.enableVersioning({ type: VersioningType.URI });
   app.enableShutdownHooks();
