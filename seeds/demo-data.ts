@@ -125,6 +125,12 @@ function setupRows(generator: OrderGenerator): RowBatch {
     start_at: event.startAt,
     end_at: event.endAt,
     timezone: event.plan.timezone,
+    // The columns the event resource adds, which the migration's defaults leave empty.
+    event_series_id: event.id,
+    created_at: SETUP_AT,
+    url: `https://tickets.boxoffice.example/events/ev_${event.id}`,
+    image_header_url: `https://cdn.boxoffice.example/events/ev_${event.id}/header.jpg`,
+    image_thumbnail_url: `https://cdn.boxoffice.example/events/ev_${event.id}/thumbnail.jpg`,
   }));
   return [
     ['box_offices', boxOffices],
