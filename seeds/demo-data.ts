@@ -19,6 +19,9 @@ export const DEMO_BOX_OFFICES = [
   { id: 2, name: 'Second Box Office', apiKey: 'sk_demo_boxoffice_2' },
 ] as const;
 
+/** Orders in the demo database that `npm start` seeds (and the OpenAPI examples come from). */
+export const DEMO_ORDER_COUNT = 250;
+
 export interface SeedOptions {
   /** Orders in all, across both box offices. */
   orders: number;
