@@ -22,6 +22,8 @@ module.exports = {
       rootDir: '.',
       roots: ['<rootDir>/test'],
       testRegex: '\\.e2e-spec\\.ts$',
+      // Every response a test's server sends is checked against openapi.json.
+      setupFilesAfterEnv: ['<rootDir>/test/utils/contract-violations.setup.ts'],
       transform,
     },
   ],

@@ -19,6 +19,9 @@ export const DEMO_BOX_OFFICES = [
   { id: 2, name: 'Second Box Office', apiKey: 'sk_demo_boxoffice_2' },
 ] as const;
 
+/** Orders in the demo database that `npm start` seeds (and the OpenAPI examples come from). */
+export const DEMO_ORDER_COUNT = 250;
+
 export interface SeedOptions {
   /** Orders in all, across both box offices. */
   orders: number;
@@ -125,6 +128,12 @@ function setupRows(generator: OrderGenerator): RowBatch {
     start_at: event.startAt,
     end_at: event.endAt,
     timezone: event.plan.timezone,
+    // The columns the event resource adds, which the migration's defaults leave empty.
+    event_series_id: event.id,
+    created_at: SETUP_AT,
+    url: `https://tickets.boxoffice.example/events/ev_${event.id}`,
+    image_header_url: `https://cdn.boxoffice.example/events/ev_${event.id}/header.jpg`,
+    image_thumbnail_url: `https://cdn.boxoffice.example/events/ev_${event.id}/thumbnail.jpg`,
   }));
   return [
     ['box_offices', boxOffices],

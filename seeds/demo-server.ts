@@ -5,9 +5,11 @@
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { createApp, listen } from '../src/create-app';
-import { DEMO_BOX_OFFICES, seedDemoDataIfEmpty } from './demo-data';
-
-const DEMO_ORDERS = 250;
+import {
+  DEMO_BOX_OFFICES,
+  DEMO_ORDER_COUNT,
+  seedDemoDataIfEmpty,
+} from './demo-data';
 
 /** Requests printed as ready-to-paste curl lines, made with the first demo key. */
 const TRY_PATHS = ['/v1/orders?limit=2', '/v1/events?limit=2'];
@@ -32,7 +34,7 @@ async function main() {
   const app = await createApp();
   await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
   const seeded = await seedDemoDataIfEmpty(app.get(DataSource), {
-    orders: DEMO_ORDERS,
+    orders: DEMO_ORDER_COUNT,
     seed: 1,
   });
   if (seeded) {

@@ -3,16 +3,23 @@ import type { AddressInfo } from 'node:net';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { version } from '../package.json';
 import { AppModule } from './app.module';
+import { cacheControlMiddleware } from './common/http/cache-control';
+import { useValidatorFreshness } from './common/http/conditional-get';
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  CORS_MAX_AGE,
+  CORS_METHODS,
+} from './common/http/cors-options';
 import { etagOf } from './common/http/etag';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
-import { documentCommonResponses } from './common/http/openapi-responses';
+import { buildOpenApiDocument } from './common/http/openapi-document';
 import { requestIdMiddleware } from './common/http/request-id';
 import { AppConfig } from './config/app-config';
 import { AuthMiddleware } from './auth/auth.middleware';
@@ -68,6 +75,8 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   // Query keys such as `created_at.gt` stay literal; repeated keys become arrays (rejected later).
   app.set('query parser', 'simple');
   app.set('etag', (body: string | Buffer) => etagOf(body));
+  // 304 when If-None-Match matches, whatever Cache-Control the request carries.
+  useValidatorFreshness(app.getHttpAdapter().getInstance() as Express);
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
 
@@ -89,22 +98,10 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   );
   app.enableCors({
     origin: config.corsOrigins,
-    methods: ['GET', 'HEAD', 'OPTIONS'],
-    allowedHeaders: [
-      'Authorization',
-      'Content-Type',
-      'If-None-Match',
-      'X-Request-Id',
-    ],
-    exposedHeaders: [
-      'ETag',
-      'Retry-After',
-      'X-Request-Id',
-      'X-Rate-Limit-Limit',
-      'X-Rate-Limit-Remaining',
-      'X-Rate-Limit-Reset',
-    ],
-    maxAge: 600,
+    methods: [...CORS_METHODS],
+    allowedHeaders: [...CORS_ALLOWED_HEADERS],
+    exposedHeaders: [...CORS_EXPOSED_HEADERS],
+    maxAge: CORS_MAX_AGE,
     // Preflights go on through the rate limiter (counted per IP: browsers send them without
     // credentials) and are answered by answerPreflight below, with the rate-limit headers.
     preflightContinue: true,
@@ -120,23 +117,13 @@ function configure(app: NestExpressApplication): NestExpressApplication {
       void rateLimit.use(req, res, next),
   );
   app.use(answerPreflight);
+  // Cache-Control of successes (cache-control.ts); the exception filter gives errors no-store.
+  app.use(cacheControlMiddleware);
 
   app.enableVersioning({ type: VersioningType.URI });
   app.enableShutdownHooks();
 
-  const document = documentCommonResponses(
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Box Office API')
-        .setDescription(
-          "Read-only access to a box office's ticket orders, in the style of the Ticket Tailor API. Authenticate with HTTP Basic auth: the API key as user name, an empty password. Every non-2xx response has the ErrorBodyDto body. Any method but GET, HEAD and OPTIONS on these paths answers 405 METHOD_NOT_ALLOWED with an Allow header; unknown paths answer 404 NOT_FOUND. Rate limits apply per API key (per client IP without one).",
-        )
-        .setVersion(version)
-        .addBasicAuth({ type: 'http', scheme: 'basic' }, 'apiKey')
-        .build(),
-    ),
-  );
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
   return app;
 }

@@ -37,10 +37,12 @@ export class EventsController {
   @ApiRetrieve({
     operationId: 'retrieveEvent',
     summary: 'Retrieve one event, with its ticket types',
+    description:
+      'The same object as its entry in the list; another box office’s event is not found.',
     type: EventDto,
     noun: 'event',
     param: 'event_id',
-    example: 'ev_1',
+    prefix: 'ev_',
   })
   retrieve(
     @CurrentCaller() caller: Caller,

@@ -41,7 +41,7 @@ export class IssuedTicketsController {
     type: IssuedTicketDto,
     noun: 'issued ticket',
     param: 'issued_ticket_id',
-    example: 'it_1',
+    prefix: 'it_',
   })
   retrieve(
     @CurrentCaller() caller: Caller,

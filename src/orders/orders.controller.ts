@@ -37,10 +37,12 @@ export class OrdersController {
   @ApiRetrieve({
     operationId: 'retrieveOrder',
     summary: 'Retrieve one order',
+    description:
+      'The same object, byte for byte, as its entry in the list; another box office’s order is not found.',
     type: OrderDto,
     noun: 'order',
     param: 'order_id',
-    example: 'or_1',
+    prefix: 'or_',
   })
   retrieve(
     @CurrentCaller() caller: Caller,

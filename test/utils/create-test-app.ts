@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { createApp } from '../../src/create-app';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/environment';
+import { checkResponsesAgainstContract } from './openapi-contract';
 import { createTestDatabase } from './test-database';
 
 export interface TestApp {
@@ -15,7 +16,8 @@ export interface TestApp {
 
 /**
  * The production application (createApp, migrations run at init) on a database of its own.
- * `settings` are environment variables, validated as at boot.
+ * `settings` are environment variables, validated as at boot. Every response its server sends is
+ * checked against openapi.json (openapi-contract.ts).
  */
 export async function createTestApp(
   settings: Record<string, string> = {},
@@ -31,6 +33,7 @@ export async function createTestApp(
   );
   const app = await createApp({ config });
   await app.init();
+  checkResponsesAgainstContract(app.getHttpServer() as Server);
   return {
     app,
     server: app.getHttpServer() as Server,

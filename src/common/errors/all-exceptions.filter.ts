@@ -10,6 +10,7 @@ import type { Request, Response } from 'express';
 import { ApiError } from './api-error';
 import { CODE_FOR_STATUS, ErrorCode } from './error-codes';
 import { allowedMethods } from './route-methods';
+import { CACHE_CONTROL } from '../http/cache-control';
 import { requestIdOf } from '../http/request-id';
 import { isDatabaseUnavailable } from './database-errors';
 import { quoteIfSafe } from './safe-text';
@@ -62,6 +63,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    response.setHeader('Cache-Control', CACHE_CONTROL.error);
     for (const [name, value] of Object.entries(described.headers ?? {})) {
       response.setHeader(name, value);
     }

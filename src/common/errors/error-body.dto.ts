@@ -1,28 +1,27 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IntegerEnum, OneOf, Text } from '../http/api-properties';
 import { ErrorCode } from './error-codes';
 
-export class FieldErrorDto {
-  @ApiProperty()
-  field: string;
+/** Every status an error body can carry (docs/API.md, Errors: "Codes"). */
+export const ERROR_STATUSES = [400, 401, 404, 405, 429, 500, 503] as const;
 
-  @ApiProperty({ type: [String] })
-  messages: string[];
-}
-
-/** The one body of every non-2xx response (docs/API.md, Errors). */
+/**
+ * The one body of every non-2xx response (docs/API.md, Errors). The interface's per-field
+ * `errors` array is only for request bodies, which this API never takes, so it never appears.
+ */
 export class ErrorBodyDto {
-  @ApiProperty({ description: 'The HTTP status code.', example: 400 })
+  @IntegerEnum(ERROR_STATUSES, {
+    description: 'The HTTP status code, repeated',
+    example: 400,
+  })
   status: number;
 
-  @ApiProperty({ enum: Object.values(ErrorCode), example: 'VALIDATION_ERROR' })
+  @OneOf(Object.values(ErrorCode), { example: 'VALIDATION_ERROR' })
   error_code: ErrorCode;
 
-  @ApiProperty({ example: 'limit must be an integer from 1 to 100' })
-  message: string;
-
-  @ApiPropertyOptional({
-    type: [FieldErrorDto],
-    description: 'Only for requests with a body; this API has none today.',
+  @Text(500, {
+    description:
+      'What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.',
+    example: 'limit must be an integer from 1 to 100',
   })
-  errors?: FieldErrorDto[];
+  message: string;
 }

@@ -7,38 +7,28 @@ import {
   ApiOperation,
   ApiParam,
   ApiTags,
-  ApiTooManyRequestsResponse,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { ErrorBodyDto } from '../errors/error-body.dto';
 import { PaginationLinksInterceptor } from '../pagination/pagination-links.interceptor';
+import { idSchema } from './api-properties';
+import { BASIC_AUTH } from './openapi-responses';
 
 /**
  * The OpenAPI description every resource controller shares, so that each operation is described
- * the same way: authentication, the errors any operation may answer, lists and retrievals.
+ * the same way: authentication, lists and retrievals. What every operation can answer (304, 401,
+ * 429, 500, 503) and the headers of each response are added to the whole document by
+ * documentCommonResponses (openapi-responses.ts).
  */
 
-/** On a resource's controller: its tag, Basic auth, 401 and 429. */
+/** On a resource's controller: its tag and Basic auth. */
 export function ApiResource(tag: string) {
-  return applyDecorators(
-    ApiTags(tag),
-    ApiBasicAuth('apiKey'),
-    ApiUnauthorizedResponse({
-      type: ErrorBodyDto,
-      description:
-        'UNAUTHORIZED: missing, malformed, unknown or revoked API key',
-    }),
-    ApiTooManyRequestsResponse({
-      type: ErrorBodyDto,
-      description: 'TOO_MANY_REQUESTS: over the rate limit; see Retry-After',
-    }),
-  );
+  return applyDecorators(ApiTags(tag), ApiBasicAuth(BASIC_AUTH));
 }
 
 interface Operation {
   operationId: string;
   summary: string;
-  description?: string;
+  description: string;
   type: Type;
   /** What one item is called (`order`), for the error descriptions. */
   noun: string;
@@ -55,15 +45,15 @@ export function ApiList({
   return applyDecorators(
     UseInterceptors(PaginationLinksInterceptor),
     ApiOperation({ operationId, summary, description }),
-    ApiOkResponse({ type }),
+    ApiOkResponse({ type, description: `A page of ${noun}s` }),
     ApiBadRequestResponse({
       type: ErrorBodyDto,
-      description: `VALIDATION_ERROR: a bad or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no ${noun} of this box office.`,
+      description: `VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no ${noun} of this box office.`,
     }),
   );
 }
 
-/** One item by its id, `param` in the path. */
+/** One item by its id, `param` in the path, ids `<prefix><number>`. */
 export function ApiRetrieve({
   operationId,
   summary,
@@ -71,19 +61,23 @@ export function ApiRetrieve({
   type,
   noun,
   param,
-  example,
-}: Operation & { param: string; example: string }) {
+  prefix,
+}: Operation & { param: string; prefix: string }) {
   return applyDecorators(
     ApiOperation({ operationId, summary, description }),
-    ApiParam({ name: param, example }),
-    ApiOkResponse({ type }),
+    ApiParam({
+      name: param,
+      description: `The ${noun}'s id; anything else names no ${noun} (404)`,
+      schema: { ...idSchema(prefix), example: `${prefix}1` },
+    }),
+    ApiOkResponse({ type, description: `The ${noun}` }),
     ApiBadRequestResponse({
       type: ErrorBodyDto,
       description: 'VALIDATION_ERROR: this path takes no query parameters',
     }),
     ApiNotFoundResponse({
       type: ErrorBodyDto,
-      description: `NOT_FOUND: no such ${noun} in this box office`,
+      description: `NOT_FOUND: no such ${noun} in this box office, or a malformed id`,
     }),
   );
 }

@@ -6,7 +6,7 @@ import { crc32 } from 'node:zlib';
  * bench/README.md, "Measurements behind the hot path"). An ETag only has to tell versions of one
  * URL's response apart, not resist forgery: a changed page of the same length keeps its tag with
  * probability 2^-32 (docs/API.md, Decisions: "The ETag is length plus CRC-32").
- * Express still answers `If-None-Match` with 304.
+ * res.send answers a matching `If-None-Match` with 304 (conditional-get.ts decides when).
  */
 export function etagOf(body: string | Buffer): string {
   return `"${Buffer.byteLength(body).toString(36)}-${crc32(body).toString(36)}"`;

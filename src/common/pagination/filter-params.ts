@@ -1,17 +1,25 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
+import { EMAIL, idSchema } from '../http/api-properties';
 import { NotRepeated } from '../validation/strict-query';
+
+/** Ids in one `event_id` list. */
+const MAX_IDS = 50;
 
 /**
  * Query parameters that several lists share, each a property decorator that documents and
  * validates it the same way wherever it appears.
  */
 
-/** An optional string parameter given once. */
-const optionalOnce = (description: string, example?: string) =>
+/** An optional string parameter given once, documented with its bounds. */
+const optionalOnce = (
+  description: string,
+  bounds: { maxLength: number; minLength?: number; pattern?: string },
+  example?: string,
+) =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, description, example }),
+    ApiPropertyOptional({ type: String, ...bounds, description, example }),
     IsOptional(),
     NotRepeated(),
   );
@@ -19,10 +27,18 @@ const optionalOnce = (description: string, example?: string) =>
 /** `ev_1` or `ev_1,ev_2`: one id of `prefix`, or a comma list of up to 50. */
 export function IdListParam(name: string, prefix: string, description: string) {
   const id = `${prefix}[1-9]\\d{0,9}`;
+  const idLength = idSchema(prefix).maxLength;
   return applyDecorators(
-    optionalOnce(description, `${prefix}1,${prefix}2`),
+    optionalOnce(
+      description,
+      {
+        pattern: `^${id}(,${id}){0,${MAX_IDS - 1}}$`,
+        maxLength: MAX_IDS * (idLength + 1) - 1,
+      },
+      `${prefix}1,${prefix}2`,
+    ),
     IsString({ message: `${name} must be an id or a comma list of them` }),
-    Matches(new RegExp(`^${id}(,${id}){0,49}$`), {
+    Matches(new RegExp(`^${id}(,${id}){0,${MAX_IDS - 1}}$`), {
       message: `${name} must be an id (${prefix}<number>) or a comma list of up to 50`,
     }),
   );
@@ -31,7 +47,11 @@ export function IdListParam(name: string, prefix: string, description: string) {
 /** One prefixed id (`or_1`). */
 export function IdParam(name: string, prefix: string, description: string) {
   return applyDecorators(
-    optionalOnce(description, `${prefix}1`),
+    optionalOnce(
+      description,
+      { ...idSchema(prefix), pattern: `^${prefix}[1-9]\\d{0,9}$` },
+      `${prefix}1`,
+    ),
     IsString({ message: `${name} must be an id (${prefix}<number>)` }),
     Matches(new RegExp(`^${prefix}[1-9]\\d{0,9}$`), {
       message: `${name} must be an id (${prefix}<number>)`,
@@ -42,13 +62,17 @@ export function IdParam(name: string, prefix: string, description: string) {
 /** A buyer e-mail, matched exactly but case-insensitively. */
 export function EmailParam(description: string) {
   return applyDecorators(
-    optionalOnce(description),
+    optionalOnce(description, {
+      minLength: 1,
+      maxLength: EMAIL.maxLength,
+      pattern: EMAIL.pattern,
+    }),
     IsString({ message: 'email must be an e-mail address' }),
-    Length(1, 320, {
+    Length(1, EMAIL.maxLength, {
       message: 'email must be an e-mail address of at most 320 characters',
     }),
     // Deliberately permissive (real addresses vary): one @, something either side, no spaces.
-    Matches(/^[^\s@]+@[^\s@]+$/, {
+    Matches(new RegExp(EMAIL.pattern), {
       message: 'email must be an e-mail address',
     }),
   );
@@ -57,7 +81,7 @@ export function EmailParam(description: string) {
 /** A free-text value of 1 to `max` characters (a barcode, a transaction id). */
 export function TextParam(name: string, max: number, description: string) {
   return applyDecorators(
-    optionalOnce(description),
+    optionalOnce(description, { minLength: 1, maxLength: max }),
     IsString({ message: `${name} must be a string` }),
     Length(1, max, { message: `${name} must be 1 to ${max} characters` }),
   );

@@ -8,8 +8,20 @@ import {
   Max,
   Min,
 } from 'class-validator';
+import { idSchema } from '../http/api-properties';
 import { NotRepeated, StrictInt } from '../validation/strict-query';
 import { RANGE_SUFFIXES, type RangeKeys } from './list-filters';
+
+/**
+ * A timestamp filter's documented range. The server reads up to 16 digits (docs/API.md, Query
+ * parameters); the document promises what a JSON number holds exactly.
+ */
+const TIMESTAMP_FILTER = {
+  type: 'integer',
+  format: 'int64',
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+} as const;
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 100;
@@ -30,11 +42,14 @@ export function CursorQueryDto(
   noun: string,
   prefix: string,
 ): Type<CursorQuery> {
-  const pattern = `^${prefix}[1-9][0-9]{0,9}$`;
+  // No examples on the cursors: Swagger UI's "Try it out" would send them, and an id that names
+  // no item is an INVALID_CURSOR.
+  const cursor = idSchema(prefix);
   class CursorQueryDto implements CursorQuery {
     @ApiPropertyOptional({
       description: `Number of items, 1–${MAX_PAGE_SIZE}`,
       type: 'integer',
+      format: 'int32',
       minimum: 1,
       maximum: MAX_PAGE_SIZE,
       default: DEFAULT_PAGE_SIZE,
@@ -48,19 +63,15 @@ export function CursorQueryDto(
     limit?: number;
 
     @ApiPropertyOptional({
-      type: String,
-      pattern,
+      ...cursor,
       description: `Cursor: the last ${noun} id of the current page, to fetch the next page.`,
-      example: `${prefix}123`,
     })
     @IsOptional()
     starting_after?: unknown;
 
     @ApiPropertyOptional({
-      type: String,
-      pattern,
+      ...cursor,
       description: `Cursor: the first ${noun} id of the current page, to fetch the previous page. Wins when both cursors are given.`,
-      example: `${prefix}456`,
     })
     @IsOptional()
     ending_before?: unknown;
@@ -82,7 +93,7 @@ export function RangeQueryDto<F extends string>(
     const decorators: PropertyDecorator[] = [
       ApiPropertyOptional({
         name: key,
-        type: 'integer',
+        ...TIMESTAMP_FILTER,
         description: `Unix seconds: ${items} whose ${field} ${meaning} it`,
       }),
       IsOptional(),
@@ -102,6 +113,15 @@ export function RangeQueryDto<F extends string>(
 export function OneOrCommaListOf(name: string, values: readonly string[]) {
   const one = `(${values.join('|')})`;
   return applyDecorators(
+    ApiPropertyOptional({
+      type: String,
+      pattern: `^${one}(,${one})*$`,
+      maxLength: values.join(',').length,
+      description: `One of ${values.join(', ')}, or a comma list of them`,
+      example: values.slice(0, 2).join(','),
+    }),
+    IsOptional(),
+    NotRepeated(),
     IsString({ message: `${name} must be one of ${values.join(', ')}` }),
     Matches(new RegExp(`^${one}(,${one})*$`), {
       message: `${name} must be one of ${values.join(', ')}, or a comma list of them`,

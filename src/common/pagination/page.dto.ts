@@ -1,39 +1,76 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { ArrayOf, Nested } from '../http/api-properties';
+import { MAX_PAGE_SIZE } from './list-query.dto';
 
-export class LinksDto {
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description:
-      'The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows',
-    example: '/v1/orders?starting_after=or_120&limit=100',
-  })
-  next: string | null;
+/**
+ * A link repeats the request's other parameters, each bounded, so it stays well within the
+ * request line's own limit (docs/API.md, Limits).
+ */
+const MAX_LINK_LENGTH = 16_384;
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description:
-      'The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before',
-    example: null,
-  })
-  previous: string | null;
+/** Where a list lives and what its ids look like: `/v1/orders`, `or_`. */
+export interface ListOf {
+  path: string;
+  prefix: string;
 }
 
-/** The schema of a list response, `{data: [item…], links}`, named after the item (`OrderListDto`). */
+/**
+ * `next` and `previous` of one list: the list's path, the cursor first, then the request's other
+ * parameters, percent-encoded (docs/API.md, Pagination: "Links").
+ */
+function LinksDto({ path, prefix }: ListOf, name: string): Type {
+  const link = (cursor: string) =>
+    `^${path}\\?${cursor}=${prefix}[1-9][0-9]*(&[^&=]+=[^&=]+)*$`;
+  class LinksDto {
+    @ApiProperty({
+      type: String,
+      nullable: true,
+      maxLength: MAX_LINK_LENGTH,
+      pattern: link('starting_after'),
+      description:
+        'The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows',
+      example: `${path}?starting_after=${prefix}120&limit=100`,
+    })
+    next: string | null;
+
+    @ApiProperty({
+      type: String,
+      nullable: true,
+      maxLength: MAX_LINK_LENGTH,
+      pattern: link('ending_before'),
+      description:
+        'The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before',
+      example: null,
+    })
+    previous: string | null;
+  }
+  Object.defineProperty(LinksDto, 'name', { value: name });
+  return LinksDto;
+}
+
+/**
+ * The schema of a list response, `{data: [item…], links}`, named after the item (`OrderListDto`,
+ * with `OrderListLinksDto`).
+ */
 export function PageDto<T>(
   item: Type<T>,
-): Type<{ data: T[]; links: LinksDto }> {
+  list: ListOf,
+): Type<{
+  data: T[];
+  links: { next: string | null; previous: string | null };
+}> {
+  const name = item.name.replace(/Dto$/, 'List');
+  const Links = LinksDto(list, `${name}LinksDto`);
   class PageDto {
-    @ApiProperty({ type: [item] })
+    @ArrayOf(item, MAX_PAGE_SIZE, {
+      description: `At most ${MAX_PAGE_SIZE} items (the request's limit)`,
+    })
     data: T[];
 
-    @ApiProperty({ type: LinksDto })
-    links: LinksDto;
+    @Nested(Links)
+    links: { next: string | null; previous: string | null };
   }
-  Object.defineProperty(PageDto, 'name', {
-    value: item.name.replace(/Dto$/, 'ListDto'),
-  });
+  Object.defineProperty(PageDto, 'name', { value: `${name}Dto` });
   return PageDto;
 }

@@ -1,5 +1,21 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY_CODES } from '../../common/currencies';
+import {
+  ArrayOf,
+  COUNT,
+  HTTPS_URL,
+  INT32,
+  Id,
+  Integer,
+  Literal,
+  Nested,
+  NullableId,
+  NullableInteger,
+  NullableText,
+  OneOf,
+  Text,
+  UNIX_SECONDS,
+  idSchema,
+} from '../../common/http/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { DateObjectDto, PaymentMethodDto } from '../../orders/dto/order.dto';
 import { EVENT_STATUSES } from '../entities/event.entity';
@@ -8,176 +24,207 @@ import {
   TICKET_TYPE_STATUSES,
 } from '../entities/ticket-type.entity';
 
-// Response schemas for the OpenAPI document: exactly the fields events/event.fields.ts emits.
+// Response schemas for the OpenAPI document: exactly the fields events/event.fields.ts emits, with
+// the database's column lengths and the bounds of docs/API.md (Limits: "Response fields").
 
-const FLAG = { type: String, enum: ['true', 'false'] } as const;
-const integer = (description: string, example?: number) =>
-  ApiProperty({ type: 'integer', description, example });
-const nullableString = (description: string, example?: string) =>
-  ApiProperty({ type: String, nullable: true, description, example });
+export const MAX_TICKET_TYPES = 200;
+export const MAX_TICKET_GROUPS = 100;
+export const MAX_PAYMENT_METHODS = 20;
+/** Descriptions are TEXT columns; this bound is documented, not enforced by the database. */
+export const MAX_DESCRIPTION = 10_000;
+
+const FLAG = ['true', 'false'] as const;
 
 export class TicketTypeDto {
-  @ApiProperty({ enum: ['ticket_type'] })
+  @Literal('ticket_type')
   object: string;
 
-  @ApiProperty({ example: 'tt_1' })
+  @Id('tt_')
   id: string;
 
-  @nullableString('The code that reveals a hidden ticket type')
+  @NullableText(64, {
+    description: 'The code that reveals a hidden ticket type',
+  })
   access_code: string | null;
 
-  @integer('Booking fee per ticket, minor units')
+  @Integer(INT32, { description: 'Booking fee per ticket, minor units' })
   booking_fee: number;
 
-  @nullableString('Description')
+  @NullableText(MAX_DESCRIPTION, { description: 'Description' })
   description: string | null;
 
-  @nullableString('The group it is shown in', 'tg_1')
+  @NullableId('tg_', { description: 'The group it is shown in' })
   group_id: string | null;
 
-  @integer('Most tickets of this type in one order', 10)
+  @Integer(INT32, {
+    description: 'Most tickets of this type in one order',
+    example: 10,
+  })
   max_per_order: number;
 
-  @integer('Fewest tickets of this type in one order', 1)
+  @Integer(INT32, {
+    description: 'Fewest tickets of this type in one order',
+    example: 1,
+  })
   min_per_order: number;
 
-  @ApiProperty({ example: 'General Admission' })
+  @Text(200, { example: 'General Admission' })
   name: string;
 
-  @integer('Price, minor units (0 when free)', 2500)
+  @Integer(INT32, {
+    description: 'Price, minor units (0 when free)',
+    example: 2500,
+  })
   price: number;
 
-  @ApiProperty({
-    enum: TICKET_TYPE_STATUSES,
+  @OneOf(TICKET_TYPE_STATUSES, {
     description: 'sold_out exactly when quantity is 0',
   })
   status: string;
 
-  @integer('Sort index in the UI')
+  @Integer(INT32, { description: 'Sort index in the UI' })
   sort_order: number;
 
-  @ApiProperty({ enum: TICKET_TYPE_KINDS })
+  @OneOf(TICKET_TYPE_KINDS)
   type: string;
 
-  @integer('Still available for purchase', 120)
+  @Integer(COUNT, { description: 'Still available for purchase', example: 120 })
   quantity: number;
 }
 
 export class TicketGroupDto {
-  @ApiProperty({ example: 'tg_1' })
+  @Id('tg_')
   id: string;
 
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
+  @NullableInteger(INT32, {
     description: 'Most tickets of the group in one order; null for no limit',
   })
   max_per_order: number | null;
 
-  @ApiProperty({ example: 'Seating' })
+  @Text(200, { example: 'Seating' })
   name: string;
 
-  @integer('Sort index in the UI')
+  @Integer(INT32, { description: 'Sort index in the UI' })
   sort_order: number;
 
-  @ApiProperty({ type: [String], example: ['tt_1', 'tt_2'] })
+  @ArrayOf(String, MAX_TICKET_TYPES, {
+    items: idSchema('tt_'),
+    description: 'Its ticket types, in their sort order',
+    example: ['tt_1', 'tt_2'],
+  })
   ticket_ids: string[];
 }
 
 export class ImagesDto {
-  @ApiProperty({ example: 'https://cdn.boxoffice.example/events/1/header.jpg' })
+  @Text(HTTPS_URL.maxLength, {
+    ...HTTPS_URL,
+    example: 'https://cdn.boxoffice.example/events/1/header.jpg',
+  })
   header: string;
 
-  @ApiProperty({
+  @Text(HTTPS_URL.maxLength, {
+    ...HTTPS_URL,
     example: 'https://cdn.boxoffice.example/events/1/thumbnail.jpg',
   })
   thumbnail: string;
 }
 
 export class VenueDto {
-  @nullableString('Venue name', 'Royal Albert Hall')
+  @NullableText(300, {
+    description: 'Venue name',
+    example: 'Royal Albert Hall',
+  })
   name: string | null;
 
-  @nullableString('Venue postal code', 'SW7 2AP')
+  @NullableText(32, { description: 'Venue postal code', example: 'SW7 2AP' })
   postal_code: string | null;
 }
 
 export class EventDto {
-  @ApiProperty({ enum: ['event'] })
+  @Literal('event')
   object: string;
 
-  @ApiProperty({ example: 'ev_1' })
+  @Id('ev_')
   id: string;
 
-  @nullableString('The code that opens a protected event')
+  @NullableText(64, { description: 'The code that opens a protected event' })
   access_code: string | null;
 
-  @ApiProperty({ example: 'Buy tickets' })
+  @Text(100, { example: 'Buy tickets' })
   call_to_action: string;
 
-  @integer('Unix seconds')
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds' })
   created_at: number;
 
-  @ApiProperty({ enum: CURRENCY_CODES, example: 'gbp' })
+  @OneOf(CURRENCY_CODES, { example: 'gbp' })
   currency: string;
 
-  @nullableString('Description')
+  @NullableText(MAX_DESCRIPTION, { description: 'Description' })
   description: string | null;
 
-  @ApiProperty({ type: DateObjectDto })
+  @Nested(DateObjectDto)
   end: DateObjectDto;
 
-  @ApiProperty({ example: 'es_1' })
+  @Id('es_')
   event_series_id: string;
 
-  @ApiProperty({ type: ImagesDto })
+  @Nested(ImagesDto)
   images: ImagesDto;
 
-  @ApiProperty({ example: 'Summer Jazz Night' })
+  @Text(300, { example: 'Summer Jazz Night' })
   name: string;
 
-  @ApiProperty(FLAG)
+  @OneOf(FLAG)
   online_event: string;
 
-  @ApiProperty({ type: [PaymentMethodDto] })
+  @ArrayOf(PaymentMethodDto, MAX_PAYMENT_METHODS)
   payment_methods: PaymentMethodDto[];
 
-  @ApiProperty(FLAG)
+  @OneOf(FLAG)
   private: string;
 
-  @ApiProperty({ type: DateObjectDto })
+  @Nested(DateObjectDto)
   start: DateObjectDto;
 
-  @ApiProperty({ enum: EVENT_STATUSES })
+  @OneOf(EVENT_STATUSES)
   status: string;
 
-  @ApiProperty({ type: [TicketGroupDto] })
+  @ArrayOf(TicketGroupDto, MAX_TICKET_GROUPS)
   ticket_groups: TicketGroupDto[];
 
-  @ApiProperty({ type: [TicketTypeDto] })
+  @ArrayOf(TicketTypeDto, MAX_TICKET_TYPES)
   ticket_types: TicketTypeDto[];
 
-  @ApiProperty({
-    ...FLAG,
+  @OneOf(FLAG, {
     description:
       '"true" exactly when a ticket type is on_sale with quantity > 0',
   })
   tickets_available: string;
 
-  @ApiProperty({ example: 'Europe/London', description: 'IANA time zone' })
+  @Text(64, {
+    pattern: '^[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*$',
+    description: 'IANA time zone',
+    example: 'Europe/London',
+  })
   timezone: string;
 
-  @integer('Its valid issued tickets')
+  @Integer(COUNT, { description: 'Its valid issued tickets' })
   total_issued_tickets: number;
 
-  @integer('Its completed orders')
+  @Integer(COUNT, { description: 'Its completed orders' })
   total_orders: number;
 
-  @ApiProperty({ example: 'https://tickets.boxoffice.example/events/1' })
+  @Text(HTTPS_URL.maxLength, {
+    ...HTTPS_URL,
+    example: 'https://tickets.boxoffice.example/events/1',
+  })
   url: string;
 
-  @ApiProperty({ type: VenueDto })
+  @Nested(VenueDto)
   venue: VenueDto;
 }
 
-export class EventListDto extends PageDto(EventDto) {}
+export class EventListDto extends PageDto(EventDto, {
+  path: '/v1/events',
+  prefix: 'ev_',
+}) {}

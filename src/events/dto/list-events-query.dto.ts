@@ -1,12 +1,10 @@
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
-import { IsOptional } from 'class-validator';
+import { IntersectionType } from '@nestjs/swagger';
 import { IdParam } from '../../common/pagination/filter-params';
 import {
   CursorQueryDto,
   OneOrCommaListOf,
   RangeQueryDto,
 } from '../../common/pagination/list-query.dto';
-import { NotRepeated } from '../../common/validation/strict-query';
 import { EVENT_STATUSES } from '../entities/event.entity';
 
 /** `GET /v1/events` query (docs/API.md, "List events"). */
@@ -15,13 +13,6 @@ export class ListEventsQueryDto extends IntersectionType(
   RangeQueryDto('start_at', 'events'),
   RangeQueryDto('end_at', 'events'),
 ) {
-  @ApiPropertyOptional({
-    type: String,
-    description: `One of ${EVENT_STATUSES.join(', ')}, or a comma list of them`,
-    example: 'published,sales_closed',
-  })
-  @IsOptional()
-  @NotRepeated()
   @OneOrCommaListOf('status', EVENT_STATUSES)
   status?: string;
 

@@ -1,8 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { Text } from '../../common/http/api-properties';
 
 export class PingDto {
-  @ApiProperty({
-    description: "The service's release version",
+  @Text(64, {
+    pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+(-[0-9A-Za-z.-]+)?$',
+    description: "The service's release version (package.json)",
     example: '1.0.0',
   })
   version: string;

@@ -3,4 +3,7 @@ import { IssuedTicketDto } from '../../orders/dto/order.dto';
 
 export { IssuedTicketDto };
 
-export class IssuedTicketListDto extends PageDto(IssuedTicketDto) {}
+export class IssuedTicketListDto extends PageDto(IssuedTicketDto, {
+  path: '/v1/issued_tickets',
+  prefix: 'it_',
+}) {}

@@ -1,262 +1,318 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY_CODES } from '../../common/currencies';
+import {
+  ArrayOf,
+  EMAIL,
+  HTTPS_URL,
+  INT32,
+  Id,
+  Integer,
+  IntegerEnum,
+  Literal,
+  Nested,
+  NullableId,
+  NullableInteger,
+  NullableText,
+  OneOf,
+  Text,
+  UNIX_SECONDS,
+} from '../../common/http/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { ISSUED_TICKET_STATUSES } from '../entities/issued-ticket.entity';
 import { LINE_ITEM_TYPES } from '../entities/line-item.entity';
 import { ORDER_STATUSES, PAYMENT_METHOD_TYPES } from '../entities/order.entity';
 
-// Response schemas for the OpenAPI document. Bodies are built by orders.mapper.ts; these classes
-// describe exactly the fields it emits (the e2e suite checks bodies against the same shape).
+// Response schemas for the OpenAPI document: exactly the fields orders/order.fields.ts emits, with
+// the database's column lengths and the bounds of docs/API.md (Limits: "Response fields").
 
-const nullableString = (description: string, example?: string) =>
-  ApiProperty({ type: String, nullable: true, description, example });
-const integer = (description: string, example?: number) =>
-  ApiProperty({ type: 'integer', description, example });
+/** Custom questions and answers are stored as JSON text: these bounds are documented, not columns. */
+export const MAX_CUSTOM_QUESTIONS = 50;
+export const MAX_LINE_ITEMS = 100;
+export const MAX_ISSUED_TICKETS = 1000;
 
 export class CustomQuestionDto {
-  @ApiProperty({ example: 'Dietary requirements' })
+  @Text(500, { example: 'Dietary requirements' })
   question: string;
 
-  @nullableString('The answer; null when not answered', 'Vegetarian')
+  @NullableText(2000, {
+    description: 'The answer; null when not answered',
+    example: 'Vegetarian',
+  })
   answer: string | null;
 }
 
 export class AddressDto {
-  @ApiProperty({ example: '12 High Street' })
+  @Text(300, { example: '12 High Street' })
   address_1: string;
 
-  @nullableString('Second line')
+  @NullableText(300, { description: 'Second line' })
   address_2: string | null;
 
-  @nullableString('Third line')
+  @NullableText(300, { description: 'Third line' })
   address_3: string | null;
 
-  @nullableString('Postal or zip code', 'SW1A 1AA')
+  @NullableText(32, { description: 'Postal or zip code', example: 'SW1A 1AA' })
   postal_code: string | null;
 }
 
 export class BuyerDetailsDto {
-  @ApiProperty({ type: AddressDto })
+  @Nested(AddressDto)
   address: AddressDto;
 
-  @ApiProperty({ type: [CustomQuestionDto] })
+  @ArrayOf(CustomQuestionDto, MAX_CUSTOM_QUESTIONS)
   custom_questions: CustomQuestionDto[];
 
-  @ApiProperty({ example: 'jane.doe@example.com' })
+  @Text(EMAIL.maxLength, {
+    pattern: EMAIL.pattern,
+    description: 'As the buyer entered it (letter case kept)',
+    example: 'jane.doe@example.com',
+  })
   email: string;
 
-  @ApiProperty({ example: 'Jane Doe' })
+  @Text(300, { example: 'Jane Doe' })
   name: string;
 
-  @nullableString('Phone number', '+44 20 7946 0000')
+  @NullableText(64, {
+    description: 'Phone number',
+    example: '+44 20 7946 0000',
+  })
   phone: string | null;
 }
 
 export class CurrencyDto {
-  @ApiProperty({ enum: CURRENCY_CODES, example: 'gbp' })
+  @OneOf(CURRENCY_CODES, { example: 'gbp' })
   code: string;
 
-  @integer(
-    'Minor units in one major unit: 100 for most currencies, 1 for jpy',
-    100,
-  )
+  @IntegerEnum([1, 100], {
+    description:
+      'Minor units in one major unit: 100 for most currencies, 1 for jpy',
+    example: 100,
+  })
   base_multiplier: number;
 }
 
 export class DateObjectDto {
-  @ApiProperty({ example: '2026-06-20' })
+  @Text(10, {
+    format: 'date',
+    pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+    description: 'Local date',
+    example: '2026-06-20',
+  })
   date: string;
 
-  @ApiProperty({ example: 'Sat 20 Jun 2026 7:30 PM' })
+  @Text(24, {
+    pattern:
+      '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([1-9]|[12][0-9]|3[01]) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [0-9]{4} ([1-9]|1[0-2]):[0-5][0-9] (AM|PM)$',
+    description: 'Local date and time in English, 12-hour clock',
+    example: 'Sat 20 Jun 2026 7:30 PM',
+  })
   formatted: string;
 
-  @ApiProperty({ example: '2026-06-20T19:30:00+01:00' })
+  @Text(25, {
+    format: 'date-time',
+    pattern:
+      '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[+-][0-9]{2}:[0-9]{2}$',
+    description: 'ISO 8601 local date-time with its UTC offset',
+    example: '2026-06-20T19:30:00+01:00',
+  })
   iso: string;
 
-  @ApiProperty({ example: '19:30' })
+  @Text(5, {
+    pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+    description: 'Local time, 24-hour',
+    example: '19:30',
+  })
   time: string;
 
-  @ApiProperty({
+  @Text(6, {
+    pattern: '^[+-][0-9]{2}:[0-9]{2}$',
     description: "UTC offset at that instant in the event's time zone",
     example: '+01:00',
   })
   timezone: string;
 
-  @integer('Unix seconds', 1781980200)
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds', example: 1781980200 })
   unix: number;
 }
 
 export class EventSummaryDto {
-  @ApiProperty({ example: 'ev_1' })
+  @Id('ev_')
   id: string;
 
-  @ApiProperty({ example: 'Summer Jazz Night' })
+  @Text(300, { example: 'Summer Jazz Night' })
   name: string;
 
-  @ApiProperty({ type: DateObjectDto })
+  @Nested(DateObjectDto)
   start_date: DateObjectDto;
 
-  @ApiProperty({ type: DateObjectDto })
+  @Nested(DateObjectDto)
   end_date: DateObjectDto;
 }
 
 export class IssuedTicketDto {
-  @ApiProperty({ example: 'issued_ticket' })
+  @Literal('issued_ticket')
   object: string;
 
-  @ApiProperty({ example: 'it_1' })
+  @Id('it_')
   id: string;
 
-  @ApiProperty({ example: 'K7P2M9QX4T' })
+  @Text(64, { example: 'K7P2M9QX4T' })
   barcode: string;
 
-  @ApiProperty()
+  @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'Barcode image' })
   barcode_url: string;
 
-  @integer('Unix seconds')
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds' })
   created_at: number;
 
-  @ApiProperty({ type: [CustomQuestionDto] })
+  @ArrayOf(CustomQuestionDto, MAX_CUSTOM_QUESTIONS)
   custom_questions: CustomQuestionDto[];
 
-  @ApiProperty({ example: 'General Admission' })
+  @Text(500, { example: 'General Admission' })
   description: string;
 
-  @ApiProperty({ description: "The order's e-mail address" })
+  @Text(EMAIL.maxLength, {
+    pattern: EMAIL.pattern,
+    description: "The order's e-mail address",
+  })
   email: string;
 
-  @ApiProperty({ example: 'ev_1' })
+  @Id('ev_')
   event_id: string;
 
-  @nullableString('Attendee full name')
+  @NullableText(400, { description: 'Attendee full name' })
   full_name: string | null;
 
-  @nullableString('Attendee first name')
+  @NullableText(200, { description: 'Attendee first name' })
   first_name: string | null;
 
-  @nullableString('Attendee last name')
+  @NullableText(200, { description: 'Attendee last name' })
   last_name: string | null;
 
-  @nullableString(
-    'Seat from a seating chart; null without one',
-    'Row C, Seat 12',
-  )
+  @NullableText(100, {
+    description: 'Seat from a seating chart; null without one',
+    example: 'Row C, Seat 12',
+  })
   reservation: string | null;
 
-  @ApiProperty({ enum: ISSUED_TICKET_STATUSES })
+  @OneOf(ISSUED_TICKET_STATUSES)
   status: string;
 
-  @integer('Unix seconds')
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds' })
   updated_at: number;
 
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
+  @NullableInteger(UNIX_SECONDS, {
     description: 'Unix seconds; set exactly when status is void',
   })
   voided_at: number | null;
 
-  @ApiProperty({ example: 'or_1' })
+  @Id('or_')
   order_id: string;
 
-  @ApiProperty()
+  @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'QR code image' })
   qr_code_url: string;
 }
 
 export class LineItemDto {
-  @ApiProperty({ example: 'line_item' })
+  @Literal('line_item')
   object: string;
 
-  @ApiProperty({ example: 'li_1' })
+  @Id('li_')
   id: string;
 
-  @integer('Booking fee, minor units')
+  @Integer(INT32, { description: 'Booking fee, minor units' })
   booking_fee: number;
 
-  @ApiProperty({ example: 'General Admission' })
+  @Text(500, { example: 'General Admission' })
   description: string;
 
-  @ApiProperty({ enum: LINE_ITEM_TYPES })
+  @OneOf(LINE_ITEM_TYPES)
   type: string;
 
-  @integer('Total including tax, minor units')
+  @Integer(INT32, { description: 'Total including tax, minor units' })
   total: number;
 
-  @integer('Amount without tax, minor units')
+  @Integer(INT32, { description: 'Amount without tax, minor units' })
   value: number;
 
-  @integer('Quantity')
+  @Integer(INT32, { description: 'Quantity' })
   quantity: number;
 }
 
 export class PaymentMethodDto {
-  @nullableString(
-    'Identifier of an externally held payment method',
-    'ch_3PabcXYZ',
-  )
+  @NullableText(255, {
+    description: 'Identifier of an externally held payment method',
+    example: 'ch_3PabcXYZ',
+  })
   external_id: string | null;
 
-  @nullableString('Identifier of an internal payment method', 'pm_2')
+  @NullableId('pm_', {
+    description: 'Identifier of an internal payment method',
+  })
   id: string | null;
 
-  @ApiProperty({ enum: PAYMENT_METHOD_TYPES })
+  @OneOf(PAYMENT_METHOD_TYPES)
   type: string;
 
-  @nullableString('Name of the payment method')
+  @NullableText(200, { description: 'Name of the payment method' })
   name: string | null;
 
-  @nullableString('How to pay (offline payments)')
+  @NullableText(2000, { description: 'How to pay (offline payments)' })
   instructions: string | null;
 }
 
 export class OrderDto {
-  @ApiProperty({ example: 'order' })
+  @Literal('order')
   object: string;
 
-  @ApiProperty({ example: 'or_1' })
+  @Id('or_')
   id: string;
 
-  @ApiProperty({ type: BuyerDetailsDto })
+  @Nested(BuyerDetailsDto)
   buyer_details: BuyerDetailsDto;
 
-  @integer('Unix seconds')
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds' })
   created_at: number;
 
-  @ApiProperty({ type: CurrencyDto })
+  @Nested(CurrencyDto)
   currency: CurrencyDto;
 
-  @ApiProperty({ type: EventSummaryDto })
+  @Nested(EventSummaryDto)
   event_summary: EventSummaryDto;
 
-  @ApiProperty({ type: [IssuedTicketDto], nullable: true })
-  issued_tickets: IssuedTicketDto[] | null;
+  @ArrayOf(IssuedTicketDto, MAX_ISSUED_TICKETS, {
+    description: 'The tickets, by id; [] when none (never null)',
+  })
+  issued_tickets: IssuedTicketDto[];
 
-  @ApiProperty({ type: [LineItemDto] })
+  @ArrayOf(LineItemDto, MAX_LINE_ITEMS, { description: 'The basket, by id' })
   line_items: LineItemDto[];
 
-  @ApiProperty({ type: PaymentMethodDto })
+  @Nested(PaymentMethodDto)
   payment_method: PaymentMethodDto;
 
-  @integer('Refunded amount, minor units')
+  @Integer(INT32, { description: 'Refunded amount, minor units' })
   refund_amount: number;
 
-  @ApiProperty({ enum: ORDER_STATUSES })
+  @OneOf(ORDER_STATUSES)
   status: string;
 
-  @nullableString('Message associated with the status')
+  @NullableText(500, { description: 'Message associated with the status' })
   status_message: string | null;
 
-  @integer('Sum without tax, minor units')
+  @Integer(INT32, { description: 'Sum without tax, minor units' })
   subtotal: number;
 
-  @integer('Tax, minor units')
+  @Integer(INT32, { description: 'Tax, minor units' })
   tax: number;
 
-  @integer('subtotal + tax, minor units')
+  @Integer(INT32, { description: 'subtotal + tax, minor units' })
   total: number;
 
-  @nullableString('Payment transaction id')
+  @NullableText(255, { description: 'Payment transaction id' })
   txn_id: string | null;
 }
 
-export class OrderListDto extends PageDto(OrderDto) {}
+export class OrderListDto extends PageDto(OrderDto, {
+  path: '/v1/orders',
+  prefix: 'or_',
+}) {}

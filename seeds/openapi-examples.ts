@@ -1,0 +1,53 @@
+import type { DataSource } from 'typeorm';
+import type { OpenApiExamples } from '../src/common/http/openapi-document';
+import { DEMO_BOX_OFFICES, DEMO_ORDER_COUNT, seedDemoData } from './demo-data';
+
+/**
+ * The OpenAPI document's 200 examples: what the demo server (`npm start`: seed 1, the demo order
+ * count) answers the first demo key, one request per operation. `npm run openapi` writes them to
+ * src/common/http/openapi-examples.json; an e2e test collects them again, on SQLite and on
+ * PostgreSQL, and compares.
+ */
+
+/** Fills an empty database with the demo data the examples are taken from. */
+export async function seedExampleData(dataSource: DataSource): Promise<void> {
+  await seedDemoData(dataSource, {
+    orders: DEMO_ORDER_COUNT,
+    seed: 1,
+    reset: false,
+  });
+}
+
+/** The examples, by operationId, from the service listening at `base` on the demo data. */
+export async function collectExamples(base: string): Promise<OpenApiExamples> {
+  const authorization = `Basic ${Buffer.from(`${DEMO_BOX_OFFICES[0].apiKey}:`).toString('base64')}`;
+  const get = async (path: string): Promise<unknown> => {
+    const res = await fetch(`${base}${path}`, { headers: { authorization } });
+    if (res.status !== 200) {
+      throw new Error(
+        `GET ${path} answered ${res.status}: ${await res.text()}`,
+      );
+    }
+    return res.json();
+  };
+  /** The list page, and the first item's id for the retrieval example. */
+  const list = async (path: string) => {
+    const page = (await get(path)) as { data: { id: string }[] };
+    if (page.data.length === 0) throw new Error(`GET ${path} is empty`);
+    return { page, firstId: page.data[0].id };
+  };
+
+  const orders = await list('/v1/orders?limit=2');
+  const completed = await list('/v1/orders?status=completed&limit=1');
+  const events = await list('/v1/events?limit=2');
+  const tickets = await list('/v1/issued_tickets?limit=2');
+  return {
+    ping: await get('/v1/ping'),
+    listOrders: orders.page,
+    retrieveOrder: await get(`/v1/orders/${completed.firstId}`),
+    listEvents: events.page,
+    retrieveEvent: await get(`/v1/events/${events.firstId}`),
+    listIssuedTickets: tickets.page,
+    retrieveIssuedTicket: await get(`/v1/issued_tickets/${tickets.firstId}`),
+  };
+}

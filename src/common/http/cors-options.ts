@@ -1,0 +1,21 @@
+/**
+ * The CORS policy (docs/API.md, Headers: "CORS"): what createApp gives the cors middleware, and
+ * what the OpenAPI document says the CORS headers carry. Origins come from CORS_ORIGINS.
+ */
+export const CORS_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+export const CORS_ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-None-Match',
+  'X-Request-Id',
+] as const;
+export const CORS_EXPOSED_HEADERS = [
+  'ETag',
+  'Retry-After',
+  'X-Request-Id',
+  'X-Rate-Limit-Limit',
+  'X-Rate-Limit-Remaining',
+  'X-Rate-Limit-Reset',
+] as const;
+/** Seconds a browser may reuse a preflight's answer. */
+export const CORS_MAX_AGE = 600;

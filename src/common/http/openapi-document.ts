@@ -1,0 +1,119 @@
+import type { INestApplication } from '@nestjs/common';
+import {
+  DocumentBuilder,
+  type OpenAPIObject,
+  SwaggerModule,
+} from '@nestjs/swagger';
+import { license, version } from '../../../package.json';
+import { ErrorBodyDto } from '../errors/error-body.dto';
+import { BASIC_AUTH, documentCommonResponses } from './openapi-responses';
+import committedExamples from './openapi-examples.json';
+
+/** A 200 example per operationId: what the demo data (seed 1) answers. */
+export type OpenApiExamples = Record<string, unknown>;
+
+const DESCRIPTION = `Read-only access to a box office's orders, events and issued tickets, in the style of the Ticket Tailor API. The full reference is docs/API.md in the repository.
+
+**Authentication.** HTTP Basic: the API key as the user name, an empty password (\`curl -u sk_…:\`). Only \`GET /v1/ping\` answers without a key; a wrong key is refused everywhere.
+
+**Conditional requests.** Every 200 carries a strong \`ETag\`. Send it back in \`If-None-Match\` (a list, \`W/\` forms and \`*\` work too) and an unchanged response is \`304 Not Modified\` with no body, whatever \`Cache-Control\` or \`Pragma\` the request carries (browsers and \`fetch\` add \`no-cache\` to such requests). \`HEAD\` answers as \`GET\` without a body.
+
+**Caching.** Responses to a request with a valid key are \`Cache-Control: private, no-cache\`; \`GET /v1/ping\` without a key is \`no-cache\`; errors are \`no-store\`.
+
+**CORS.** Origins are those of the server's CORS_ORIGINS setting (any by default). Methods GET, HEAD, OPTIONS; request headers Authorization, Content-Type, If-None-Match, X-Request-Id; the ETag, Retry-After, X-Request-Id and X-Rate-Limit-* response headers are exposed. OPTIONS on any path is a preflight, answered 204 (see \`x-unmatched-requests\`), remembered for 600 seconds.
+
+**Errors.** Every non-2xx response has the ErrorBodyDto body and \`Cache-Control: no-store\`. Any method but GET, HEAD and OPTIONS on these paths answers 405 METHOD_NOT_ALLOWED with an Allow header; unknown paths answer 404 NOT_FOUND.
+
+**Rate limits.** Per API key (per client IP without one), every request counted, reported in the X-Rate-Limit-* headers of every response.`;
+
+/** The tags of the operations, in the order the document lists them. */
+const TAGS: [string, string][] = [
+  ['health', 'Liveness, and a check of an API key'],
+  ['orders', "The box office's orders, with their line items and tickets"],
+  ['events', "The box office's events, with their ticket types"],
+  [
+    'issued tickets',
+    'Tickets on their own, for door scanning, attendee lists and incremental sync',
+  ],
+];
+
+/**
+ * The OpenAPI document of the app: what /docs-json serves and what `npm run openapi` writes to
+ * openapi.json, built the same way for both. `examples` are the 200 examples by operationId; by
+ * default the committed ones (openapi-examples.json, written by `npm run openapi`).
+ */
+export function buildOpenApiDocument(
+  app: INestApplication,
+  examples: OpenApiExamples = committedExamples,
+): OpenAPIObject {
+  const builder = new DocumentBuilder()
+    .setTitle('Box Office API')
+    .setDescription(DESCRIPTION)
+    .setVersion(version)
+    .addServer(
+      '/',
+      'The server that serves this document: local, staging or production alike',
+    )
+    .addBasicAuth(
+      {
+        type: 'http',
+        scheme: 'basic',
+        description:
+          'The API key as the user name, an empty password: `Authorization: Basic base64("<api key>:")`',
+      },
+      BASIC_AUTH,
+    );
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  const config = builder.build();
+  // package.json says UNLICENSED: the API is proprietary and no licence is granted.
+  config.info.license = {
+    name: `${license}: proprietary, no licence is granted`,
+  };
+  delete config.info.contact;
+  for (const server of config.servers ?? []) {
+    // Public: the document describes the API its clients call.
+    Object.assign(server, { 'x-internal': false });
+  }
+
+  const document = SwaggerModule.createDocument(app, config, {
+    extraModels: [ErrorBodyDto],
+  });
+  documentCommonResponses(document);
+  closeObjectSchemas(document.components?.schemas ?? {});
+  attachExamples(document, examples);
+  return document;
+}
+
+/**
+ * Every object schema lists exactly the fields served: `additionalProperties: false`, so a
+ * field that appears undocumented is a contract violation rather than an extension.
+ */
+function closeObjectSchemas(schemas: Record<string, unknown>) {
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as Record<string, unknown>;
+    if (schema.properties !== undefined) {
+      schema.type ??= 'object';
+      schema.additionalProperties = false;
+    }
+    Object.values(schema).forEach(visit);
+  };
+  visit(schemas);
+}
+
+/** The 200 example of each operation that has one. */
+function attachExamples(document: OpenAPIObject, examples: OpenApiExamples) {
+  for (const pathItem of Object.values(document.paths)) {
+    const operation = pathItem.get;
+    const example = operation?.operationId
+      ? examples[operation.operationId]
+      : undefined;
+    if (example === undefined) continue;
+    const ok = operation?.responses['200'] as {
+      content?: Record<string, { example?: unknown }>;
+    };
+    const json = ok.content?.['application/json'];
+    if (json) json.example = example;
+  }
+}
