@@ -13,9 +13,9 @@ export interface paths {
         };
         /**
          * Liveness check
-         * @description Answers without an API key (for load balancers). A key that is sent must be valid, so integrations can use it to test their key.
+         * @description Answers without an API key (for load balancers), and then never touches the database. A key that is sent must be valid (else 401), so integrations can use it to test their key. The query string is ignored.
          */
-        get: operations["HealthController_ping_v1"];
+        get: operations["ping"];
         put?: never;
         post?: never;
         delete?: never;
@@ -51,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve one order */
+        /**
+         * Retrieve one order
+         * @description The same object, byte for byte, as its entry in the list; another box office’s order is not found.
+         */
         get: operations["retrieveOrder"];
         put?: never;
         post?: never;
@@ -88,7 +91,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve one event, with its ticket types */
+        /**
+         * Retrieve one event, with its ticket types
+         * @description The same object as its entry in the list; another box office’s event is not found.
+         */
         get: operations["retrieveEvent"];
         put?: never;
         post?: never;
@@ -144,30 +150,10 @@ export interface components {
     schemas: {
         PingDto: {
             /**
-             * @description The service's release version
+             * @description The service's release version (package.json)
              * @example 1.0.0
              */
             version: string;
-        };
-        FieldErrorDto: {
-            field: string;
-            messages: string[];
-        };
-        ErrorBodyDto: {
-            /**
-             * @description The HTTP status code.
-             * @example 400
-             */
-            status: number;
-            /**
-             * @example VALIDATION_ERROR
-             * @enum {string}
-             */
-            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
-            /** @example limit must be an integer from 1 to 100 */
-            message: string;
-            /** @description Only for requests with a body; this API has none today. */
-            errors?: components["schemas"]["FieldErrorDto"][];
         };
         AddressDto: {
             /** @example 12 High Street */
@@ -194,7 +180,10 @@ export interface components {
         BuyerDetailsDto: {
             address: components["schemas"]["AddressDto"];
             custom_questions: components["schemas"]["CustomQuestionDto"][];
-            /** @example jane.doe@example.com */
+            /**
+             * @description As the buyer entered it (letter case kept)
+             * @example jane.doe@example.com
+             */
             email: string;
             /** @example Jane Doe */
             name: string;
@@ -211,19 +200,35 @@ export interface components {
              */
             code: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
             /**
+             * Format: int32
              * @description Minor units in one major unit: 100 for most currencies, 1 for jpy
              * @example 100
+             * @enum {integer}
              */
-            base_multiplier: number;
+            base_multiplier: 1 | 100;
         };
         DateObjectDto: {
-            /** @example 2026-06-20 */
+            /**
+             * Format: date
+             * @description Local date
+             * @example 2026-06-20
+             */
             date: string;
-            /** @example Sat 20 Jun 2026 7:30 PM */
+            /**
+             * @description Local date and time in English, 12-hour clock
+             * @example Sat 20 Jun 2026 7:30 PM
+             */
             formatted: string;
-            /** @example 2026-06-20T19:30:00+01:00 */
+            /**
+             * Format: date-time
+             * @description ISO 8601 local date-time with its UTC offset
+             * @example 2026-06-20T19:30:00+01:00
+             */
             iso: string;
-            /** @example 19:30 */
+            /**
+             * @description Local time, 24-hour
+             * @example 19:30
+             */
             time: string;
             /**
              * @description UTC offset at that instant in the event's time zone
@@ -231,6 +236,7 @@ export interface components {
              */
             timezone: string;
             /**
+             * Format: int64
              * @description Unix seconds
              * @example 1781980200
              */
@@ -245,14 +251,25 @@ export interface components {
             end_date: components["schemas"]["DateObjectDto"];
         };
         IssuedTicketDto: {
-            /** @example issued_ticket */
-            object: string;
+            /**
+             * @description Always "issued_ticket"
+             * @example issued_ticket
+             * @enum {string}
+             */
+            object: "issued_ticket";
             /** @example it_1 */
             id: string;
             /** @example K7P2M9QX4T */
             barcode: string;
+            /**
+             * Format: uri
+             * @description Barcode image
+             */
             barcode_url: string;
-            /** @description Unix seconds */
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
             created_at: number;
             custom_questions: components["schemas"]["CustomQuestionDto"][];
             /** @example General Admission */
@@ -274,30 +291,56 @@ export interface components {
             reservation: string | null;
             /** @enum {string} */
             status: "valid" | "void";
-            /** @description Unix seconds */
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
             updated_at: number;
-            /** @description Unix seconds; set exactly when status is void */
+            /**
+             * Format: int64
+             * @description Unix seconds; set exactly when status is void
+             */
             voided_at: number | null;
             /** @example or_1 */
             order_id: string;
+            /**
+             * Format: uri
+             * @description QR code image
+             */
             qr_code_url: string;
         };
         LineItemDto: {
-            /** @example line_item */
-            object: string;
+            /**
+             * @description Always "line_item"
+             * @example line_item
+             * @enum {string}
+             */
+            object: "line_item";
             /** @example li_1 */
             id: string;
-            /** @description Booking fee, minor units */
+            /**
+             * Format: int32
+             * @description Booking fee, minor units
+             */
             booking_fee: number;
             /** @example General Admission */
             description: string;
             /** @enum {string} */
             type: "ticket" | "transaction_charge" | "void" | "tax" | "gift_card" | "donation";
-            /** @description Total including tax, minor units */
+            /**
+             * Format: int32
+             * @description Total including tax, minor units
+             */
             total: number;
-            /** @description Amount without tax, minor units */
+            /**
+             * Format: int32
+             * @description Amount without tax, minor units
+             */
             value: number;
-            /** @description Quantity */
+            /**
+             * Format: int32
+             * @description Quantity
+             */
             quantity: number;
         };
         PaymentMethodDto: {
@@ -308,7 +351,7 @@ export interface components {
             external_id: string | null;
             /**
              * @description Identifier of an internal payment method
-             * @example pm_2
+             * @example pm_1
              */
             id: string | null;
             /** @enum {string} */
@@ -319,34 +362,55 @@ export interface components {
             instructions: string | null;
         };
         OrderDto: {
-            /** @example order */
-            object: string;
+            /**
+             * @description Always "order"
+             * @example order
+             * @enum {string}
+             */
+            object: "order";
             /** @example or_1 */
             id: string;
             buyer_details: components["schemas"]["BuyerDetailsDto"];
-            /** @description Unix seconds */
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
             created_at: number;
             currency: components["schemas"]["CurrencyDto"];
             event_summary: components["schemas"]["EventSummaryDto"];
-            issued_tickets: components["schemas"]["IssuedTicketDto"][] | null;
+            /** @description The tickets, by id; [] when none (never null) */
+            issued_tickets: components["schemas"]["IssuedTicketDto"][];
+            /** @description The basket, by id */
             line_items: components["schemas"]["LineItemDto"][];
             payment_method: components["schemas"]["PaymentMethodDto"];
-            /** @description Refunded amount, minor units */
+            /**
+             * Format: int32
+             * @description Refunded amount, minor units
+             */
             refund_amount: number;
             /** @enum {string} */
             status: "completed" | "pending" | "cancelled";
             /** @description Message associated with the status */
             status_message: string | null;
-            /** @description Sum without tax, minor units */
+            /**
+             * Format: int32
+             * @description Sum without tax, minor units
+             */
             subtotal: number;
-            /** @description Tax, minor units */
+            /**
+             * Format: int32
+             * @description Tax, minor units
+             */
             tax: number;
-            /** @description subtotal + tax, minor units */
+            /**
+             * Format: int32
+             * @description subtotal + tax, minor units
+             */
             total: number;
             /** @description Payment transaction id */
             txn_id: string | null;
         };
-        LinksDto: {
+        OrderListLinksDto: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/orders?starting_after=or_120&limit=100
@@ -359,25 +423,58 @@ export interface components {
             previous: string | null;
         };
         OrderListDto: {
+            /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["OrderDto"][];
-            links: components["schemas"]["LinksDto"];
+            links: components["schemas"]["OrderListLinksDto"];
+        };
+        ErrorBodyDto: {
+            /**
+             * Format: int32
+             * @description The HTTP status code, repeated
+             * @example 400
+             * @enum {integer}
+             */
+            status: 400 | 401 | 404 | 405 | 429 | 500 | 503;
+            /**
+             * @example VALIDATION_ERROR
+             * @enum {string}
+             */
+            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            /**
+             * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
+             * @example limit must be an integer from 1 to 100
+             */
+            message: string;
         };
         ImagesDto: {
-            /** @example https://cdn.boxoffice.example/events/1/header.jpg */
+            /**
+             * Format: uri
+             * @example https://cdn.boxoffice.example/events/1/header.jpg
+             */
             header: string;
-            /** @example https://cdn.boxoffice.example/events/1/thumbnail.jpg */
+            /**
+             * Format: uri
+             * @example https://cdn.boxoffice.example/events/1/thumbnail.jpg
+             */
             thumbnail: string;
         };
         TicketGroupDto: {
             /** @example tg_1 */
             id: string;
-            /** @description Most tickets of the group in one order; null for no limit */
+            /**
+             * Format: int32
+             * @description Most tickets of the group in one order; null for no limit
+             */
             max_per_order: number | null;
             /** @example Seating */
             name: string;
-            /** @description Sort index in the UI */
+            /**
+             * Format: int32
+             * @description Sort index in the UI
+             */
             sort_order: number;
             /**
+             * @description Its ticket types, in their sort order
              * @example [
              *       "tt_1",
              *       "tt_2"
@@ -386,13 +483,20 @@ export interface components {
             ticket_ids: string[];
         };
         TicketTypeDto: {
-            /** @enum {string} */
+            /**
+             * @description Always "ticket_type"
+             * @example ticket_type
+             * @enum {string}
+             */
             object: "ticket_type";
             /** @example tt_1 */
             id: string;
             /** @description The code that reveals a hidden ticket type */
             access_code: string | null;
-            /** @description Booking fee per ticket, minor units */
+            /**
+             * Format: int32
+             * @description Booking fee per ticket, minor units
+             */
             booking_fee: number;
             /** @description Description */
             description: string | null;
@@ -402,11 +506,13 @@ export interface components {
              */
             group_id: string | null;
             /**
+             * Format: int32
              * @description Most tickets of this type in one order
              * @example 10
              */
             max_per_order: number;
             /**
+             * Format: int32
              * @description Fewest tickets of this type in one order
              * @example 1
              */
@@ -414,6 +520,7 @@ export interface components {
             /** @example General Admission */
             name: string;
             /**
+             * Format: int32
              * @description Price, minor units (0 when free)
              * @example 2500
              */
@@ -423,11 +530,15 @@ export interface components {
              * @enum {string}
              */
             status: "on_sale" | "sold_out" | "unavailable" | "hidden";
-            /** @description Sort index in the UI */
+            /**
+             * Format: int32
+             * @description Sort index in the UI
+             */
             sort_order: number;
             /** @enum {string} */
             type: "paid" | "free" | "donation";
             /**
+             * Format: int32
              * @description Still available for purchase
              * @example 120
              */
@@ -446,7 +557,11 @@ export interface components {
             postal_code: string | null;
         };
         EventDto: {
-            /** @enum {string} */
+            /**
+             * @description Always "event"
+             * @example event
+             * @enum {string}
+             */
             object: "event";
             /** @example ev_1 */
             id: string;
@@ -454,7 +569,10 @@ export interface components {
             access_code: string | null;
             /** @example Buy tickets */
             call_to_action: string;
-            /** @description Unix seconds */
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
             created_at: number;
             /**
              * @example gbp
@@ -489,24 +607,194 @@ export interface components {
              * @example Europe/London
              */
             timezone: string;
-            /** @description Its valid issued tickets */
+            /**
+             * Format: int32
+             * @description Its valid issued tickets
+             */
             total_issued_tickets: number;
-            /** @description Its completed orders */
+            /**
+             * Format: int32
+             * @description Its completed orders
+             */
             total_orders: number;
-            /** @example https://tickets.boxoffice.example/events/1 */
+            /**
+             * Format: uri
+             * @example https://tickets.boxoffice.example/events/1
+             */
             url: string;
             venue: components["schemas"]["VenueDto"];
         };
+        EventListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/events?starting_after=ev_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
         EventListDto: {
+            /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["EventDto"][];
-            links: components["schemas"]["LinksDto"];
+            links: components["schemas"]["EventListLinksDto"];
+        };
+        IssuedTicketListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/issued_tickets?starting_after=it_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
         };
         IssuedTicketListDto: {
+            /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["IssuedTicketDto"][];
-            links: components["schemas"]["LinksDto"];
+            links: components["schemas"]["IssuedTicketListLinksDto"];
         };
     };
-    responses: never;
+    responses: {
+        /** @description UNAUTHORIZED: the API key is missing (where one is needed), malformed, unknown or revoked. The message is the same whatever was wrong. */
+        Unauthorized: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit": number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining": number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset": number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                /** @description How to authenticate */
+                "WWW-Authenticate": "Basic realm=\"Box Office API\"";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 401,
+                 *       "error_code": "UNAUTHORIZED",
+                 *       "message": "Send a valid API key as the user name of HTTP Basic auth with an empty password: Authorization: Basic base64(\"<api key>:\")"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
+        /** @description TOO_MANY_REQUESTS: over the rate limit of this API key (of this client IP without one) */
+        TooManyRequests: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit": number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining": number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset": number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                /** @description Seconds until the window resets */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 429,
+                 *       "error_code": "TOO_MANY_REQUESTS",
+                 *       "message": "Rate limit of 5000 requests per 1800 seconds exceeded; retry in 1234 seconds"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
+        /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
+        InternalServerError: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit"?: number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining"?: number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset"?: number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 500,
+                 *       "error_code": "INTERNAL_SERVER_ERROR",
+                 *       "message": "An unexpected error occurred; it has been logged"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
+        /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit"?: number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining"?: number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset"?: number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                /** @description Seconds to wait */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 503,
+                 *       "error_code": "SERVICE_UNAVAILABLE",
+                 *       "message": "The service is temporarily unable to reach its database; retry shortly"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -514,7 +802,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    HealthController_ping_v1: {
+    ping: {
         parameters: {
             query?: never;
             header?: never;
@@ -523,113 +811,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The service is up */
             200: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Send it back in If-None-Match to get 304 when nothing changed */
-                    ETag?: string;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
+                    "Cache-Control": "no-cache" | "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "version": "1.0.0"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PingDto"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag */
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
             304: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
+                    "Cache-Control": "no-cache" | "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description A key was sent and is not valid */
-            401: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Basic realm="Box Office API" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description TOO_MANY_REQUESTS: over the rate limit; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds until a request will be accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-            500: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-            503: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds after which to retry */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrders: {
@@ -668,130 +906,379 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A page of orders */
             200: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Send it back in If-None-Match to get 304 when nothing changed */
-                    ETag?: string;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "order",
+                     *           "id": "or_249",
+                     *           "buyer_details": {
+                     *             "address": {
+                     *               "address_1": "46 Walsh End",
+                     *               "address_2": null,
+                     *               "address_3": null,
+                     *               "postal_code": "L58 98K"
+                     *             },
+                     *             "custom_questions": [
+                     *               {
+                     *                 "question": "How did you hear about this event?",
+                     *                 "answer": "Instagram"
+                     *               },
+                     *               {
+                     *                 "question": "May we send you news of future events?",
+                     *                 "answer": "No"
+                     *               }
+                     *             ],
+                     *             "email": "ilenekautzer13@mysterious-gift.uk",
+                     *             "name": "Ilene Kautzer",
+                     *             "phone": "0800 062183"
+                     *           },
+                     *           "created_at": 1782547792,
+                     *           "currency": {
+                     *             "code": "sgd",
+                     *             "base_multiplier": 100
+                     *           },
+                     *           "event_summary": {
+                     *             "id": "ev_8",
+                     *             "name": "Marina Bay Sundowner",
+                     *             "start_date": {
+                     *               "date": "2026-10-03",
+                     *               "formatted": "Sat 3 Oct 2026 5:30 PM",
+                     *               "iso": "2026-10-03T17:30:00+08:00",
+                     *               "time": "17:30",
+                     *               "timezone": "+08:00",
+                     *               "unix": 1791019800
+                     *             },
+                     *             "end_date": {
+                     *               "date": "2026-10-03",
+                     *               "formatted": "Sat 3 Oct 2026 10:00 PM",
+                     *               "iso": "2026-10-03T22:00:00+08:00",
+                     *               "time": "22:00",
+                     *               "timezone": "+08:00",
+                     *               "unix": 1791036000
+                     *             }
+                     *           },
+                     *           "issued_tickets": [
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_583",
+                     *               "barcode": "VTTP28PMAJ",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/VTTP28PMAJ.png",
+                     *               "created_at": 1782547803,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "ilenekautzer13@mysterious-gift.uk",
+                     *               "event_id": "ev_8",
+                     *               "full_name": "Ilene Kautzer",
+                     *               "first_name": "Ilene",
+                     *               "last_name": "Kautzer",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782547803,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/VTTP28PMAJ.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_584",
+                     *               "barcode": "ZCT6FSD7C8",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
+                     *               "created_at": 1782547803,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "ilenekautzer13@mysterious-gift.uk",
+                     *               "event_id": "ev_8",
+                     *               "full_name": "Iva Miller",
+                     *               "first_name": "Iva",
+                     *               "last_name": "Miller",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782547803,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *             }
+                     *           ],
+                     *           "line_items": [
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_434",
+                     *               "booking_fee": 770,
+                     *               "description": "General Admission",
+                     *               "type": "ticket",
+                     *               "total": 10370,
+                     *               "value": 9600,
+                     *               "quantity": 2
+                     *             },
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_435",
+                     *               "booking_fee": 0,
+                     *               "description": "GST (9%)",
+                     *               "type": "tax",
+                     *               "total": 933,
+                     *               "value": 933,
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "payment_method": {
+                     *             "external_id": "ch_3bh0m3Y7gv6EvpDM24tcxGPg",
+                     *             "id": null,
+                     *             "type": "stripe",
+                     *             "name": "Stripe",
+                     *             "instructions": null
+                     *           },
+                     *           "refund_amount": 0,
+                     *           "status": "completed",
+                     *           "status_message": null,
+                     *           "subtotal": 10370,
+                     *           "tax": 933,
+                     *           "total": 11303,
+                     *           "txn_id": "txn_30oTgWaSyhLosx9Fsbj748iY"
+                     *         },
+                     *         {
+                     *           "object": "order",
+                     *           "id": "or_248",
+                     *           "buyer_details": {
+                     *             "address": {
+                     *               "address_1": "54 Grove Lane",
+                     *               "address_2": "Suite 489",
+                     *               "address_3": null,
+                     *               "postal_code": "WA8 2SP"
+                     *             },
+                     *             "custom_questions": [
+                     *               {
+                     *                 "question": "How did you hear about this event?",
+                     *                 "answer": "A friend"
+                     *               },
+                     *               {
+                     *                 "question": "May we send you news of future events?",
+                     *                 "answer": "No"
+                     *               }
+                     *             ],
+                     *             "email": "OctaviaSchowalter69@Gmail.com",
+                     *             "name": "Octavia Schowalter",
+                     *             "phone": null
+                     *           },
+                     *           "created_at": 1782372973,
+                     *           "currency": {
+                     *             "code": "thb",
+                     *             "base_multiplier": 100
+                     *           },
+                     *           "event_summary": {
+                     *             "id": "ev_26",
+                     *             "name": "Riverside Luk Thung",
+                     *             "start_date": {
+                     *               "date": "2026-11-14",
+                     *               "formatted": "Sat 14 Nov 2026 6:00 PM",
+                     *               "iso": "2026-11-14T18:00:00+07:00",
+                     *               "time": "18:00",
+                     *               "timezone": "+07:00",
+                     *               "unix": 1794654000
+                     *             },
+                     *             "end_date": {
+                     *               "date": "2026-11-14",
+                     *               "formatted": "Sat 14 Nov 2026 11:00 PM",
+                     *               "iso": "2026-11-14T23:00:00+07:00",
+                     *               "time": "23:00",
+                     *               "timezone": "+07:00",
+                     *               "unix": 1794672000
+                     *             }
+                     *           },
+                     *           "issued_tickets": [
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_579",
+                     *               "barcode": "TM6FYNJ2JN",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/TM6FYNJ2JN.png",
+                     *               "created_at": 1782372990,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "OctaviaSchowalter69@Gmail.com",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Octavia Schowalter",
+                     *               "first_name": "Octavia",
+                     *               "last_name": "Schowalter",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782372990,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/TM6FYNJ2JN.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_580",
+                     *               "barcode": "XEYHZZXCWE",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/XEYHZZXCWE.png",
+                     *               "created_at": 1782372990,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "OctaviaSchowalter69@Gmail.com",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Colton Schuster",
+                     *               "first_name": "Colton",
+                     *               "last_name": "Schuster",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782372990,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/XEYHZZXCWE.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_581",
+                     *               "barcode": "T978SJ88A8",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/T978SJ88A8.png",
+                     *               "created_at": 1782372990,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "OctaviaSchowalter69@Gmail.com",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Jaquelin Mertz",
+                     *               "first_name": "Jaquelin",
+                     *               "last_name": "Mertz",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782372990,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/T978SJ88A8.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_582",
+                     *               "barcode": "6NY2M8XWDR",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/6NY2M8XWDR.png",
+                     *               "created_at": 1782372990,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "OctaviaSchowalter69@Gmail.com",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Micheal Lynch",
+                     *               "first_name": "Micheal",
+                     *               "last_name": "Lynch",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782372990,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/6NY2M8XWDR.png"
+                     *             }
+                     *           ],
+                     *           "line_items": [
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_433",
+                     *               "booking_fee": 48000,
+                     *               "description": "General Admission",
+                     *               "type": "ticket",
+                     *               "total": 648000,
+                     *               "value": 600000,
+                     *               "quantity": 4
+                     *             }
+                     *           ],
+                     *           "payment_method": {
+                     *             "external_id": "ch_3A5o7GdhGdheuXsAGFmI60Bn",
+                     *             "id": null,
+                     *             "type": "stripe",
+                     *             "name": "Stripe",
+                     *             "instructions": null
+                     *           },
+                     *           "refund_amount": 0,
+                     *           "status": "completed",
+                     *           "status_message": null,
+                     *           "subtotal": 648000,
+                     *           "tax": 0,
+                     *           "total": 648000,
+                     *           "txn_id": "txn_3rTVvl9wFugAdX1okkER1973"
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/orders?starting_after=or_248&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderListDto"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag */
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
             304: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_ERROR: a bad or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no order of this box office. */
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no order of this box office. */
             400: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Basic realm="Box Office API" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description TOO_MANY_REQUESTS: over the rate limit; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds until a request will be accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-            500: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-            503: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds after which to retry */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveOrder: {
@@ -799,41 +1286,187 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The order's id; anything else names no order (404) */
                 order_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The order */
             200: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Send it back in If-None-Match to get 304 when nothing changed */
-                    ETag?: string;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "order",
+                     *       "id": "or_249",
+                     *       "buyer_details": {
+                     *         "address": {
+                     *           "address_1": "46 Walsh End",
+                     *           "address_2": null,
+                     *           "address_3": null,
+                     *           "postal_code": "L58 98K"
+                     *         },
+                     *         "custom_questions": [
+                     *           {
+                     *             "question": "How did you hear about this event?",
+                     *             "answer": "Instagram"
+                     *           },
+                     *           {
+                     *             "question": "May we send you news of future events?",
+                     *             "answer": "No"
+                     *           }
+                     *         ],
+                     *         "email": "ilenekautzer13@mysterious-gift.uk",
+                     *         "name": "Ilene Kautzer",
+                     *         "phone": "0800 062183"
+                     *       },
+                     *       "created_at": 1782547792,
+                     *       "currency": {
+                     *         "code": "sgd",
+                     *         "base_multiplier": 100
+                     *       },
+                     *       "event_summary": {
+                     *         "id": "ev_8",
+                     *         "name": "Marina Bay Sundowner",
+                     *         "start_date": {
+                     *           "date": "2026-10-03",
+                     *           "formatted": "Sat 3 Oct 2026 5:30 PM",
+                     *           "iso": "2026-10-03T17:30:00+08:00",
+                     *           "time": "17:30",
+                     *           "timezone": "+08:00",
+                     *           "unix": 1791019800
+                     *         },
+                     *         "end_date": {
+                     *           "date": "2026-10-03",
+                     *           "formatted": "Sat 3 Oct 2026 10:00 PM",
+                     *           "iso": "2026-10-03T22:00:00+08:00",
+                     *           "time": "22:00",
+                     *           "timezone": "+08:00",
+                     *           "unix": 1791036000
+                     *         }
+                     *       },
+                     *       "issued_tickets": [
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_583",
+                     *           "barcode": "VTTP28PMAJ",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/VTTP28PMAJ.png",
+                     *           "created_at": 1782547803,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "ilenekautzer13@mysterious-gift.uk",
+                     *           "event_id": "ev_8",
+                     *           "full_name": "Ilene Kautzer",
+                     *           "first_name": "Ilene",
+                     *           "last_name": "Kautzer",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1782547803,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/VTTP28PMAJ.png"
+                     *         },
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_584",
+                     *           "barcode": "ZCT6FSD7C8",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
+                     *           "created_at": 1782547803,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "ilenekautzer13@mysterious-gift.uk",
+                     *           "event_id": "ev_8",
+                     *           "full_name": "Iva Miller",
+                     *           "first_name": "Iva",
+                     *           "last_name": "Miller",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1782547803,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *         }
+                     *       ],
+                     *       "line_items": [
+                     *         {
+                     *           "object": "line_item",
+                     *           "id": "li_434",
+                     *           "booking_fee": 770,
+                     *           "description": "General Admission",
+                     *           "type": "ticket",
+                     *           "total": 10370,
+                     *           "value": 9600,
+                     *           "quantity": 2
+                     *         },
+                     *         {
+                     *           "object": "line_item",
+                     *           "id": "li_435",
+                     *           "booking_fee": 0,
+                     *           "description": "GST (9%)",
+                     *           "type": "tax",
+                     *           "total": 933,
+                     *           "value": 933,
+                     *           "quantity": 1
+                     *         }
+                     *       ],
+                     *       "payment_method": {
+                     *         "external_id": "ch_3bh0m3Y7gv6EvpDM24tcxGPg",
+                     *         "id": null,
+                     *         "type": "stripe",
+                     *         "name": "Stripe",
+                     *         "instructions": null
+                     *       },
+                     *       "refund_amount": 0,
+                     *       "status": "completed",
+                     *       "status_message": null,
+                     *       "subtotal": 10370,
+                     *       "tax": 933,
+                     *       "total": 11303,
+                     *       "txn_id": "txn_30oTgWaSyhLosx9Fsbj748iY"
+                     *     }
+                     */
                     "application/json": components["schemas"]["OrderDto"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag */
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
             304: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -841,111 +1474,57 @@ export interface operations {
             /** @description VALIDATION_ERROR: this path takes no query parameters */
             400: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Basic realm="Box Office API" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description NOT_FOUND: no such order in this box office */
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such order in this box office, or a malformed id */
             404: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description TOO_MANY_REQUESTS: over the rate limit; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds until a request will be accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-            500: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-            503: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds after which to retry */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -988,130 +1567,185 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A page of events */
             200: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Send it back in If-None-Match to get 304 when nothing changed */
-                    ETag?: string;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "event",
+                     *           "id": "ev_17",
+                     *           "access_code": null,
+                     *           "call_to_action": "Buy tickets",
+                     *           "created_at": 1733011200,
+                     *           "currency": "gbp",
+                     *           "description": null,
+                     *           "end": {
+                     *             "date": "2025-09-15",
+                     *             "formatted": "Mon 15 Sep 2025 11:30 PM",
+                     *             "iso": "2025-09-15T23:30:00-06:00",
+                     *             "time": "23:30",
+                     *             "timezone": "-06:00",
+                     *             "unix": 1758000600
+                     *           },
+                     *           "event_series_id": "es_17",
+                     *           "images": {
+                     *             "header": "https://cdn.boxoffice.example/events/ev_17/header.jpg",
+                     *             "thumbnail": "https://cdn.boxoffice.example/events/ev_17/thumbnail.jpg"
+                     *           },
+                     *           "name": "Noche de Mariachi",
+                     *           "online_event": "false",
+                     *           "payment_methods": [],
+                     *           "private": "false",
+                     *           "start": {
+                     *             "date": "2025-09-15",
+                     *             "formatted": "Mon 15 Sep 2025 8:00 PM",
+                     *             "iso": "2025-09-15T20:00:00-06:00",
+                     *             "time": "20:00",
+                     *             "timezone": "-06:00",
+                     *             "unix": 1757988000
+                     *           },
+                     *           "status": "published",
+                     *           "ticket_groups": [],
+                     *           "ticket_types": [],
+                     *           "tickets_available": "false",
+                     *           "timezone": "America/Mexico_City",
+                     *           "total_issued_tickets": 9,
+                     *           "total_orders": 3,
+                     *           "url": "https://tickets.boxoffice.example/events/ev_17",
+                     *           "venue": {
+                     *             "name": null,
+                     *             "postal_code": null
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "event",
+                     *           "id": "ev_11",
+                     *           "access_code": null,
+                     *           "call_to_action": "Buy tickets",
+                     *           "created_at": 1733011200,
+                     *           "currency": "gbp",
+                     *           "description": null,
+                     *           "end": {
+                     *             "date": "2025-09-20",
+                     *             "formatted": "Sat 20 Sep 2025 9:30 PM",
+                     *             "iso": "2025-09-20T21:30:00+02:00",
+                     *             "time": "21:30",
+                     *             "timezone": "+02:00",
+                     *             "unix": 1758396600
+                     *           },
+                     *           "event_series_id": "es_11",
+                     *           "images": {
+                     *             "header": "https://cdn.boxoffice.example/events/ev_11/header.jpg",
+                     *             "thumbnail": "https://cdn.boxoffice.example/events/ev_11/thumbnail.jpg"
+                     *           },
+                     *           "name": "Vltava Strings",
+                     *           "online_event": "false",
+                     *           "payment_methods": [],
+                     *           "private": "false",
+                     *           "start": {
+                     *             "date": "2025-09-20",
+                     *             "formatted": "Sat 20 Sep 2025 7:30 PM",
+                     *             "iso": "2025-09-20T19:30:00+02:00",
+                     *             "time": "19:30",
+                     *             "timezone": "+02:00",
+                     *             "unix": 1758389400
+                     *           },
+                     *           "status": "published",
+                     *           "ticket_groups": [],
+                     *           "ticket_types": [],
+                     *           "tickets_available": "false",
+                     *           "timezone": "Europe/Prague",
+                     *           "total_issued_tickets": 6,
+                     *           "total_orders": 2,
+                     *           "url": "https://tickets.boxoffice.example/events/ev_11",
+                     *           "venue": {
+                     *             "name": null,
+                     *             "postal_code": null
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/events?starting_after=ev_11&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventListDto"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag */
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
             304: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_ERROR: a bad or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no event of this box office. */
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no event of this box office. */
             400: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Basic realm="Box Office API" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description TOO_MANY_REQUESTS: over the rate limit; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds until a request will be accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-            500: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-            503: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds after which to retry */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveEvent: {
@@ -1119,41 +1753,105 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The event's id; anything else names no event (404) */
                 event_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The event */
             200: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Send it back in If-None-Match to get 304 when nothing changed */
-                    ETag?: string;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "event",
+                     *       "id": "ev_17",
+                     *       "access_code": null,
+                     *       "call_to_action": "Buy tickets",
+                     *       "created_at": 1733011200,
+                     *       "currency": "gbp",
+                     *       "description": null,
+                     *       "end": {
+                     *         "date": "2025-09-15",
+                     *         "formatted": "Mon 15 Sep 2025 11:30 PM",
+                     *         "iso": "2025-09-15T23:30:00-06:00",
+                     *         "time": "23:30",
+                     *         "timezone": "-06:00",
+                     *         "unix": 1758000600
+                     *       },
+                     *       "event_series_id": "es_17",
+                     *       "images": {
+                     *         "header": "https://cdn.boxoffice.example/events/ev_17/header.jpg",
+                     *         "thumbnail": "https://cdn.boxoffice.example/events/ev_17/thumbnail.jpg"
+                     *       },
+                     *       "name": "Noche de Mariachi",
+                     *       "online_event": "false",
+                     *       "payment_methods": [],
+                     *       "private": "false",
+                     *       "start": {
+                     *         "date": "2025-09-15",
+                     *         "formatted": "Mon 15 Sep 2025 8:00 PM",
+                     *         "iso": "2025-09-15T20:00:00-06:00",
+                     *         "time": "20:00",
+                     *         "timezone": "-06:00",
+                     *         "unix": 1757988000
+                     *       },
+                     *       "status": "published",
+                     *       "ticket_groups": [],
+                     *       "ticket_types": [],
+                     *       "tickets_available": "false",
+                     *       "timezone": "America/Mexico_City",
+                     *       "total_issued_tickets": 9,
+                     *       "total_orders": 3,
+                     *       "url": "https://tickets.boxoffice.example/events/ev_17",
+                     *       "venue": {
+                     *         "name": null,
+                     *         "postal_code": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EventDto"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag */
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
             304: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1161,111 +1859,57 @@ export interface operations {
             /** @description VALIDATION_ERROR: this path takes no query parameters */
             400: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Basic realm="Box Office API" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description NOT_FOUND: no such event in this box office */
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such event in this box office, or a malformed id */
             404: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description TOO_MANY_REQUESTS: over the rate limit; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds until a request will be accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-            500: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-            503: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds after which to retry */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listIssuedTickets: {
@@ -1314,130 +1958,133 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A page of issued tickets */
             200: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Send it back in If-None-Match to get 304 when nothing changed */
-                    ETag?: string;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_584",
+                     *           "barcode": "ZCT6FSD7C8",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
+                     *           "created_at": 1782547803,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "ilenekautzer13@mysterious-gift.uk",
+                     *           "event_id": "ev_8",
+                     *           "full_name": "Iva Miller",
+                     *           "first_name": "Iva",
+                     *           "last_name": "Miller",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1782547803,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *         },
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_583",
+                     *           "barcode": "VTTP28PMAJ",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/VTTP28PMAJ.png",
+                     *           "created_at": 1782547803,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "ilenekautzer13@mysterious-gift.uk",
+                     *           "event_id": "ev_8",
+                     *           "full_name": "Ilene Kautzer",
+                     *           "first_name": "Ilene",
+                     *           "last_name": "Kautzer",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1782547803,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/VTTP28PMAJ.png"
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/issued_tickets?starting_after=it_583&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["IssuedTicketListDto"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag */
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
             304: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description VALIDATION_ERROR: a bad or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no issued ticket of this box office. */
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no issued ticket of this box office. */
             400: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Basic realm="Box Office API" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description TOO_MANY_REQUESTS: over the rate limit; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds until a request will be accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-            500: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-            503: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds after which to retry */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     retrieveIssuedTicket: {
@@ -1445,41 +2092,79 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The issued ticket's id; anything else names no issued ticket (404) */
                 issued_ticket_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The issued ticket */
             200: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Send it back in If-None-Match to get 304 when nothing changed */
-                    ETag?: string;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "issued_ticket",
+                     *       "id": "it_584",
+                     *       "barcode": "ZCT6FSD7C8",
+                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
+                     *       "created_at": 1782547803,
+                     *       "custom_questions": [],
+                     *       "description": "General Admission",
+                     *       "email": "ilenekautzer13@mysterious-gift.uk",
+                     *       "event_id": "ev_8",
+                     *       "full_name": "Iva Miller",
+                     *       "first_name": "Iva",
+                     *       "last_name": "Miller",
+                     *       "reservation": null,
+                     *       "status": "valid",
+                     *       "updated_at": 1782547803,
+                     *       "voided_at": null,
+                     *       "order_id": "or_249",
+                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *     }
+                     */
                     "application/json": components["schemas"]["IssuedTicketDto"];
                 };
             };
-            /** @description Not Modified: If-None-Match matched the ETag */
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
             304: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1487,111 +2172,57 @@ export interface operations {
             /** @description VALIDATION_ERROR: this path takes no query parameters */
             400: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed, unknown or revoked API key */
-            401: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Basic realm="Box Office API" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description NOT_FOUND: no such issued ticket in this box office */
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such issued ticket in this box office, or a malformed id */
             404: {
                 headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
                     /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description TOO_MANY_REQUESTS: over the rate limit; see Retry-After */
-            429: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds until a request will be accepted again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-            500: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-            503: {
-                headers: {
-                    /** @description Your X-Request-Id when it is sane, else a new one */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "X-Rate-Limit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "X-Rate-Limit-Reset"?: number;
-                    /** @description Seconds after which to retry */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
