@@ -7,9 +7,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { version } from '../package.json';
 import { AppModule } from './app.module';
+import { accessLog } from './common/http/access-log';
 import { etagOf } from './common/http/etag';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
 import { documentCommonResponses } from './common/http/openapi-responses';
@@ -21,6 +23,8 @@ import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 export interface CreateAppOptions {
   /** Settings to use instead of the environment's (tests build their own). */
   config?: AppConfig;
+  /** Where log lines go instead of stdout (tests read them). */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -70,6 +74,7 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   app.set('etag', (body: string | Buffer) => etagOf(body));
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
+  logRequests(app);
 
   // The request pipeline, in order. Auth and rate limiting are mounted here rather than as module
   // middleware so that they also run for the Swagger routes, which Express serves before any
@@ -147,4 +152,13 @@ function answerPreflight(req: Request, res: Response, next: NextFunction) {
   if (req.method !== 'OPTIONS') return next();
   res.status(204).setHeader('Content-Length', '0');
   res.end();
+}
+
+/**
+ * The access log (README, Reliability: Logs): one line per request, first in the pipeline so
+ * that it times all of it (only when `info` is logged).
+ */
+function logRequests(app: NestExpressApplication) {
+  const logger = PinoLogger.root;
+  if (logger.isLevelEnabled('info')) app.use(accessLog(logger));
 }
