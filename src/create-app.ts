@@ -1,9 +1,14 @@
 import { constants as zlibConstants } from 'node:zlib';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type Response,
+} from 'express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import helmet from 'helmet';
@@ -13,6 +18,7 @@ import { version } from '../package.json';
 import { AppModule } from './app.module';
 import { accessLog } from './common/http/access-log';
 import { etagOf } from './common/http/etag';
+import { configureHttpServer } from './common/http/http-server';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
 import { documentCommonResponses } from './common/http/openapi-responses';
 import { requestIdMiddleware } from './common/http/request-id';
@@ -38,7 +44,7 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(options),
-    new JsonBufferExpressAdapter(),
+    new JsonBufferExpressAdapter(caseSensitiveExpress()),
     // A read-only API parses no bodies. Logs wait for pino, attached below. A failure inside Nest
     // (configuration, database) is logged by Nest, which then ends the process.
     { bodyParser: false, bufferLogs: true },
@@ -74,7 +80,7 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   app.set('etag', (body: string | Buffer) => etagOf(body));
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
-  logRequests(app);
+  guardAndLogRequests(app, config);
 
   // The request pipeline, in order. Auth and rate limiting are mounted here rather than as module
   // middleware so that they also run for the Swagger routes, which Express serves before any
@@ -143,7 +149,11 @@ function configure(app: NestExpressApplication): NestExpressApplication {
         .build(),
     ),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  // JSON only: no undocumented /docs-yaml (docs/API.md, GET /docs and /docs-json).
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    raw: ['json'],
+  });
   return app;
 }
 
@@ -155,10 +165,24 @@ function answerPreflight(req: Request, res: Response, next: NextFunction) {
 }
 
 /**
- * The access log (README, Reliability: Logs): one line per request, first in the pipeline so
- * that it times all of it (only when `info` is logged).
+ * Express with case-sensitive routing: `/V1/ORDERS` is no route (docs/API.md, Paths and
+ * versions). Set before the adapter is built: the router takes the setting when it is made.
  */
-function logRequests(app: NestExpressApplication) {
+function caseSensitiveExpress(): express.Express {
+  return express().set('case sensitive routing', true);
+}
+
+/**
+ * Hostile and slow clients, and the access log (README, Reliability): the HTTP server's timeouts
+ * and JSON answers to what Node's parser refuses (common/http/http-server.ts), and one log line
+ * per request, first in the pipeline so that it times all of it (only when `info` is logged).
+ */
+function guardAndLogRequests(app: NestExpressApplication, config: AppConfig) {
   const logger = PinoLogger.root;
+  configureHttpServer(
+    app.getHttpServer() as Server,
+    config.httpTimeouts,
+    logger,
+  );
   if (logger.isLevelEnabled('info')) app.use(accessLog(logger));
 }
