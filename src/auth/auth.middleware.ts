@@ -7,8 +7,8 @@ import { AuthService } from './auth.service';
  * Identifies the caller before routing, so that the rate limiter can count per key and the guard
  * can decide. It never rejects: `req.caller` is the verified caller, `req.authFailed` says a
  * credential was sent and is wrong, `req.authThrottled` that this address has failed too often
- * (docs/API.md, Limits: Failed authentications). A throttled address's credentials are checked
- * against the cache of verified keys only, never looked up.
+ * (docs/API.md, Limits: Failed authentications). A throttled address's credentials are looked up
+ * only when they hold a key this instance has found valid before: guesses cost nothing.
  */
 @Injectable()
 export class AuthMiddleware implements NestMiddleware {
@@ -25,7 +25,7 @@ export class AuthMiddleware implements NestMiddleware {
         const refusedFor = this.failures.refusedFor(ip);
         const caller =
           refusedFor > 0
-            ? this.auth.verifyFromCache(header)
+            ? await this.auth.verifyIfKnown(header)
             : await this.auth.verify(header);
         if (caller) {
           req.caller = caller;
