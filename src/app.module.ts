@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
@@ -22,10 +23,6 @@ import { OrdersModule } from './orders/orders.module';
  */
 @Module({
   imports: [
-    LoggerModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => loggerOptions(config),
-    }),
     DatabaseModule,
     RateLimitModule,
     AuthModule,
@@ -41,11 +38,23 @@ import { OrdersModule } from './orders/orders.module';
   ],
 })
 export class AppModule {
-  /** The settings come from the environment unless `config` is given (tests). */
-  static forRoot(options: { config?: AppConfig } = {}): DynamicModule {
+  /**
+   * The settings come from the environment unless `config` is given (tests); logs go to stdout
+   * unless `logDestination` is given (tests capture them).
+   */
+  static forRoot(
+    options: { config?: AppConfig; logDestination?: DestinationStream } = {},
+  ): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(options.config)],
+      imports: [
+        ConfigModule.forRoot(options.config),
+        LoggerModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) =>
+            loggerOptions(config, options.logDestination),
+        }),
+      ],
     };
   }
 }

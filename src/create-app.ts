@@ -1,14 +1,22 @@
 import { constants as zlibConstants } from 'node:zlib';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Express, NextFunction, Request, Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type Response,
+} from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
 import compression from 'compression';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
+import { accessLog } from './common/http/access-log';
 import { cacheControlMiddleware } from './common/http/cache-control';
 import { useValidatorFreshness } from './common/http/conditional-get';
 import {
@@ -18,6 +26,7 @@ import {
   CORS_METHODS,
 } from './common/http/cors-options';
 import { etagOf } from './common/http/etag';
+import { configureHttpServer } from './common/http/http-server';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
 import { buildOpenApiDocument } from './common/http/openapi-document';
 import { requestIdMiddleware } from './common/http/request-id';
@@ -28,6 +37,8 @@ import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 export interface CreateAppOptions {
   /** Settings to use instead of the environment's (tests build their own). */
   config?: AppConfig;
+  /** Where log lines go instead of stdout (tests read them). */
+  logDestination?: DestinationStream;
 }
 
 /**
@@ -41,7 +52,7 @@ export async function createApp(
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(options),
-    new JsonBufferExpressAdapter(),
+    new JsonBufferExpressAdapter(caseSensitiveExpress()),
     // A read-only API parses no bodies. Logs wait for pino, attached below. A failure inside Nest
     // (configuration, database) is logged by Nest, which then ends the process.
     { bodyParser: false, bufferLogs: true },
@@ -79,6 +90,7 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   useValidatorFreshness(app.getHttpAdapter().getInstance() as Express);
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
+  guardAndLogRequests(app, config);
 
   // The request pipeline, in order. Auth and rate limiting are mounted here rather than as module
   // middleware so that they also run for the Swagger routes, which Express serves before any
@@ -124,7 +136,11 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   app.enableShutdownHooks();
 
   const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  // JSON only: no undocumented /docs-yaml (docs/API.md, GET /docs and /docs-json).
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    raw: ['json'],
+  });
   return app;
 }
 
@@ -133,4 +149,27 @@ function answerPreflight(req: Request, res: Response, next: NextFunction) {
   if (req.method !== 'OPTIONS') return next();
   res.status(204).setHeader('Content-Length', '0');
   res.end();
+}
+
+/**
+ * Express with case-sensitive routing: `/V1/ORDERS` is no route (docs/API.md, Paths and
+ * versions). Set before the adapter is built: the router takes the setting when it is made.
+ */
+function caseSensitiveExpress(): express.Express {
+  return express().set('case sensitive routing', true);
+}
+
+/**
+ * Hostile and slow clients, and the access log (README, Reliability): the HTTP server's timeouts
+ * and JSON answers to what Node's parser refuses (common/http/http-server.ts), and one log line
+ * per request, first in the pipeline so that it times all of it (only when `info` is logged).
+ */
+function guardAndLogRequests(app: NestExpressApplication, config: AppConfig) {
+  const logger = PinoLogger.root;
+  configureHttpServer(
+    app.getHttpServer() as Server,
+    config.httpTimeouts,
+    logger,
+  );
+  if (logger.isLevelEnabled('info')) app.use(accessLog(logger));
 }

@@ -1,22 +1,24 @@
+import { Writable } from 'node:stream';
 import type { AppConfig } from './config/app-config';
 import { loggerOptions } from './logger-options';
 
 describe('loggerOptions', () => {
   const at = (logLevel: string) => loggerOptions({ logLevel } as AppConfig);
 
-  it.each(['info', 'debug', 'trace'])(
-    'installs the access-log middleware on every route at %s',
+  it.each(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])(
+    'logs at %s and installs no pino-http middleware (the access log is our own)',
     (level) => {
-      expect(at(level).forRoutes).toBeUndefined();
-      expect(at(level).pinoHttp).toMatchObject({ level });
+      expect(at(level)).toEqual({ forRoutes: [], pinoHttp: { level } });
     },
   );
 
-  it.each(['warn', 'error', 'fatal', 'silent'])(
-    'installs no per-request middleware at %s (no access log to write)',
-    (level) => {
-      expect(at(level).forRoutes).toEqual([]);
-      expect(at(level).pinoHttp).toMatchObject({ level });
-    },
-  );
+  it('writes to the destination it is given', () => {
+    const destination = new Writable({ write: (_c, _e, done) => done() });
+    expect(
+      loggerOptions({ logLevel: 'info' } as AppConfig, destination),
+    ).toEqual({
+      forRoutes: [],
+      pinoHttp: [{ level: 'info' }, destination],
+    });
+  });
 });

@@ -260,9 +260,7 @@ describe('errors and HTTP behaviour', () => {
         200, 304, 400, 401, 404, 405, 204,
       ]);
       for (const res of responses) {
-        expect(res.headers['x-request-id']).toMatch(
-          /^[A-Za-z0-9._:@/+=-]{1,128}$/,
-        );
+        expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
       }
       // Generated ids are distinct.
       expect(
@@ -274,9 +272,8 @@ describe('errors and HTTP behaviour', () => {
       for (const id of [
         'req-123',
         'a1b2c3d4-e5f6-4711-8899-aabbccddeeff',
-        'x'.repeat(128),
-        '{0f8fad5b-d9cb-469f-a165-70867728950e}',
-        'abc~1;trace="x"',
+        'x'.repeat(64),
+        'trace.span_42',
       ]) {
         const res = await request(t.server)
           .get('/v1/ping')
@@ -291,10 +288,12 @@ describe('errors and HTTP behaviour', () => {
     });
 
     it.each([
-      ['too long', 'x'.repeat(129)],
+      ['too long', 'x'.repeat(65)],
       ['with spaces', 'two words'],
       ['with a tab', 'a\tb'],
       ['with non-ASCII characters', 'idé'],
+      ['with braces', '{0f8fad5b-d9cb-469f-a165-70867728950e}'],
+      ['with quotes and a semicolon', 'abc~1;trace="x"'],
     ])('replaces an insane incoming id (%s)', async (_, id) => {
       const res = await request(t.server)
         .get('/v1/ping')

@@ -273,9 +273,9 @@ describe('the check of responses against openapi.json', () => {
     ),
   };
 
-  it('accepts responses as documented, compressed or not, on any spelling of the path', () => {
+  it('accepts responses as documented, compressed or not, with a trailing slash', () => {
     expect(contractProblems(ping)).toEqual([]);
-    expect(contractProblems({ ...ping, url: '/V1/PING/?x=1' })).toEqual([]);
+    expect(contractProblems({ ...ping, url: '/v1/ping/?x=1' })).toEqual([]);
     expect(
       contractProblems({
         ...ping,

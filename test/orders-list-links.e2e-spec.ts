@@ -39,16 +39,23 @@ describe('GET /v1/orders: links', () => {
     });
   });
 
-  it('writes links as /v1/orders whatever the spelling of the request path', async () => {
-    for (const path of ['/v1/orders/', '/V1/ORDERS', '/v1/Orders']) {
-      const res = await get(`${path}?limit=2`);
-      expect(res.status).toBe(200);
-      expect(res.body.links).toEqual({
-        next: `/v1/orders?starting_after=${ids[1]}&limit=2`,
-        previous: null,
-      });
-    }
+  it('writes links as /v1/orders for the trailing-slash spelling too', async () => {
+    const res = await get('/v1/orders/?limit=2');
+    expect(res.status).toBe(200);
+    expect(res.body.links).toEqual({
+      next: `/v1/orders?starting_after=${ids[1]}&limit=2`,
+      previous: null,
+    });
   });
+
+  it.each(['/V1/ORDERS', '/v1/Orders'])(
+    'serves no list at %s: paths are case-sensitive (docs/API.md, Paths and versions)',
+    async (path) => {
+      const res = await get(`${path}?limit=2`);
+      expect(res.status).toBe(404);
+      expect(res.body.error_code).toBe('NOT_FOUND');
+    },
+  );
 
   it('replaces the request’s cursor rather than repeating it', async () => {
     const res = await get(`/v1/orders?starting_after=${ids[3]}&limit=2`);

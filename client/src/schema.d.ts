@@ -439,7 +439,7 @@ export interface components {
              * @example VALIDATION_ERROR
              * @enum {string}
              */
-            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
              * @example limit must be an integer from 1 to 100

@@ -20,6 +20,11 @@ export interface Caller {
 @Injectable()
 export class AuthService {
   private readonly cache: LRUCache<string, Caller> | null;
+  /**
+   * Hashes of keys this instance has found valid, with no expiry but a bound: what lets a client
+   * keep working from an address refused for failed authentications (verifyIfKnown).
+   */
+  private readonly known = new LRUCache<string, true>({ max: 10_000 });
   private readonly lookupSql: string;
 
   constructor(
@@ -34,22 +39,51 @@ export class AuthService {
     )} AND k.revoked_at IS NULL`;
   }
 
-  /** The caller an Authorization header proves, or null when it proves nothing. */
+  /**
+   * The caller an Authorization header proves, or null when it proves nothing. Costs at most one
+   * lookup by the key's hash (a unique index): none for a malformed header or a cached key.
+   */
   async verify(authorization: string): Promise<Caller | null> {
-    const key = apiKeyFromAuthorization(authorization);
-    if (key === null) return null;
-    const hash = hashApiKey(key);
+    const hash = hashOfKeyIn(authorization);
+    if (hash === null) return null;
     const cached = this.cache?.get(hash);
     if (cached) return cached;
+    return this.lookUp(hash);
+  }
+
+  /**
+   * As verify, but a key this instance has never found valid is refused without a lookup: for an
+   * address that has failed authentication too often, whose guesses must cost nothing, while a
+   * client that was working from it keeps working (revocation still applies: known keys are
+   * looked up as usual once out of the cache).
+   */
+  async verifyIfKnown(authorization: string): Promise<Caller | null> {
+    const hash = hashOfKeyIn(authorization);
+    if (hash === null) return null;
+    const cached = this.cache?.get(hash);
+    if (cached) return cached;
+    return this.known.has(hash) ? this.lookUp(hash) : null;
+  }
+
+  private async lookUp(hash: string): Promise<Caller | null> {
     const rows = await this.dataSource.query<
       { id: number; box_office_id: number }[]
     >(this.lookupSql, [hash]);
-    if (rows.length === 0) return null;
+    if (rows.length === 0) {
+      this.known.delete(hash);
+      return null;
+    }
     const caller = {
       boxOfficeId: Number(rows[0].box_office_id),
       apiKeyId: Number(rows[0].id),
     };
     this.cache?.set(hash, caller);
+    this.known.set(hash, true);
     return caller;
   }
+}
+
+function hashOfKeyIn(authorization: string): string | null {
+  const key = apiKeyFromAuthorization(authorization);
+  return key === null ? null : hashApiKey(key);
 }

@@ -57,6 +57,26 @@ export class AppConfig {
   get trustProxyHops() {
     return this.env.TRUST_PROXY_HOPS;
   }
+  get authFailureLimit() {
+    return {
+      max: this.env.AUTH_FAILURE_MAX,
+      windowSeconds: this.env.AUTH_FAILURE_WINDOW_S,
+    };
+  }
+  get httpTimeouts(): HttpTimeouts {
+    return {
+      headersMs: this.env.HTTP_HEADERS_TIMEOUT_MS,
+      requestMs: this.env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveMs: this.env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    };
+  }
+}
+
+/** The HTTP server's timeouts (README, Reliability). */
+export interface HttpTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
 }
 
 export const DEFAULT_SQLITE_PATH = 'data/boxoffice.sqlite';

@@ -13,6 +13,11 @@ describe('validateEnvironment', () => {
         RATE_LIMIT_MAX: 5000,
         RATE_LIMIT_WINDOW_S: 1800,
         LOG_LEVEL: 'info',
+        AUTH_FAILURE_MAX: 100,
+        AUTH_FAILURE_WINDOW_S: 900,
+        HTTP_HEADERS_TIMEOUT_MS: 10_000,
+        HTTP_REQUEST_TIMEOUT_MS: 30_000,
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000,
       }),
     );
     expect(env.DATABASE_URL).toBeUndefined();
@@ -79,10 +84,30 @@ describe('validateEnvironment', () => {
     ['LOG_LEVEL', 'loud'],
     ['DATABASE_URL', 'mysql://h/db'],
     ['REDIS_URL', 'http://cache'],
+    ['AUTH_FAILURE_MAX', '0'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '0'],
+    ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 'long'],
   ])('rejects %s=%s, naming the key', (key, value) => {
     expect(() => validateEnvironment({ [key]: value })).toThrow(
       new RegExp(`\\b${key}\\b`),
     );
+  });
+
+  it('refuses a headers timeout longer than the request timeout (Node would)', () => {
+    expect(() =>
+      validateEnvironment({
+        HTTP_HEADERS_TIMEOUT_MS: '40000',
+        HTTP_REQUEST_TIMEOUT_MS: '30000',
+      }),
+    ).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
+    expect(
+      validateEnvironment({
+        HTTP_HEADERS_TIMEOUT_MS: '30000',
+        HTTP_REQUEST_TIMEOUT_MS: '30000',
+      }).HTTP_HEADERS_TIMEOUT_MS,
+    ).toBe(30_000);
   });
 
   it('names every offending key at once', () => {

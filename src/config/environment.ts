@@ -106,6 +106,37 @@ export class Environment {
   @IsInt()
   @Min(0)
   TRUST_PROXY_HOPS = 0;
+
+  // Hostile clients (README, Reliability; docs/API.md, Limits).
+
+  /** Failed authentications (a wrong or malformed key) allowed per client IP per window. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURE_MAX = 100;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  AUTH_FAILURE_WINDOW_S = 900;
+
+  /** Time a client has to send its request line and headers (Node's `headersTimeout`). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  HTTP_HEADERS_TIMEOUT_MS = 10_000;
+
+  /** Time a client has to send its whole request (Node's `requestTimeout`); ≥ the headers'. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  HTTP_REQUEST_TIMEOUT_MS = 30_000;
+
+  /** How long an idle keep-alive connection stays open (Node's `keepAliveTimeout`). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 }
 
 /** The names of every setting (class fields are defined even when optional). */
@@ -120,15 +151,20 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
     ),
   );
   const env = plainToInstance(Environment, relevant);
-  const errors = validateSync(env, { whitelist: true });
+  const errors = validateSync(env, { whitelist: true }).map(
+    (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`,
+  );
+  // Node refuses a headers timeout longer than the request's (the request includes its headers).
+  if (
+    errors.length === 0 &&
+    env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS
+  ) {
+    errors.push(
+      'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
+    );
+  }
   if (errors.length > 0) {
-    const details = errors
-      .map(
-        (e) =>
-          `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`,
-      )
-      .join('; ');
-    throw new Error(`Invalid configuration: ${details}`);
+    throw new Error(`Invalid configuration: ${errors.join('; ')}`);
   }
   return env;
 }

@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
-import { createApp } from '../../src/create-app';
+import { CreateAppOptions, createApp } from '../../src/create-app';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/environment';
 import { checkResponsesAgainstContract } from './openapi-contract';
@@ -16,11 +16,13 @@ export interface TestApp {
 
 /**
  * The production application (createApp, migrations run at init) on a database of its own.
- * `settings` are environment variables, validated as at boot. Every response its server sends is
+ * `settings` are environment variables, validated as at boot; `logDestination` receives the log
+ * lines (with LOG_LEVEL set: it is `silent` unless given). Every response its server sends is
  * checked against openapi.json (openapi-contract.ts).
  */
 export async function createTestApp(
   settings: Record<string, string> = {},
+  { logDestination }: Pick<CreateAppOptions, 'logDestination'> = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = new AppConfig(
@@ -31,7 +33,7 @@ export async function createTestApp(
       ...settings,
     }),
   );
-  const app = await createApp({ config });
+  const app = await createApp({ config, logDestination });
   await app.init();
   checkResponsesAgainstContract(app.getHttpServer() as Server);
   return {

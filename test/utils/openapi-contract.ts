@@ -110,17 +110,29 @@ const resolve = <T>(item: T | Ref): T => {
   return item;
 };
 
-/** `/v1/orders/{order_id}` → a matcher as the app routes: any letter case, one optional `/`. */
+/** `/v1/orders/{order_id}` → a matcher as the app routes: letter case exact, one optional `/`. */
 const TEMPLATES = Object.keys(document.paths).map((template) => ({
   template,
-  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
+  pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
 }));
 
 /** The documented responses a request can get, and what they are documented as. */
+/** Whether every segment of the path percent-decodes: one that does not names no resource. */
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function responsesFor(method: string, path: string): [Responses, string] {
   const unmatched = document['x-unmatched-requests'];
   if (method === 'OPTIONS') return [unmatched.preflight, 'a preflight'];
-  const match = TEMPLATES.find(({ pattern }) => pattern.test(path));
+  const match = decodable(path)
+    ? TEMPLATES.find(({ pattern }) => pattern.test(path))
+    : undefined;
   if (!match) return [unmatched.unknownPath, 'an unknown path'];
   const operation = document.paths[match.template].get;
   if ((method === 'GET' || method === 'HEAD') && operation) {
@@ -139,7 +151,11 @@ interface Sent {
 
 /** What is wrong with one response, by the document; empty when nothing is. */
 export function contractProblems(sent: Sent): string[] {
-  const path = sent.url.split('?')[0];
+  // An absolute-form target (`GET http://host/v1/orders`) is routed by its path.
+  const target = /^https?:\/\//i.test(sent.url)
+    ? new URL(sent.url).pathname
+    : sent.url;
+  const path = target.split('?')[0];
   if (isDocumentation(path)) return [];
   const [responses, documentedAs] = responsesFor(sent.method, path);
   const documented = responses[String(sent.status)];

@@ -29,7 +29,7 @@ export function allowedMethods(app: ExpressLike, path: string): string[] {
 }
 
 /** Nest's not-found handler is a route for every method; it says nothing about resources. */
-function isCatchAll(methods: Record<string, boolean>): boolean {
+export function isCatchAll(methods: Record<string, boolean>): boolean {
   return (
     methods._all === true || Object.keys(methods).length >= METHODS.length / 2
   );

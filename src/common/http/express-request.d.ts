@@ -6,5 +6,10 @@ declare module 'express-serve-static-core' {
     caller?: Caller;
     /** Set by AuthMiddleware when a credential was sent and is not valid. */
     authFailed?: boolean;
+    /**
+     * Set by AuthMiddleware when this client IP has failed authentication too often: the seconds
+     * until it may try again. The rate limiter answers 429.
+     */
+    authThrottled?: number;
   }
 }

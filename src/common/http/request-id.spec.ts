@@ -9,24 +9,30 @@ describe('requestIdFor', () => {
     'abc',
     'req-123',
     'a1b2c3d4-e5f6-4711-8899-aabbccddeeff',
-    'trace.id:42@host/+=_',
-    'x'.repeat(128),
-    '"id"',
-    '<id>',
-    'a;b',
-    'abc~1',
-    '{0f8fad5b-d9cb-469f-a165-70867728950e}',
+    '01J9ZQK3V6M8X4T2R7N5B0C1DE',
+    'trace.span_42',
+    '-',
+    'x'.repeat(64),
   ])('keeps the sane id %s', (id) => {
     expect(requestIdFor(id)).toBe(id);
   });
 
   it.each([
     ['empty', ''],
-    ['too long', 'x'.repeat(129)],
+    ['too long', 'x'.repeat(65)],
     ['a space', 'two words'],
     ['a tab', 'a\tb'],
     ['a newline', 'a\nb'],
+    ['a CR LF pair', 'a\r\nSet-Cookie: x'],
     ['non-ASCII', 'idé'],
+    ['quotes', '"id"'],
+    ['angle brackets', '<id>'],
+    ['a semicolon', 'a;b'],
+    ['a tilde', 'abc~1'],
+    ['braces', '{0f8fad5b-d9cb-469f-a165-70867728950e}'],
+    ['a slash and an equals sign', 'trace/id=42'],
+    ['a colon and an at sign', 'trace.id:42@host'],
+    ['a percent sign', 'id%0A'],
   ])('replaces an id with %s by a new UUID', (_, id) => {
     expect(requestIdFor(id)).toMatch(UUID);
   });

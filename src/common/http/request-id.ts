@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 
-/** Printable ASCII without spaces, at most 128 characters. */
-const SANE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+/**
+ * Letters, digits, `.`, `_` and `-`, at most 64: enough for UUIDs, ULIDs and trace ids, and
+ * nothing that could mean something in a log line, a header or a shell (no quotes, separators,
+ * `=`, `/`, spaces or control characters).
+ */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** The caller's X-Request-Id when it is sane (short, printable, no spaces), else a new UUID. */
+/** The caller's X-Request-Id when it is sane (see SANE_REQUEST_ID), else a new UUID. */
 export function requestIdFor(incoming: string | string[] | undefined): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming)
     ? incoming

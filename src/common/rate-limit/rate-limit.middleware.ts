@@ -8,8 +8,9 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 /**
  * Counts every request once, whatever its route (unknown paths and HEAD included), per API key —
  * or per client IP when there is no valid key — and sets the X-Rate-Limit-* headers on every
- * response. Over the limit: 429 with Retry-After. Runs after AuthMiddleware, which identifies the
- * key.
+ * response. Over the limit: 429 with Retry-After; also 429 for an address that has failed
+ * authentication too often (AuthMiddleware sets `req.authThrottled`). Runs after AuthMiddleware,
+ * which identifies the key.
  */
 @Injectable()
 export class RateLimitMiddleware implements NestMiddleware {
@@ -49,6 +50,18 @@ export class RateLimitMiddleware implements NestMiddleware {
           ErrorCode.TOO_MANY_REQUESTS,
           `Rate limit of ${this.max} requests per ${this.windowMs / 1000} seconds exceeded; retry in ${resetSeconds} seconds`,
           { 'Retry-After': resetSeconds },
+        ),
+      );
+      return;
+    }
+    if (req.authThrottled !== undefined) {
+      const retryAfter = String(req.authThrottled);
+      next(
+        new ApiError(
+          HttpStatus.TOO_MANY_REQUESTS,
+          ErrorCode.TOO_MANY_REQUESTS,
+          `Too many failed authentications from this address; retry in ${retryAfter} seconds`,
+          { 'Retry-After': retryAfter },
         ),
       );
       return;

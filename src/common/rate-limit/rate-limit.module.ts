@@ -1,5 +1,6 @@
 import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { RateLimitMiddleware } from './rate-limit.middleware';
 import {
   MemoryRateLimitStore,
@@ -20,8 +21,9 @@ import { RedisRateLimitStore } from './redis-rate-limit.store';
           : new MemoryRateLimitStore(),
     },
     RateLimitMiddleware,
+    AuthFailureLimiter,
   ],
-  exports: [RateLimitMiddleware],
+  exports: [RateLimitMiddleware, AuthFailureLimiter],
 })
 export class RateLimitModule implements OnApplicationShutdown {
   constructor(

@@ -1,0 +1,434 @@
+import { once } from 'node:events';
+import { type Socket, connect } from 'node:net';
+import { MESSAGES, errorBody } from './utils/api';
+import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
+import { Factory } from './utils/factories';
+import {
+  errorEnvelopeProblem,
+  parseResponse,
+  portOf,
+  raw,
+  requestBytes,
+  sendRaw,
+} from './utils/raw-http';
+
+// The HTTP server's limits and timeouts (docs/API.md, Limits; README, Reliability): oversized
+// requests, malformed bytes, bodies on GET, slow and idle clients. Sent as raw bytes: an HTTP
+// client library would refuse or rewrite most of these requests.
+
+const KEY = 'sk_http_limits_0123456789';
+const AUTH = basicAuth(KEY);
+const HEADERS_TOO_LARGE = errorBody(
+  431,
+  'HEADERS_TOO_LARGE',
+  'The request line and headers must not exceed 16 KB together',
+);
+const MALFORMED = errorBody(
+  400,
+  'VALIDATION_ERROR',
+  'The request is malformed',
+);
+
+function expectEnvelope(
+  res: { status: number; headers: Record<string, string>; text: string },
+  expected: ReturnType<typeof errorBody>,
+) {
+  expect(errorEnvelopeProblem(res as never, false)).toBeNull();
+  expect(JSON.parse(res.text)).toEqual(expected);
+  expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
+}
+
+async function seed(t: TestApp): Promise<string[]> {
+  const f = new Factory(t.dataSource);
+  const { office, event } = await f.tenant(KEY);
+  const ids: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    ids.push(
+      `or_${(await f.order(office.id, event.id, { createdAt: 1_750_000_000 + i })).id}`,
+    );
+  }
+  return ids;
+}
+
+describe('HTTP limits, default settings', () => {
+  let t: TestApp;
+  let port: number;
+  let orderIds: string[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    orderIds = await seed(t);
+    port = await portOf(t.server);
+  });
+  afterAll(() => t.close());
+
+  it('sets the documented timeouts on the HTTP server', () => {
+    expect({
+      headersTimeout: t.server.headersTimeout,
+      requestTimeout: t.server.requestTimeout,
+      keepAliveTimeout: t.server.keepAliveTimeout,
+    }).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+    });
+  });
+
+  describe('query strings over 8 KB', () => {
+    it('answers a 9 KB filter value with the 400 envelope naming it', async () => {
+      const res = await raw(port, {
+        target: `/v1/orders?email=${'a'.repeat(9 * 1024)}@example.com`,
+        headers: [['Authorization', AUTH]],
+      });
+      expect(res.status).toBe(400);
+      expectEnvelope(
+        res,
+        errorBody(
+          400,
+          'VALIDATION_ERROR',
+          'email must be an e-mail address of at most 320 characters',
+        ),
+      );
+    });
+
+    it('answers 2,500 parameters (10 KB) with the 400 envelope', async () => {
+      const res = await raw(port, {
+        target: `/v1/orders?${'a=1&'.repeat(2_500)}`,
+        headers: [['Authorization', AUTH]],
+      });
+      expect(res.status).toBe(400);
+      expect(errorEnvelopeProblem(res, false)).toBeNull();
+    });
+
+    it('lets ping ignore a 9 KB query', async () => {
+      const res = await raw(port, {
+        target: `/v1/ping?pad=${'x'.repeat(9 * 1024)}`,
+      });
+      expect(res.status).toBe(200);
+    });
+
+    it('answers a 20 KB query (past the 16 KB head limit) with the JSON 431', async () => {
+      const res = await raw(port, {
+        target: `/v1/orders?email=${'a'.repeat(20 * 1024)}`,
+        headers: [['Authorization', AUTH]],
+      });
+      expect(res.status).toBe(431);
+      expectEnvelope(res, HEADERS_TOO_LARGE);
+    });
+  });
+
+  describe('headers over 16 KB', () => {
+    it.each([
+      ['one 20 KB header', [['X-Padding', 'x'.repeat(20 * 1024)]]],
+      [
+        'a 17 KB Authorization header',
+        [['Authorization', `Basic ${'QUFB'.repeat(17 * 256)}`]],
+      ],
+      [
+        '400 headers of 50 bytes',
+        Array.from({ length: 400 }, (_, i) => [`X-H${i}`, 'y'.repeat(50)]),
+      ],
+    ] as [string, [string, string][]][])(
+      'answers %s with the JSON 431, not Node’s bare status line',
+      async (_, headers) => {
+        const res = await raw(port, { target: '/v1/ping', headers });
+        expect(res.status).toBe(431);
+        expectEnvelope(res, HEADERS_TOO_LARGE);
+        expect(res.headers.connection).toBe('close');
+      },
+    );
+
+    it('keeps serving afterwards', async () => {
+      const res = await raw(port, {
+        target: '/v1/orders',
+        headers: [['Authorization', AUTH]],
+      });
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('bytes that are not HTTP', () => {
+    it.each([
+      ['a control character in the path', 'GET /v1/orders/or_1\x01 HTTP/1.1'],
+      ['a space in the path', 'GET /v1/or ders HTTP/1.1'],
+      ['a raw non-ASCII byte in the path', 'GET /v1/orders/\xe9 HTTP/1.1'],
+      ['a TLS handshake', '\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03'],
+      ['an unknown HTTP version', 'GET /v1/orders HTTP/9.9'],
+      ['a method that is not a token', 'G{T /v1/orders HTTP/1.1'],
+    ])('answers %s with the JSON 400', async (_, requestLine) => {
+      const res = await sendRaw(
+        port,
+        Buffer.from(`${requestLine}\r\nHost: x\r\n\r\n`, 'latin1'),
+      );
+      expect(res.status).toBe(400);
+      expectEnvelope(res, MALFORMED);
+    });
+
+    it.each([
+      ['a NUL byte', 'X-Request-Id: a\x00b'],
+      ['a bare CR', 'X-Request-Id: a\rb'],
+      ['a space before the colon', 'X-Request-Id : abc'],
+      ['no colon', 'X-Request-Id abc'],
+      ['a name with a space', 'X Request: abc'],
+      [
+        'Content-Length with Transfer-Encoding (request smuggling)',
+        'Content-Length: 3\r\nTransfer-Encoding: chunked',
+      ],
+      [
+        'two different Content-Lengths',
+        'Content-Length: 1\r\nContent-Length: 2',
+      ],
+    ])('answers a header with %s with the JSON 400', async (_, header) => {
+      const res = await sendRaw(
+        port,
+        Buffer.from(
+          `GET /v1/ping HTTP/1.1\r\nHost: x\r\n${header}\r\n\r\n`,
+          'latin1',
+        ),
+      );
+      expect(res.status).toBe(400);
+      expectEnvelope(res, MALFORMED);
+    });
+
+    it('cannot be made to add a header through X-Request-Id (CR LF)', async () => {
+      // The CR LF ends the header: `Set-Cookie` arrives as a request header of its own, and the
+      // request id, `a`, is echoed alone.
+      const res = await raw(port, {
+        target: '/v1/ping',
+        headers: [['X-Request-Id', 'a\r\nSet-Cookie: stolen=1']],
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers['x-request-id']).toBe('a');
+      expect(res.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('serves a request with an Expect it does not know instead of a bare 417', async () => {
+      const res = await raw(port, {
+        target: '/v1/orders',
+        headers: [
+          ['Authorization', AUTH],
+          ['Expect', 'something-else'],
+        ],
+      });
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('request bodies on GET', () => {
+    it('answers without waiting for a body announced as 1 GB (it is never read)', async () => {
+      const started = performance.now();
+      const res = await sendRaw(
+        port,
+        Buffer.concat([
+          requestBytes({
+            target: '/v1/orders',
+            headers: [
+              ['Authorization', AUTH],
+              ['Content-Type', 'application/json'],
+              ['Content-Length', String(1024 ** 3)],
+            ],
+          }),
+          Buffer.from('{"limit": 1, '),
+        ]),
+      );
+      expect(res.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(JSON.parse(res.text).data).toHaveLength(3);
+    });
+
+    it('answers a streamed chunked body without buffering it, and ignores it', async () => {
+      const socket = connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      let received = Buffer.alloc(0);
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+      });
+      socket.write(
+        requestBytes({
+          target: '/v1/orders',
+          headers: [
+            ['Authorization', AUTH],
+            ['Transfer-Encoding', 'chunked'],
+            ['Connection', 'keep-alive'],
+          ],
+        }),
+      );
+      // Stream 4 MB of body while the response arrives; the body never ends.
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      for (let i = 0; i < 64 && !parseResponse(received, false, false); i++) {
+        socket.write(`${chunk.length.toString(16)}\r\n`);
+        socket.write(chunk);
+        socket.write('\r\n');
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const deadline = Date.now() + 2_000;
+      while (!parseResponse(received, false, false) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      socket.destroy();
+      const res = parseResponse(received, false, false);
+      expect(res?.status).toBe(200);
+      expect(JSON.parse(res?.text ?? '{}').data).toHaveLength(3);
+    });
+
+    it('answers as if there were no body: a JSON body does not act as parameters', async () => {
+      const withBody = await raw(port, {
+        target: `/v1/orders/${orderIds[0]}`,
+        headers: [
+          ['Authorization', AUTH],
+          ['Content-Type', 'application/json'],
+          ['Content-Length', '28'],
+        ],
+        body: '{"limit":1,"__proto__":{}} ',
+      });
+      const without = await raw(port, {
+        target: `/v1/orders/${orderIds[0]}`,
+        headers: [['Authorization', AUTH]],
+      });
+      expect(withBody.status).toBe(200);
+      expect(withBody.text).toBe(without.text);
+    });
+  });
+
+  describe('only documented routes answer', () => {
+    it.each([
+      '/admin',
+      '/.env',
+      '/metrics',
+      '/v2/orders',
+      '/V1/ORDERS',
+      '/v1/Orders',
+      '/V1/orders',
+      '/v1/PING',
+      '/DOCS',
+      '/Docs-Json',
+      '/v1/../v1/orders',
+      '//v1/orders',
+      '/v1//orders',
+      '/v1/orders//',
+      '/v1/orders/../orders',
+      '/v1/./orders',
+      '/v1/%2e%2e/v1/orders',
+      '/v1/orders%2F',
+      '/docs/../v1/orders',
+    ])('GET %s → 404 envelope, even with a valid key', async (path) => {
+      const res = await raw(port, {
+        target: path,
+        headers: [['Authorization', AUTH]],
+      });
+      expect(res.status).toBe(404);
+      expect(errorEnvelopeProblem(res, false)).toBeNull();
+      expect(JSON.parse(res.text)).toEqual(
+        errorBody(
+          404,
+          'NOT_FOUND',
+          expect.stringMatching(/^No resource at GET /),
+        ),
+      );
+    });
+
+    it.each(['/v1/orders/', '/v1/events/', '/v1/issued_tickets/'])(
+      'still accepts the trailing slash on a list: %s',
+      async (path) => {
+        const res = await raw(port, {
+          target: path,
+          headers: [['Authorization', AUTH]],
+        });
+        expect(res.status).toBe(200);
+      },
+    );
+
+    it('answers the unknown-path message for a wrong case, as for any unknown path', async () => {
+      const res = await raw(port, {
+        target: '/v1/ORDERS',
+        headers: [['Authorization', AUTH]],
+      });
+      expect(JSON.parse(res.text)).toEqual(
+        errorBody(404, 'NOT_FOUND', MESSAGES.noResource('GET', '/v1/ORDERS')),
+      );
+    });
+  });
+});
+
+describe('HTTP limits: slow and idle clients', () => {
+  const HEADERS_TIMEOUT_MS = 1_500;
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '300',
+      RATE_LIMIT_MAX: '100000',
+    });
+    await seed(t);
+    port = await portOf(t.server);
+  });
+  afterAll(() => t.close());
+
+  it('serves a normal request within 1 s while 200 sockets hold partial headers, then closes them with a JSON 408', async () => {
+    const sockets: { socket: Socket; data: Buffer[]; closed: Promise<void> }[] =
+      [];
+    for (let i = 0; i < 200; i++) {
+      const socket = connect(port, '127.0.0.1');
+      const data: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => data.push(chunk));
+      socket.on('error', () => undefined);
+      const closed = once(socket, 'close').then(() => undefined);
+      await once(socket, 'connect');
+      socket.write(`GET /v1/orders HTTP/1.1\r\nHost: x\r\nX-Slow-${i}: `);
+      sockets.push({ socket, data, closed });
+    }
+    const opened = Date.now();
+
+    const started = performance.now();
+    const res = await raw(port, {
+      target: '/v1/orders',
+      headers: [['Authorization', AUTH]],
+    });
+    expect(res.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1_000);
+
+    // Every slow socket is answered and closed once HTTP_HEADERS_TIMEOUT_MS has passed (checked
+    // every second at most).
+    await Promise.all(sockets.map((s) => s.closed));
+    const waited = Date.now() - opened;
+    expect(waited).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS - 200);
+    expect(waited).toBeLessThan(HEADERS_TIMEOUT_MS + 3_000);
+    for (const { data } of sockets) {
+      const answer = parseResponse(Buffer.concat(data), false, true);
+      expect(answer?.status).toBe(408);
+      expect(JSON.parse(answer?.text ?? '{}')).toEqual(
+        errorBody(
+          408,
+          'REQUEST_TIMEOUT',
+          'The request was not received in time',
+        ),
+      );
+    }
+  }, 20_000);
+
+  it('closes an idle keep-alive connection after HTTP_KEEP_ALIVE_TIMEOUT_MS (plus Node’s 1 s margin)', async () => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    await once(socket, 'connect');
+    let received = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+    });
+    const closed = once(socket, 'close');
+    socket.write(
+      requestBytes({
+        target: '/v1/ping',
+        headers: [['Connection', 'keep-alive']],
+      }),
+    );
+    const started = Date.now();
+    await closed;
+    const res = parseResponse(received, false, false);
+    expect(res?.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});
