@@ -12,7 +12,10 @@ import { postgresDialect } from '../src/database/sql-dialect';
 export type Value = string | number | null;
 export type Row = Record<string, Value>;
 
-/** The seeded tables and their columns, parents before children. */
+/**
+ * The seeded tables and their columns, parents before children. Events' order and ticket counters
+ * are not among them: the database's triggers keep those as the rows are inserted.
+ */
 export const SEED_TABLES = {
   box_offices: ['id', 'name', 'created_at'],
   api_keys: [
@@ -24,7 +27,54 @@ export const SEED_TABLES = {
     'created_at',
     'revoked_at',
   ],
-  events: ['id', 'box_office_id', 'name', 'start_at', 'end_at', 'timezone'],
+  events: [
+    'id',
+    'box_office_id',
+    'name',
+    'start_at',
+    'end_at',
+    'timezone',
+    'status',
+    'online_event',
+    'private',
+    'description',
+    'access_code',
+    'call_to_action',
+    'url',
+    'image_header_url',
+    'image_thumbnail_url',
+    'venue_name',
+    'venue_postal_code',
+    'event_series_id',
+    'currency',
+    'created_at',
+  ],
+  ticket_groups: ['id', 'event_id', 'name', 'max_per_order', 'sort_order'],
+  ticket_types: [
+    'id',
+    'event_id',
+    'group_id',
+    'name',
+    'description',
+    'price',
+    'booking_fee',
+    'min_per_order',
+    'max_per_order',
+    'quantity',
+    'status',
+    'type',
+    'sort_order',
+    'access_code',
+  ],
+  event_payment_methods: [
+    'id',
+    'event_id',
+    'type',
+    'payment_method_id',
+    'external_id',
+    'name',
+    'instructions',
+  ],
   orders: [
     'id',
     'box_office_id',
@@ -69,6 +119,7 @@ export const SEED_TABLES = {
     'box_office_id',
     'order_id',
     'event_id',
+    'ticket_type_id',
     'status',
     'barcode',
     'barcode_url',
@@ -86,6 +137,13 @@ export const SEED_TABLES = {
 } as const;
 
 export type SeedTable = keyof typeof SEED_TABLES;
+
+/** Columns the seeder sets on rows it wrote earlier, found by id, with their PostgreSQL types. */
+export const SEED_UPDATES = {
+  ticket_types: { quantity: 'integer', status: 'varchar' },
+} as const;
+
+export type SeedUpdateTable = keyof typeof SEED_UPDATES;
 const TABLE_NAMES = Object.keys(SEED_TABLES) as SeedTable[];
 const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
 
@@ -96,6 +154,8 @@ export interface SeedWriter {
   /** Deletes every row of the seeded tables and restarts their id sequences. */
   clear(): Promise<void>;
   insert(batch: RowBatch): Promise<void>;
+  /** Sets the SEED_UPDATES columns of the rows with these ids. */
+  update(table: SeedUpdateTable, rows: readonly Row[]): Promise<void>;
 }
 
 /**
@@ -201,6 +261,17 @@ class SqliteSeedWriter implements SeedWriter {
     return Promise.resolve();
   }
 
+  update(table: SeedUpdateTable, rows: readonly Row[]): Promise<void> {
+    const columns = Object.keys(SEED_UPDATES[table]);
+    const statement = this.db.prepare(
+      `UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`,
+    );
+    for (const row of rows) {
+      statement.run(...columns.map((c) => row[c]), row.id);
+    }
+    return Promise.resolve();
+  }
+
   /** Drops the bulk tables' secondary indexes and returns their definitions. */
   private dropIndexes(): { name: string; sql: string }[] {
     const indexes = this.db
@@ -272,6 +343,25 @@ class PostgresSeedWriter implements SeedWriter {
         );
       }
     }
+  }
+
+  /** One statement for all the rows: their values go in as arrays, one per column. */
+  async update(table: SeedUpdateTable, rows: readonly Row[]): Promise<void> {
+    const types: Record<string, string> = {
+      id: 'integer',
+      ...SEED_UPDATES[table],
+    };
+    const columns = Object.keys(types);
+    const arrays = columns.map(
+      (c, i) => `${postgresDialect.placeholder(i + 1)}::${types[c]}[]`,
+    );
+    const set = columns.filter((c) => c !== 'id').map((c) => `${c} = v.${c}`);
+    await this.runner.query(
+      `UPDATE ${table} AS t SET ${set.join(', ')}
+         FROM unnest(${arrays.join(', ')}) AS v(${columns.join(', ')})
+        WHERE t.id = v.id`,
+      columns.map((c) => rows.map((row) => row[c])),
+    );
   }
 
   /** Explicit ids leave the SERIAL sequences behind; move each past its table's largest id. */
