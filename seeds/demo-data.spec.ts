@@ -11,6 +11,9 @@ import {
 } from '../src/orders/entities/order.entity';
 import { toDateObject } from '../src/events/event-dates';
 import { DEMO_BOX_OFFICES, isDatabaseEmpty, seedDemoData } from './demo-data';
+import { buildDemoEvents } from './demo-events';
+import { OrderGenerator } from './order-generator';
+import { SeededRandom } from './seeded-random';
 
 interface OrderRow {
   id: number;
@@ -55,8 +58,11 @@ interface LineItemRow {
 
 interface TicketRow {
   id: number;
+  box_office_id: number;
   order_id: number;
   event_id: number;
+  ticket_type_id: number | null;
+  description: string;
   status: string;
   barcode: string;
   barcode_url: string;
@@ -78,12 +84,66 @@ interface EventRow {
   start_at: number;
   end_at: number;
   timezone: string;
+  status: string;
+  online_event: number;
+  private: number;
+  description: string | null;
+  access_code: string | null;
+  call_to_action: string;
+  url: string;
+  image_header_url: string;
+  image_thumbnail_url: string;
+  venue_name: string | null;
+  venue_postal_code: string | null;
+  event_series_id: number;
+  currency: string;
+  created_at: number;
+  completed_orders_count: number;
+  valid_tickets_count: number;
+}
+
+interface TicketGroupRow {
+  id: number;
+  event_id: number;
+  name: string;
+  max_per_order: number | null;
+  sort_order: number;
+}
+
+interface TicketTypeRow {
+  id: number;
+  event_id: number;
+  group_id: number | null;
+  name: string;
+  description: string | null;
+  price: number;
+  booking_fee: number;
+  min_per_order: number;
+  max_per_order: number;
+  quantity: number;
+  status: string;
+  type: string;
+  sort_order: number;
+  access_code: string | null;
+}
+
+interface EventPaymentMethodRow {
+  id: number;
+  event_id: number;
+  type: string;
+  payment_method_id: number | null;
+  external_id: string | null;
+  name: string | null;
+  instructions: string | null;
 }
 
 const TABLES = [
   'box_offices',
   'api_keys',
   'events',
+  'ticket_groups',
+  'ticket_types',
+  'event_payment_methods',
   'orders',
   'line_items',
   'issued_tickets',
@@ -134,6 +194,12 @@ describe('seedDemoData', () => {
   let tickets: TicketRow[];
   let ticketsByOrder: Map<number, TicketRow[]>;
   let events: EventRow[];
+  let eventsById: Map<number, EventRow>;
+  let ordersByEvent: Map<number, OrderRow[]>;
+  let groups: TicketGroupRow[];
+  let ticketTypes: TicketTypeRow[];
+  let typesByEvent: Map<number, TicketTypeRow[]>;
+  let paymentMethodsByEvent: Map<number, EventPaymentMethodRow[]>;
 
   beforeAll(async () => {
     dataSource = await openDatabase();
@@ -150,6 +216,15 @@ describe('seedDemoData', () => {
     tickets = tables.issued_tickets as TicketRow[];
     ticketsByOrder = groupBy(tickets, (t) => t.order_id);
     events = tables.events as EventRow[];
+    eventsById = new Map(events.map((e) => [e.id, e]));
+    ordersByEvent = groupBy(orders, (o) => o.event_id);
+    groups = tables.ticket_groups as TicketGroupRow[];
+    ticketTypes = tables.ticket_types as TicketTypeRow[];
+    typesByEvent = groupBy(ticketTypes, (t) => t.event_id);
+    paymentMethodsByEvent = groupBy(
+      tables.event_payment_methods as EventPaymentMethodRow[],
+      (m) => m.event_id,
+    );
   });
 
   afterAll(() => dataSource.destroy());
@@ -472,6 +547,365 @@ describe('seedDemoData', () => {
       expect(ticket.reservation !== null).toBe(
         seatedEvents.has(ticket.event_id),
       );
+    }
+  });
+
+  it('gives every event 2 to 6 ticket types, with names unique in the event, sorted by sort_order', () => {
+    for (const event of events) {
+      const types = typesByEvent.get(event.id) ?? [];
+      expect([event.id, types.length >= 2 && types.length <= 6]).toEqual([
+        event.id,
+        true,
+      ]);
+      expect(new Set(types.map((t) => t.name)).size).toBe(types.length);
+      expect(types.map((t) => t.sort_order)).toEqual(
+        types.map((_, i) => i + 1),
+      );
+    }
+  });
+
+  it('has free, sold-out, grouped, hidden and donation ticket types, each consistent with its kind', () => {
+    for (const type of ticketTypes) {
+      expect(['paid', 'free', 'donation']).toContain(type.type);
+      expect(['on_sale', 'sold_out', 'unavailable', 'hidden']).toContain(
+        type.status,
+      );
+      if (type.type === 'free') {
+        expect([type.price, type.booking_fee]).toEqual([0, 0]);
+      } else {
+        expect(type.price).toBeGreaterThan(0);
+      }
+      if (type.status === 'hidden') expect(type.access_code).not.toBeNull();
+      expect(type.min_per_order).toBeGreaterThanOrEqual(1);
+      expect(type.max_per_order).toBeGreaterThanOrEqual(type.min_per_order);
+    }
+    expect(ticketTypes.some((t) => t.type === 'free')).toBe(true);
+    expect(ticketTypes.some((t) => t.type === 'donation')).toBe(true);
+    expect(ticketTypes.some((t) => t.type === 'paid')).toBe(true);
+    expect(ticketTypes.some((t) => t.status === 'sold_out')).toBe(true);
+    expect(ticketTypes.some((t) => t.status === 'on_sale')).toBe(true);
+    expect(ticketTypes.some((t) => t.status === 'hidden')).toBe(true);
+    expect(ticketTypes.some((t) => t.group_id !== null)).toBe(true);
+    expect(groups.some((g) => g.max_per_order !== null)).toBe(true);
+  });
+
+  it('puts ticket types only in groups of their own event, and every group has types', () => {
+    const groupsById = new Map(groups.map((g) => [g.id, g]));
+    for (const type of ticketTypes) {
+      if (type.group_id === null) continue;
+      expect(groupsById.get(type.group_id)?.event_id).toBe(type.event_id);
+    }
+    for (const group of groups) {
+      expect(ticketTypes.some((t) => t.group_id === group.id)).toBe(true);
+    }
+  });
+
+  it('leaves each ticket type its capacity minus its valid tickets, none when sold out', () => {
+    // The same seed generates the same orders, so the generator's plan can be recomputed here.
+    const generator = new OrderGenerator(SEED, ORDERS);
+    for (const _ of generator.orders());
+    const capacity = new Map(
+      generator.ticketTypeStock().map((stock) => [stock.id, stock.capacity]),
+    );
+    const valid = new Map<number, number>();
+    for (const ticket of tickets) {
+      if (ticket.status !== 'valid') continue;
+      valid.set(
+        ticket.ticket_type_id!,
+        (valid.get(ticket.ticket_type_id!) ?? 0) + 1,
+      );
+    }
+    for (const type of ticketTypes) {
+      const sold = valid.get(type.id) ?? 0;
+      const context = `ticket type ${type.id}`;
+      expect([context, type.quantity + sold]).toEqual([
+        context,
+        capacity.get(type.id),
+      ]);
+      expect(type.quantity).toBeGreaterThanOrEqual(0);
+      expect([context, type.status === 'sold_out']).toEqual([
+        context,
+        type.quantity === 0,
+      ]);
+      if (type.status === 'sold_out') expect(sold).toBeGreaterThan(0);
+    }
+  });
+
+  it('sells ticket types of the order’s event, at their prices and within their limits', () => {
+    for (const order of orders) {
+      const types = new Map(
+        (typesByEvent.get(order.event_id) ?? []).map((t) => [t.name, t]),
+      );
+      const items = lineItems.get(order.id) ?? [];
+      const ticketItems = items.filter((li) => li.type === 'ticket');
+      expect(ticketItems.length).toBeGreaterThanOrEqual(1);
+      const perGroup = new Map<number, number>();
+      for (const li of ticketItems) {
+        const type = types.get(li.description);
+        const context = `order ${order.id}: ${li.description}`;
+        expect([context, type !== undefined]).toEqual([context, true]);
+        expect(li.booking_fee).toBe(type!.booking_fee * li.quantity);
+        if (type!.type === 'donation') {
+          expect(li.value % li.quantity).toBe(0);
+          expect(li.value).toBeGreaterThanOrEqual(type!.price * li.quantity);
+        } else {
+          expect([context, li.value]).toEqual([
+            context,
+            type!.price * li.quantity,
+          ]);
+        }
+        expect(li.quantity).toBeGreaterThanOrEqual(type!.min_per_order);
+        expect(li.quantity).toBeLessThanOrEqual(type!.max_per_order);
+        if (type!.group_id !== null) {
+          perGroup.set(
+            type!.group_id,
+            (perGroup.get(type!.group_id) ?? 0) + li.quantity,
+          );
+        }
+        if (order.payment_method_type === 'no_cost') {
+          expect(type!.type).toBe('free');
+        }
+      }
+      for (const [groupId, quantity] of perGroup) {
+        const max = groups.find((g) => g.id === groupId)!.max_per_order;
+        if (max !== null) expect(quantity).toBeLessThanOrEqual(max);
+      }
+      for (const li of items.filter((li) => li.type === 'void')) {
+        expect(types.has(li.description.replace(/^Voided: /, ''))).toBe(true);
+      }
+    }
+    const freeLines = [...lineItems.values()]
+      .flat()
+      .filter((li) => li.type === 'ticket' && li.value === 0);
+    expect(freeLines.length).toBeGreaterThan(0);
+  });
+
+  it('issues each order’s tickets as the ticket types of its ticket lines', () => {
+    const typesById = new Map(ticketTypes.map((t) => [t.id, t]));
+    for (const ticket of tickets) {
+      const type = typesById.get(ticket.ticket_type_id!);
+      expect(type?.event_id).toBe(ticket.event_id);
+      expect(ticket.description).toBe(type!.name);
+      expect(ticket.box_office_id).toBe(
+        eventsById.get(ticket.event_id)!.box_office_id,
+      );
+    }
+    for (const [orderId, issued] of ticketsByOrder) {
+      const bought = (lineItems.get(orderId) ?? [])
+        .filter((li) => li.type === 'ticket')
+        .map((li) => [li.description, li.quantity] as const);
+      const counted = new Map<string, number>();
+      for (const t of issued) {
+        counted.set(t.description, (counted.get(t.description) ?? 0) + 1);
+      }
+      expect(counted).toEqual(new Map(bought));
+    }
+  });
+
+  it('keeps each event’s order and ticket counters equal to its completed orders and valid tickets', () => {
+    for (const event of events) {
+      const own = ordersByEvent.get(event.id) ?? [];
+      expect([
+        event.id,
+        event.completed_orders_count,
+        event.valid_tickets_count,
+      ]).toEqual([
+        event.id,
+        own.filter((o) => o.status === 'completed').length,
+        tickets.filter((t) => t.event_id === event.id && t.status === 'valid')
+          .length,
+      ]);
+    }
+    expect(events.some((e) => e.valid_tickets_count > 0)).toBe(true);
+  });
+
+  it('pays every order with a method its event accepts, in the event’s currency', () => {
+    for (const order of orders) {
+      const event = eventsById.get(order.event_id)!;
+      const accepted = paymentMethodsByEvent.get(order.event_id) ?? [];
+      expect(order.currency).toBe(event.currency);
+      expect(order.box_office_id).toBe(event.box_office_id);
+      const context = `order ${order.id}: ${order.payment_method_type}`;
+      const method = accepted.find(
+        (m) =>
+          m.type === order.payment_method_type &&
+          (m.payment_method_id === null ||
+            m.payment_method_id === order.payment_method_id),
+      );
+      expect([context, method !== undefined]).toEqual([context, true]);
+      if (method!.payment_method_id !== null) {
+        expect([
+          order.payment_method_name,
+          order.payment_method_instructions,
+        ]).toEqual([method!.name, method!.instructions]);
+      }
+    }
+    for (const event of events) {
+      const accepted = paymentMethodsByEvent.get(event.id) ?? [];
+      const types = accepted.map((m) => m.type);
+      expect(types).toContain('stripe');
+      // Free checkout exactly where there are free tickets; the door only where there is one.
+      expect(types.includes('no_cost')).toBe(
+        (typesByEvent.get(event.id) ?? []).some((t) => t.type === 'free'),
+      );
+      if (event.online_event) expect(types).not.toContain('operator');
+    }
+  });
+
+  it('gives events absolute https URLs, a venue unless online, and some a description', () => {
+    for (const event of events) {
+      for (const url of [
+        event.url,
+        event.image_header_url,
+        event.image_thumbnail_url,
+      ]) {
+        expect(new URL(url).protocol).toBe('https:');
+      }
+      expect(event.call_to_action.length).toBeGreaterThan(0);
+      if (event.online_event) {
+        expect([event.venue_name, event.venue_postal_code]).toEqual([
+          null,
+          null,
+        ]);
+      } else {
+        expect(event.venue_name).toEqual(expect.any(String));
+      }
+      expect(event.access_code === null || event.private === 1).toBe(true);
+    }
+    expect(events.some((e) => e.online_event === 1)).toBe(true);
+    expect(events.some((e) => e.private === 1)).toBe(true);
+    expect(events.some((e) => e.description === null)).toBe(true);
+    expect(events.some((e) => e.description !== null)).toBe(true);
+  });
+
+  it('publishes most events, closes the sales of past ones, and has a draft without orders and a cancelled one with its orders cancelled', () => {
+    const lastOrderAt = Date.UTC(2026, 5, 30, 23, 59, 59) / 1000;
+    const count = (status: string) =>
+      events.filter((e) => e.status === status).length;
+    expect([count('draft'), count('cancelled')]).toEqual([1, 1]);
+    expect(count('published')).toBeGreaterThan(0);
+    expect(count('sales_closed')).toBeGreaterThan(0);
+    expect(count('published') + count('sales_closed')).toBe(events.length - 2);
+    for (const event of events) {
+      const own = ordersByEvent.get(event.id) ?? [];
+      if (event.status === 'draft') expect(own).toEqual([]);
+      if (event.status === 'cancelled') {
+        expect(own.length).toBeGreaterThan(0);
+        expect(own.filter((o) => o.status !== 'cancelled')).toEqual([]);
+        expect(
+          (typesByEvent.get(event.id) ?? []).filter(
+            (t) => t.status !== 'unavailable',
+          ),
+        ).toEqual([]);
+      }
+      if (event.status === 'published' || event.status === 'sales_closed') {
+        expect(event.status === 'sales_closed').toBe(
+          event.end_at <= lastOrderAt,
+        );
+      }
+      if (event.status === 'sales_closed') {
+        const selling = (typesByEvent.get(event.id) ?? []).filter(
+          (t) => t.status === 'on_sale' || t.status === 'hidden',
+        );
+        expect(selling).toEqual([]);
+      }
+    }
+  });
+
+  it('creates each event before its orders, and each order before its event ends', () => {
+    for (const order of orders) {
+      const event = eventsById.get(order.event_id)!;
+      expect([order.id, event.created_at < order.created_at]).toEqual([
+        order.id,
+        true,
+      ]);
+      expect([order.id, order.created_at < event.end_at]).toEqual([
+        order.id,
+        true,
+      ]);
+    }
+    const firstBoxOffice = Date.UTC(2024, 11, 1) / 1000;
+    for (const event of events) {
+      expect(event.created_at).toBeGreaterThanOrEqual(firstBoxOffice);
+    }
+  });
+
+  it('shares a series id within a recurring event’s dates, and gives other events their own', () => {
+    const series = groupBy(events, (e) => e.event_series_id);
+    for (const [id, dates] of series) {
+      expect(new Set(dates.map((e) => e.name)).size).toBe(1);
+      expect(new Set(dates.map((e) => e.start_at)).size).toBe(dates.length);
+      expect(dates.map((e) => e.id)).toContain(id);
+    }
+    expect([...series.values()].some((dates) => dates.length > 1)).toBe(true);
+    expect([...series.values()].some((dates) => dates.length === 1)).toBe(true);
+  });
+
+  it('adds about one event per 2,000 orders in large seeds, as dates of recurring catalogue events', () => {
+    const catalogue = buildDemoEvents(ORDERS, new SeededRandom(1))
+      .flatMap((office) => office.events)
+      .sort((a, b) => a.id - b.id);
+    expect(catalogue.map((e) => e.plan.name)).toEqual(
+      events.map((e) => e.name),
+    );
+    const offices = buildDemoEvents(1_000_000, new SeededRandom(1));
+    const large = offices.flatMap((office) => office.events);
+    expect(large).toHaveLength(500);
+    expect(offices[1].events.length).toBeGreaterThanOrEqual(40);
+    const names = new Map(catalogue.map((e) => [e.id, e.plan.name]));
+    for (const event of large) {
+      expect(event.plan.name).toBe(names.get(event.seriesId));
+      expect(event.ticketTypes.length).toBeGreaterThanOrEqual(2);
+    }
+    expect(new Set(large.map((e) => e.id)).size).toBe(500);
+  });
+
+  it('gives the demo seed (250 orders, seed 1) every currency and kind of event and ticket type', async () => {
+    const demo = await openDatabase();
+    try {
+      await seedDemoData(demo, { orders: 250, seed: 1, reset: false });
+      const column = async (sql: string) =>
+        ((await demo.query(sql)) as { v: string }[]).map((r) => r.v).sort();
+      expect(await column('SELECT DISTINCT currency AS v FROM orders')).toEqual(
+        [...CURRENCY_CODES].sort(),
+      );
+      expect(
+        await column('SELECT DISTINCT box_office_id AS v FROM orders'),
+      ).toEqual([1, 2]);
+      expect(
+        await column(
+          `SELECT DISTINCT e.status AS v FROM events e
+            WHERE e.status IN ('draft', 'cancelled') OR EXISTS
+              (SELECT 1 FROM orders o WHERE o.event_id = e.id)`,
+        ),
+      ).toEqual(['cancelled', 'draft', 'published', 'sales_closed']);
+      expect(
+        await column(
+          `SELECT DISTINCT o.status AS v FROM orders o
+             JOIN events e ON e.id = o.event_id WHERE e.status = 'cancelled'`,
+        ),
+      ).toEqual(['cancelled']);
+      expect(
+        await column(
+          `SELECT DISTINCT t.type || ':' || t.status AS v FROM ticket_types t
+            WHERE t.status IN ('sold_out', 'hidden') OR t.type <> 'paid'`,
+        ),
+      ).toEqual(
+        expect.arrayContaining([
+          'paid:sold_out',
+          'free:hidden',
+          'free:on_sale',
+          'donation:on_sale',
+        ]),
+      );
+      expect(
+        await column(
+          `SELECT DISTINCT t.type AS v FROM issued_tickets i
+             JOIN ticket_types t ON t.id = i.ticket_type_id`,
+        ),
+      ).toEqual(['donation', 'free', 'paid']);
+    } finally {
+      await demo.destroy();
     }
   });
 

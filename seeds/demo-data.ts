@@ -1,6 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { displayPrefix, hashApiKey } from '../src/auth/api-key-format';
-import { OrderGenerator, type OrderRows, SETUP_AT } from './order-generator';
+import {
+  eventRow,
+  SETUP_AT,
+  ticketGroupRows,
+  ticketTypeRows,
+} from './demo-events';
+import { OrderGenerator, type OrderRows } from './order-generator';
 import {
   ANY_BOX_OFFICE,
   type Row,
@@ -9,9 +15,10 @@ import {
 } from './seed-writers';
 
 /**
- * The demo data (README, Demo data): two box offices with fixed demo keys, their events, and N
- * orders with line items and issued tickets, the same for the same seed. See order-generator.ts
- * for the money model and demo-catalogue.ts for the events.
+ * The demo data: two box offices with fixed demo keys, their events with ticket types and payment
+ * methods, and N orders with line items and issued tickets, the same for the same seed (see
+ * README.md, "Demo data"). See demo-catalogue.ts for the events, demo-events.ts for how they are
+ * laid out and order-generator.ts for the orders and the money model.
  */
 
 export const DEMO_BOX_OFFICES = [
@@ -75,14 +82,21 @@ export async function seedDemoData(
   await withSeedWriter(dataSource, async (writer) => {
     if (options.reset) await writer.clear();
     else if (!(await writer.isEmpty())) throw new DatabaseNotEmptyError();
-    const generator = new OrderGenerator(options.seed);
+    const generator = new OrderGenerator(options.seed, options.orders);
     await writer.insert(setupRows(generator));
     let done = 0;
-    for (const batch of batches(generator.orders(options.orders))) {
+    for (const batch of batches(generator.orders())) {
       await writer.insert(batch.rows);
       done += batch.orders;
       options.onProgress?.(done, options.orders);
     }
+    // What is left of each ticket type, now that its tickets are sold.
+    await writer.update(
+      'ticket_types',
+      generator
+        .ticketTypeStock()
+        .map(({ id, quantity, status }) => ({ id, quantity, status })),
+    );
   });
   return { orders: options.orders, boxOffices: DEMO_BOX_OFFICES.length };
 }
@@ -105,7 +119,10 @@ export async function seedDemoDataIfEmpty(
   }
 }
 
-/** The box offices, their demo keys (stored hashed, as real keys are) and their events. */
+/**
+ * The box offices, their demo keys (stored hashed, as real keys are), and their events with ticket
+ * groups, ticket types and accepted payment methods.
+ */
 function setupRows(generator: OrderGenerator): RowBatch {
   const boxOffices: Row[] = DEMO_BOX_OFFICES.map(({ id, name }) => ({
     id,
@@ -121,24 +138,21 @@ function setupRows(generator: OrderGenerator): RowBatch {
     created_at: SETUP_AT,
     revoked_at: null,
   }));
-  const events: Row[] = generator.events.map((event) => ({
-    id: event.id,
-    box_office_id: event.boxOfficeId,
-    name: event.plan.name,
-    start_at: event.startAt,
-    end_at: event.endAt,
-    timezone: event.plan.timezone,
-    // The columns the event resource adds, which the migration's defaults leave empty.
-    event_series_id: event.id,
-    created_at: SETUP_AT,
-    url: `https://tickets.boxoffice.example/events/ev_${event.id}`,
-    image_header_url: `https://cdn.boxoffice.example/events/ev_${event.id}/header.jpg`,
-    image_thumbnail_url: `https://cdn.boxoffice.example/events/ev_${event.id}/thumbnail.jpg`,
-  }));
+  const events = generator.events
+    .flatMap((office) =>
+      office.events.map((event) => ({ event, office: office.plan })),
+    )
+    .sort((a, b) => a.event.id - b.event.id);
   return [
     ['box_offices', boxOffices],
     ['api_keys', apiKeys],
-    ['events', events],
+    ['events', events.map(({ event, office }) => eventRow(event, office))],
+    ['ticket_groups', events.flatMap(({ event }) => ticketGroupRows(event))],
+    ['ticket_types', events.flatMap(({ event }) => ticketTypeRows(event))],
+    [
+      'event_payment_methods',
+      events.flatMap(({ event }) => event.paymentMethods),
+    ],
   ];
 }
 

@@ -1,26 +1,37 @@
 import { en, en_GB, Faker } from '@faker-js/faker';
-import { CURRENCY_BASE_MULTIPLIERS } from '../src/common/currencies';
 import type { LineItemType } from '../src/orders/entities/line-item.entity';
 import type {
   OrderStatus,
   PaymentMethodType,
 } from '../src/orders/entities/order.entity';
 import {
-  BOX_OFFICE_PLANS,
   type BoxOfficePlan,
-  type EventPlan,
   type QuestionPlan,
   TYPICAL_PRICE,
-  zonedTimeToUnix,
 } from './demo-catalogue';
+import {
+  buildDemoEvents,
+  money,
+  ORDERS_FROM,
+  ORDERS_UNTIL,
+  SECOND_BOX_OFFICE_SHARE,
+  type SeedEvent,
+  type SeedTicketType,
+  ticketTypeStock,
+  type TicketTypeStock,
+  type TypeChoices,
+} from './demo-events';
 import { SeededRandom } from './seeded-random';
 import type { Row } from './seed-writers';
 
 /**
- * Generates the demo orders, one at a time, with their line items and issued tickets.
+ * Generates the demo orders, one at a time, with their line items and issued tickets, for the
+ * events of demo-events.ts.
  *
  * Money model (all integers in the currency's minor unit; whole yen for jpy):
- * - ticket: value = price × quantity, booking_fee = fee × quantity, total = value + booking_fee;
+ * - ticket: one line per ticket type bought, described by the type's name; value = price ×
+ *   quantity (0 for a free type; for a donation type, the buyer's amount × quantity, at least its
+ *   price), booking_fee = the type's fee × quantity, total = value + booking_fee;
  * - transaction_charge, donation: value = total = the amount, booking_fee 0;
  * - gift_card: value = total = minus the amount redeemed, never more than the order so far;
  * - void: records tickets voided after purchase, value = total = 0 (money returned is
@@ -29,13 +40,9 @@ import type { Row } from './seed-writers';
  * subtotal = sum of the non-tax lines' totals, tax = the tax line's total, total = subtotal + tax.
  *
  * Time: orders are created between 2025-01-01 and 2026-06-30 UTC in id order, often several in the
- * same second (sales bursts). Tickets are issued when the order is paid, voided later.
+ * same second (sales bursts), each for an event then on sale. Tickets are issued when the order is
+ * paid, voided later.
  */
-
-export const ORDERS_FROM = Date.UTC(2025, 0, 1) / 1000;
-export const ORDERS_UNTIL = Date.UTC(2026, 5, 30, 23, 59, 59) / 1000;
-/** When the demo box offices, their keys and events were created: before any order. */
-export const SETUP_AT = Date.UTC(2024, 11, 1) / 1000;
 
 export interface OrderRows {
   order: Row;
@@ -43,31 +50,28 @@ export interface OrderRows {
   tickets: Row[];
 }
 
-interface TicketType {
-  name: string;
-  price: number;
-  bookingFee: number;
+/** Tickets of one type in an order, at a price per ticket (the buyer's, for a donation type). */
+interface TicketLine {
+  type: SeedTicketType;
+  quantity: number;
+  unitPrice: number;
 }
 
-/** An event of the plan with its id, instants and prices worked out. */
-export interface SeedEvent {
-  id: number;
-  boxOfficeId: number;
-  plan: EventPlan;
-  startAt: number;
-  endAt: number;
-  multiplier: number;
-  ticketTypes: readonly (readonly [TicketType, number])[];
-  transactionCharge: number;
-  seatsSold: number;
-}
-
+/** The box office's events and which of them are on sale as time goes by. */
 interface SeedBoxOffice {
   plan: BoxOfficePlan;
   events: SeedEvent[];
-  /** The same events by end time: the ones still on sale at a moment are a suffix. */
-  byEnd: SeedEvent[];
-  firstOnSale: number;
+  /** Its events that are ever on sale, by opening and by closing of their sale. */
+  byOpening: SeedEvent[];
+  byClosing: SeedEvent[];
+  opened: number;
+  closed: number;
+  /** The events on sale now, and where each one sits in this list. */
+  onSale: SeedEvent[];
+  slots: Map<SeedEvent, number>;
+  /** Events whose sale has opened, in that order, until each has had its first order. */
+  unsold: SeedEvent[];
+  unsoldHead: number;
   ordersSoFar: number;
 }
 
@@ -78,6 +82,8 @@ interface OrderProfile {
   giftCard: boolean;
   /** A completed order with one ticket voided after purchase. */
   voidOne: boolean;
+  /** Cancelled because its event was. */
+  eventCancelled: boolean;
 }
 
 const profile = (
@@ -90,6 +96,7 @@ const profile = (
   donation: false,
   giftCard: false,
   voidOne: false,
+  eventCancelled: false,
   ...extras,
 });
 
@@ -110,6 +117,11 @@ const SCRIPTED_PROFILES: readonly OrderProfile[] = [
   profile('pending', 'stripe'),
 ];
 
+type PaymentMixes = Record<
+  OrderStatus,
+  readonly (readonly [PaymentMethodType, number])[]
+>;
+
 const STATUS_MIX: readonly (readonly [OrderStatus, number])[] = [
   ['completed', 85],
   ['pending', 7],
@@ -120,10 +132,7 @@ const STATUS_MIX: readonly (readonly [OrderStatus, number])[] = [
  * How orders of each status were paid. Pending: mostly offline payments not yet received, some
  * cards awaiting authentication. Cancelled: refunded card orders, lapsed offline ones.
  */
-const PAYMENT_MIX: Record<
-  OrderStatus,
-  readonly (readonly [PaymentMethodType, number])[]
-> = {
+const PAYMENT_MIX: PaymentMixes = {
   completed: [
     ['stripe', 55],
     ['paypal', 15],
@@ -167,74 +176,33 @@ const SEAT_ROWS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const SEATS_PER_ROW = 40;
 const DAY = 86_400;
 
-/**
- * Amounts people would print, in minor units: halves below 20, whole units below 200, tens above.
- * For jpy (multiplier 1) the result is whole yen.
- */
-function money(major: number, multiplier: number): number {
-  const nice =
-    major < 20
-      ? Math.round(major * 2) / 2
-      : major < 200
-        ? Math.round(major)
-        : Math.round(major / 10) * 10;
-  return Math.round(nice * multiplier);
-}
+/** Donation tickets: the buyer gives the type's price, or a multiple of it. */
+const DONATION_MULTIPLES = [1, 1, 2, 3];
 
-/** About 8% of the price, in 5-cent (or 10-yen) steps. */
-function bookingFeeFor(price: number, multiplier: number): number {
-  const step = multiplier === 1 ? 10 : 5;
-  return Math.round((price * 0.08) / step) * step;
-}
-
-function buildEvent(
-  plan: EventPlan,
-  id: number,
-  boxOfficeId: number,
-): SeedEvent {
-  const multiplier = CURRENCY_BASE_MULTIPLIERS[plan.currency];
-  const typical = TYPICAL_PRICE[plan.currency];
-  const kinds = plan.seated
-    ? ([
-        ['Stalls', 1.4, 30],
-        ['Circle', 1, 45],
-        ['Balcony', 0.6, 25],
-      ] as const)
-    : ([
-        ['General Admission', 1, 70],
-        ['VIP', 2.5, 10],
-        ['Concession', 0.7, 20],
-      ] as const);
-  const ticketTypes = kinds.map(([name, factor, weight]) => {
-    const price = money(typical * factor, multiplier);
-    const type = { name, price, bookingFee: bookingFeeFor(price, multiplier) };
-    return [type, weight] as const;
-  });
+function onSaleTracker(
+  plan: BoxOfficePlan,
+  events: SeedEvent[],
+): SeedBoxOffice {
+  const sellable = events.filter((event) => event.status !== 'draft');
+  const byOpening = [...sellable].sort(
+    (a, b) => a.onSaleFrom - b.onSaleFrom || a.id - b.id,
+  );
+  const byClosing = [...sellable].sort(
+    (a, b) => a.onSaleUntil - b.onSaleUntil || a.id - b.id,
+  );
   return {
-    id,
-    boxOfficeId,
     plan,
-    startAt: zonedTimeToUnix(plan.start, plan.timezone),
-    endAt: zonedTimeToUnix(plan.end, plan.timezone),
-    multiplier,
-    ticketTypes,
-    transactionCharge: plan.transactionCharge
-      ? money(typical * 0.03, multiplier)
-      : 0,
-    seatsSold: 0,
+    events,
+    byOpening,
+    byClosing,
+    opened: 0,
+    closed: 0,
+    onSale: [],
+    slots: new Map(),
+    unsold: [],
+    unsoldHead: 0,
+    ordersSoFar: 0,
   };
-}
-
-/** The box offices' events with ids 1, 2, … in plan order. */
-function buildBoxOffices(): SeedBoxOffice[] {
-  let eventId = 0;
-  return BOX_OFFICE_PLANS.map((plan) => {
-    const events = plan.events.map((event) =>
-      buildEvent(event, ++eventId, plan.id),
-    );
-    const byEnd = [...events].sort((a, b) => a.endAt - b.endAt || a.id - b.id);
-    return { plan, events, byEnd, firstOnSale: 0, ordersSoFar: 0 };
-  });
 }
 
 /**
@@ -312,31 +280,46 @@ class BarcodeMaker {
 }
 
 export class OrderGenerator {
-  private readonly boxOffices: SeedBoxOffice[] = buildBoxOffices();
+  private readonly boxOffices: SeedBoxOffice[];
   private readonly rng: SeededRandom;
   private readonly pools: Pools;
   private readonly barcodes: BarcodeMaker;
+  private readonly paymentMixes = new Map<SeedEvent, PaymentMixes>();
   private lineItemId = 0;
   private ticketId = 0;
+  private generated = false;
+  private finished = false;
 
-  constructor(seed: number) {
+  /** A generator of `orderCount` orders (see orders()), with events to match their number. */
+  constructor(
+    seed: number,
+    private readonly orderCount: number,
+  ) {
     this.pools = buildPools(seed);
     this.rng = new SeededRandom(seed);
     this.barcodes = new BarcodeMaker(this.rng);
+    this.boxOffices = buildDemoEvents(orderCount, this.rng).map(
+      ({ plan, events }) => onSaleTracker(plan, events),
+    );
   }
 
-  get events(): SeedEvent[] {
-    return this.boxOffices.flatMap((boxOffice) => boxOffice.events);
+  /** Each box office with its events, by id. */
+  get events(): { plan: BoxOfficePlan; events: readonly SeedEvent[] }[] {
+    return this.boxOffices.map(({ plan, events }) => ({ plan, events }));
   }
 
   /**
-   * `count` orders with ids 1…count. About 10% go to box office 2, spread evenly through time,
-   * and at least one when count ≥ 2. (With a single order the seeding rules "at least 75% in box
+   * The orders, with ids 1…orderCount. About 10% go to box office 2, spread evenly through time,
+   * and at least one when there are two or more. (With a single order the seeding rules "at least 75% in box
    * office 1" and "at least one in box office 2" cannot both hold; that order goes to box office
    * 1, whose key is the one the README's examples use.)
    */
-  *orders(count: number): Generator<OrderRows> {
-    const secondCount = count < 2 ? 0 : Math.max(1, Math.round(count * 0.1));
+  *orders(): Generator<OrderRows> {
+    if (this.generated) throw new Error('the orders were already generated');
+    this.generated = true;
+    const count = this.orderCount;
+    const secondCount =
+      count < 2 ? 0 : Math.max(1, Math.round(count * SECOND_BOX_OFFICE_SHARE));
     const [first, second] = this.boxOffices;
     let index = 0;
     for (const createdAt of this.timeline(count)) {
@@ -346,6 +329,16 @@ export class OrderGenerator {
       index++;
       yield this.order(index, inSecond ? second : first, createdAt);
     }
+    this.finished = true;
+  }
+
+  /** The ticket types' stock once every order is generated (it draws on the same sequence). */
+  ticketTypeStock(): TicketTypeStock[] {
+    if (!this.finished) throw new Error('generate the orders first');
+    return ticketTypeStock(
+      this.boxOffices.flatMap((office) => office.events),
+      this.rng,
+    );
   }
 
   /**
@@ -374,36 +367,37 @@ export class OrderGenerator {
     createdAt: number,
   ): OrderRows {
     const nth = boxOffice.ordersSoFar++;
-    const event = this.eventFor(boxOffice, nth, createdAt);
-    const shape = SCRIPTED_PROFILES[nth] ?? this.randomProfile();
+    const event = this.eventFor(boxOffice, createdAt);
+    const shape = this.profile(event, nth);
     const rng = this.rng;
 
     const firstName = rng.pick(this.pools.firstNames);
     const lastName = rng.pick(this.pools.lastNames);
     const email = this.email(firstName, lastName);
-    const lines = this.ticketLines(event, shape);
+    const lines = this.ticketLines(event, shape, createdAt);
 
     const issuesTickets =
       shape.status === 'completed' ||
       (shape.status === 'cancelled' && shape.payment !== 'offline');
-    const times = this.times(shape, createdAt);
+    const times = this.times(shape, event, createdAt);
 
     // Tickets from `voidFrom` on end up void: all of a cancelled order's, or the last one.
-    const ticketCount = lines.reduce((sum, line) => sum + line.quantity, 0);
+    let ticketCount = 0;
+    for (const line of lines) ticketCount += line.quantity;
     let voidFrom = ticketCount;
     if (issuesTickets && shape.status === 'cancelled') voidFrom = 0;
     else if (issuesTickets && shape.voidOne) voidFrom = ticketCount - 1;
 
     const amounts = this.lineItems(orderId, event, shape, lines, voidFrom);
-    const voidedType = lines[lines.length - 1].type;
+    const voided = lines[lines.length - 1];
     // A cancelled order is refunded in full; a ticket voided later is, half the time.
     const refund =
       shape.status === 'cancelled' && issuesTickets
         ? amounts.total
         : shape.voidOne && rng.chance(0.5)
-          ? Math.min(amounts.total, voidedType.price + voidedType.bookingFee)
+          ? Math.min(amounts.total, voided.unitPrice + voided.type.bookingFee)
           : 0;
-    const payment = this.paymentMethod(boxOffice.plan, shape);
+    const payment = this.paymentMethod(event, shape);
 
     const order: Row = {
       id: orderId,
@@ -447,66 +441,153 @@ export class OrderGenerator {
   }
 
   /**
-   * The first orders of a box office visit its events in turn (so that each event, and so each
-   * currency, has orders); later ones pick among the events not yet over.
+   * An event on sale at `createdAt`: the first order after an event's sale opens goes to it (so
+   * that every event that is ever on sale, and so every currency, has orders), later ones to any
+   * event then on sale, at random.
    */
-  private eventFor(
-    boxOffice: SeedBoxOffice,
-    nth: number,
-    createdAt: number,
-  ): SeedEvent {
-    if (nth < boxOffice.events.length) return boxOffice.events[nth];
-    const { byEnd } = boxOffice;
+  private eventFor(boxOffice: SeedBoxOffice, createdAt: number): SeedEvent {
+    const { byOpening, byClosing, onSale, slots, unsold } = boxOffice;
     while (
-      boxOffice.firstOnSale < byEnd.length &&
-      byEnd[boxOffice.firstOnSale].endAt <= createdAt
+      boxOffice.opened < byOpening.length &&
+      byOpening[boxOffice.opened].onSaleFrom <= createdAt
     ) {
-      boxOffice.firstOnSale++;
+      const event = byOpening[boxOffice.opened++];
+      slots.set(event, onSale.length);
+      onSale.push(event);
+      unsold.push(event);
     }
-    const onSale = byEnd.length - boxOffice.firstOnSale;
-    return onSale > 0
-      ? byEnd[boxOffice.firstOnSale + this.rng.int(0, onSale - 1)]
-      : this.rng.pick(byEnd);
+    while (
+      boxOffice.closed < byClosing.length &&
+      byClosing[boxOffice.closed].onSaleUntil <= createdAt
+    ) {
+      const event = byClosing[boxOffice.closed++];
+      const slot = slots.get(event)!;
+      const last = onSale.pop()!;
+      if (last !== event) {
+        onSale[slot] = last;
+        slots.set(last, slot);
+      }
+      slots.delete(event);
+    }
+    while (boxOffice.unsoldHead < unsold.length) {
+      const event = unsold[boxOffice.unsoldHead++];
+      if (slots.has(event)) return event;
+    }
+    if (onSale.length === 0) {
+      // The catalogue has events on sale from the first order to after the last.
+      throw new Error(`box office ${boxOffice.plan.id} has no event on sale`);
+    }
+    return onSale[this.rng.int(0, onSale.length - 1)];
   }
 
-  private randomProfile(): OrderProfile {
+  /**
+   * Each box office's first orders follow the script where their event accepts its payment
+   * method; an event that was cancelled had all its orders cancelled; other orders are drawn
+   * among the payment methods their event accepts.
+   */
+  private profile(event: SeedEvent, nth: number): OrderProfile {
     const rng = this.rng;
+    if (event.cancelledAt !== null) {
+      return profile(
+        'cancelled',
+        rng.weighted(this.paymentMix(event, 'cancelled')),
+        { eventCancelled: true },
+      );
+    }
+    const scripted = SCRIPTED_PROFILES[nth];
+    if (scripted && event.accepts.has(scripted.payment)) return scripted;
     const status = rng.weighted(STATUS_MIX);
-    const payment = rng.weighted(PAYMENT_MIX[status]);
+    const payment = rng.weighted(this.paymentMix(event, status));
     const paid = payment !== 'no_cost';
-    return {
-      status,
-      payment,
+    return profile(status, payment, {
       donation: paid && rng.chance(0.06),
       giftCard: paid && rng.chance(0.04),
       voidOne: status === 'completed' && rng.chance(0.04),
-    };
+    });
   }
 
-  /** One ticket type (three orders in four) or two; free orders get complimentary tickets. */
+  /** PAYMENT_MIX for the status, without the methods the event does not accept. */
+  private paymentMix(event: SeedEvent, status: OrderStatus) {
+    let mixes = this.paymentMixes.get(event);
+    if (!mixes) {
+      const accepted = (
+        mix: readonly (readonly [PaymentMethodType, number])[],
+      ) => mix.filter(([type]) => event.accepts.has(type));
+      mixes = {
+        completed: accepted(PAYMENT_MIX.completed),
+        pending: accepted(PAYMENT_MIX.pending),
+        cancelled: accepted(PAYMENT_MIX.cancelled),
+      };
+      this.paymentMixes.set(event, mixes);
+    }
+    return mixes[status];
+  }
+
+  /**
+   * One ticket type (three orders in four) or two, within each type's and group's per-order
+   * limits. Free orders take free types; early-bird types are sold early in the event's sale only.
+   */
   private ticketLines(
     event: SeedEvent,
     shape: OrderProfile,
-  ): { type: TicketType; quantity: number }[] {
-    const quantity = () => this.rng.weighted(TICKET_QUANTITIES);
+    createdAt: number,
+  ): TicketLine[] {
+    const rng = this.rng;
+    const early = createdAt < event.earlyBirdUntil ? 0 : 1;
     if (shape.payment === 'no_cost') {
-      const free = { name: 'Complimentary', price: 0, bookingFee: 0 };
-      return [{ type: free, quantity: quantity() }];
+      const type = rng.weighted(event.freeChoices);
+      return [this.line(type, this.quantity(type))];
     }
-    const first = this.rng.weighted(event.ticketTypes);
-    const lines = [{ type: first, quantity: quantity() }];
-    if (this.rng.chance(0.25)) {
-      const others = event.ticketTypes.filter(([type]) => type !== first);
-      lines.push({ type: this.rng.weighted(others), quantity: quantity() });
+    const first = rng.weighted(event.firstChoices[early]);
+    const lines = [this.line(first, this.quantity(first))];
+    if (rng.chance(0.25)) {
+      const second = this.otherType(event.secondChoices[early], first);
+      if (second) {
+        let quantity = this.quantity(second);
+        const group = first.group;
+        if (group?.maxPerOrder != null && second.group === group) {
+          quantity = Math.min(quantity, group.maxPerOrder - lines[0].quantity);
+        }
+        if (quantity >= second.minPerOrder) {
+          lines.push(this.line(second, quantity));
+        }
+      }
     }
     return lines;
+  }
+
+  /** A type from `choices` other than `not`, or null when a few draws find none. */
+  private otherType(
+    choices: TypeChoices,
+    not: SeedTicketType,
+  ): SeedTicketType | null {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const type = this.rng.weighted(choices);
+      if (type !== not) return type;
+    }
+    return null;
+  }
+
+  /** How many of a type one order buys, within its own and its group's limits. */
+  private quantity(type: SeedTicketType): number {
+    const wanted = this.rng.weighted(TICKET_QUANTITIES);
+    const max = Math.min(type.maxPerOrder, type.group?.maxPerOrder ?? Infinity);
+    return Math.max(type.minPerOrder, Math.min(wanted, max));
+  }
+
+  private line(type: SeedTicketType, quantity: number): TicketLine {
+    const unitPrice =
+      type.kind === 'donation'
+        ? type.price * this.rng.pick(DONATION_MULTIPLES)
+        : type.price;
+    return { type, quantity, unitPrice };
   }
 
   private lineItems(
     orderId: number,
     event: SeedEvent,
     shape: OrderProfile,
-    lines: { type: TicketType; quantity: number }[],
+    lines: TicketLine[],
     voidFrom: number,
   ) {
     const rows: Row[] = [];
@@ -532,12 +613,12 @@ export class OrderGenerator {
       if (type !== 'tax') subtotal += total;
     };
 
-    for (const { type, quantity } of lines) {
+    for (const { type, quantity, unitPrice } of lines) {
       add(
         'ticket',
         type.name,
         quantity,
-        type.price * quantity,
+        unitPrice * quantity,
         type.bookingFee * quantity,
       );
     }
@@ -576,7 +657,7 @@ export class OrderGenerator {
 
   /** One `void` line per ticket type with tickets voided (tickets from `voidFrom` on). */
   private voidLines(
-    lines: { type: TicketType; quantity: number }[],
+    lines: TicketLine[],
     voidFrom: number,
     add: (
       type: LineItemType,
@@ -596,9 +677,10 @@ export class OrderGenerator {
   /**
    * When the order was paid (its tickets issued), when tickets were voided, and its last update.
    * Card payments settle within seconds, offline ones days later; a cancelled offline order is
-   * one whose payment never came (it lapses after 7 days).
+   * one whose payment never came (it lapses after 7 days). Orders of a cancelled event are
+   * cancelled, and their tickets voided, within a day of the event's cancellation.
    */
-  private times(shape: OrderProfile, createdAt: number) {
+  private times(shape: OrderProfile, event: SeedEvent, createdAt: number) {
     const rng = this.rng;
     const paidAt =
       shape.payment === 'offline'
@@ -607,7 +689,9 @@ export class OrderGenerator {
           ? createdAt
           : createdAt + (rng.chance(0.6) ? 0 : rng.int(1, 40));
     let voidedAt: number | null = null;
-    if (shape.status === 'cancelled') {
+    if (shape.eventCancelled) {
+      voidedAt = Math.max(paidAt, event.cancelledAt!) + rng.int(600, DAY);
+    } else if (shape.status === 'cancelled') {
       voidedAt =
         shape.payment === 'offline'
           ? createdAt + 7 * DAY + rng.int(0, 3600)
@@ -623,7 +707,7 @@ export class OrderGenerator {
   private tickets(
     orderId: number,
     event: SeedEvent,
-    lines: { type: TicketType; quantity: number }[],
+    lines: TicketLine[],
     voidFrom: number,
     times: { paidAt: number; voidedAt: number | null },
     buyer: [firstName: string, lastName: string],
@@ -633,6 +717,7 @@ export class OrderGenerator {
     for (const { type, quantity } of lines) {
       for (let i = 0; i < quantity; i++) {
         const isVoid = tickets.length >= voidFrom;
+        if (!isVoid) type.sold++;
         const [first, last] = this.attendee(
           event,
           tickets.length === 0 && rng.chance(0.7),
@@ -645,6 +730,7 @@ export class OrderGenerator {
           box_office_id: event.boxOfficeId,
           order_id: orderId,
           event_id: event.id,
+          ticket_type_id: type.id,
           status: isVoid ? 'void' : 'valid',
           barcode,
           barcode_url: `https://cdn.boxoffice.example/barcodes/${barcode}.png`,
@@ -715,7 +801,8 @@ export class OrderGenerator {
       : `${local}@${domain}`.toLowerCase();
   }
 
-  private paymentMethod(boxOffice: BoxOfficePlan, shape: OrderProfile) {
+  /** The order's payment: one of its event's methods of the profile's type. */
+  private paymentMethod(event: SeedEvent, shape: OrderProfile) {
     const rng = this.rng;
     const none = {
       id: null,
@@ -744,12 +831,13 @@ export class OrderGenerator {
           txnId: rng.string(UPPER_ALNUM, 17),
         };
       case 'offline': {
-        const method = rng.pick(boxOffice.offline);
-        return { ...none, ...method };
+        const { id, name, instructions } = rng.pick(event.offline);
+        return { ...none, id, name, instructions };
       }
       case 'operator': {
-        const method = rng.pick(boxOffice.operator);
-        return { ...none, ...method, txnId: `POS-${rng.string(DIGITS, 8)}` };
+        const { id, name, instructions } = rng.pick(event.operator);
+        const txnId = `POS-${rng.string(DIGITS, 8)}`;
+        return { ...none, id, name, instructions, txnId };
       }
       case 'no_cost':
         return none;
@@ -758,6 +846,7 @@ export class OrderGenerator {
 
   /** Mostly null, as in real data; some pending and cancelled orders say why. */
   private statusMessage(shape: OrderProfile): string | null {
+    if (shape.eventCancelled) return 'Event cancelled';
     if (shape.status === 'completed' || !this.rng.chance(0.4)) return null;
     if (shape.status === 'pending') {
       return shape.payment === 'offline'

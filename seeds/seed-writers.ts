@@ -12,7 +12,10 @@ import { postgresDialect } from '../src/database/sql-dialect';
 export type Value = string | number | null;
 export type Row = Record<string, Value>;
 
-/** The seeded tables and their columns, parents before children. */
+/**
+ * The seeded tables and their columns, parents before children. Events' order and ticket counters
+ * are not among them: the database's triggers keep those as the rows are inserted.
+ */
 export const SEED_TABLES = {
   box_offices: ['id', 'name', 'created_at'],
   api_keys: [
@@ -31,11 +34,46 @@ export const SEED_TABLES = {
     'start_at',
     'end_at',
     'timezone',
-    'event_series_id',
-    'created_at',
+    'status',
+    'online_event',
+    'private',
+    'description',
+    'access_code',
+    'call_to_action',
     'url',
     'image_header_url',
     'image_thumbnail_url',
+    'venue_name',
+    'venue_postal_code',
+    'event_series_id',
+    'currency',
+    'created_at',
+  ],
+  ticket_groups: ['id', 'event_id', 'name', 'max_per_order', 'sort_order'],
+  ticket_types: [
+    'id',
+    'event_id',
+    'group_id',
+    'name',
+    'description',
+    'price',
+    'booking_fee',
+    'min_per_order',
+    'max_per_order',
+    'quantity',
+    'status',
+    'type',
+    'sort_order',
+    'access_code',
+  ],
+  event_payment_methods: [
+    'id',
+    'event_id',
+    'type',
+    'payment_method_id',
+    'external_id',
+    'name',
+    'instructions',
   ],
   orders: [
     'id',
@@ -81,6 +119,7 @@ export const SEED_TABLES = {
     'box_office_id',
     'order_id',
     'event_id',
+    'ticket_type_id',
     'status',
     'barcode',
     'barcode_url',
@@ -98,6 +137,13 @@ export const SEED_TABLES = {
 } as const;
 
 export type SeedTable = keyof typeof SEED_TABLES;
+
+/** Columns the seeder sets on rows it wrote earlier, found by id. */
+export const SEED_UPDATES = {
+  ticket_types: ['quantity', 'status'],
+} as const;
+
+export type SeedUpdateTable = keyof typeof SEED_UPDATES;
 const TABLE_NAMES = Object.keys(SEED_TABLES) as SeedTable[];
 const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
 
@@ -110,6 +156,8 @@ export interface SeedWriter {
   /** Deletes every row of the seeded tables and restarts their id sequences. */
   clear(): Promise<void>;
   insert(batch: RowBatch): Promise<void>;
+  /** Sets the SEED_UPDATES columns of the rows with these ids. */
+  update(table: SeedUpdateTable, rows: readonly Row[]): Promise<void>;
 }
 
 /** A row when the database holds any box office (seeded data), none when it is empty. */
@@ -244,6 +292,17 @@ class SqliteSeedWriter implements SeedWriter {
     return Promise.resolve();
   }
 
+  update(table: SeedUpdateTable, rows: readonly Row[]): Promise<void> {
+    const columns = SEED_UPDATES[table];
+    const statement = this.db.prepare(
+      `UPDATE ${table} SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`,
+    );
+    for (const row of rows) {
+      statement.run(...columns.map((c) => row[c]), row.id);
+    }
+    return Promise.resolve();
+  }
+
   /** Drops the bulk tables' secondary indexes and returns their definitions. */
   private dropIndexes(): { name: string; sql: string }[] {
     const indexes = this.db
@@ -261,7 +320,7 @@ class SqliteSeedWriter implements SeedWriter {
     const key = `${table}:${rowCount}`;
     let statement = this.statements.get(key);
     if (!statement) {
-      statement = this.db.prepare(insertSql(table, rowCount, () => '?'));
+      statement = this.db.prepare(insertSql(table, rowCount));
       this.statements.set(key, statement);
     }
     return statement;
@@ -271,15 +330,17 @@ class SqliteSeedWriter implements SeedWriter {
 /** Arbitrary constant naming "seeding" among PostgreSQL advisory locks (migrate.ts has its own). */
 const SEED_LOCK_KEY = 7_311_500_422;
 
-/** PostgreSQL's limit on the parameters of one statement. */
-const MAX_PARAMETERS = 65_535;
-const PG_ROWS_PER_INSERT = 500;
-
 /**
- * Multi-row INSERTs (up to 500 rows, well within the 65,535-parameter limit) cut the round trips
- * that dominate row-at-a-time inserts over the network.
+ * Each table's rows of a batch go in as one `INSERT … SELECT * FROM unnest(<one array per column>)`:
+ * a parameter per column whatever the number of rows, one round trip per table and batch. It also
+ * fires the statement-level triggers that keep the events' counters once per batch rather than
+ * once per few hundred rows: each firing updates the events concerned, and within the seed's one
+ * transaction every such update leaves a dead version of the event row that later statements must
+ * step over, so their number is what makes large seeds slow.
  */
 class PostgresSeedWriter implements SeedWriter {
+  /** Per table, its columns' element types (`int4`, `varchar`, …) for the array parameters. */
+  private readonly columnTypes = new Map<string, Map<string, string>>();
   private readonly sqlCache = new Map<string, string>();
 
   constructor(private readonly runner: QueryRunner) {}
@@ -315,19 +376,55 @@ class PostgresSeedWriter implements SeedWriter {
 
   async insert(batch: RowBatch): Promise<void> {
     for (const [table, rows] of batch) {
+      if (rows.length === 0) continue;
       const columns = SEED_TABLES[table];
-      const chunk = Math.min(
-        PG_ROWS_PER_INSERT,
-        Math.floor(MAX_PARAMETERS / columns.length),
-      );
-      for (let from = 0; from < rows.length; from += chunk) {
-        const slice = rows.slice(from, from + chunk);
-        await this.runner.query(
-          this.insertSql(table, slice.length),
-          flatValues(table, slice),
-        );
+      let sql = this.sqlCache.get(table);
+      if (!sql) {
+        const arrays = await this.arrayParameters(table, columns);
+        sql = `INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${arrays.join(', ')})`;
+        this.sqlCache.set(table, sql);
       }
+      await this.runner.query(sql, columnArrays(columns, rows));
     }
+  }
+
+  /** One statement for all the rows, joined to them by id, likewise from arrays. */
+  async update(table: SeedUpdateTable, rows: readonly Row[]): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = ['id', ...SEED_UPDATES[table]];
+    const arrays = await this.arrayParameters(table, columns);
+    const set = SEED_UPDATES[table].map((c) => `${c} = v.${c}`);
+    await this.runner.query(
+      `UPDATE ${table} AS t SET ${set.join(', ')}
+         FROM unnest(${arrays.join(', ')}) AS v(${columns.join(', ')})
+        WHERE t.id = v.id`,
+      columnArrays(columns, rows),
+    );
+  }
+
+  /** `$1::int4[]`, `$2::varchar[]`, …: the columns' types as the database has them. */
+  private async arrayParameters(
+    table: string,
+    columns: readonly string[],
+  ): Promise<string[]> {
+    let types = this.columnTypes.get(table);
+    if (!types) {
+      const rows: { column_name: string; udt_name: string }[] =
+        await this.runner.query(
+          `SELECT column_name, udt_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND table_name = $1`,
+          [table],
+        );
+      types = new Map(rows.map((r) => [r.column_name, r.udt_name]));
+      this.columnTypes.set(table, types);
+    }
+    return columns.map((column, i) => {
+      const type = types.get(column);
+      if (!type) {
+        throw new Error(`The database has no column ${table}.${column}`);
+      }
+      return `${postgresDialect.placeholder(i + 1)}::${type}[]`;
+    });
   }
 
   /** Explicit ids leave the SERIAL sequences behind; move each past its table's largest id. */
@@ -338,32 +435,21 @@ class PostgresSeedWriter implements SeedWriter {
       );
     }
   }
-
-  private insertSql(table: SeedTable, rowCount: number): string {
-    const key = `${table}:${rowCount}`;
-    let sql = this.sqlCache.get(key);
-    if (!sql) {
-      sql = insertSql(table, rowCount, (n) => postgresDialect.placeholder(n));
-      this.sqlCache.set(key, sql);
-    }
-    return sql;
-  }
 }
 
-/** `INSERT INTO table (columns) VALUES (…), (…)` for `rowCount` rows; placeholders numbered from 1. */
-function insertSql(
-  table: SeedTable,
-  rowCount: number,
-  placeholder: (n: number) => string,
-): string {
+/** The rows' values as one array per column. */
+function columnArrays(
+  columns: readonly string[],
+  rows: readonly Row[],
+): Value[][] {
+  return columns.map((column) => rows.map((row) => row[column]));
+}
+
+/** `INSERT INTO table (columns) VALUES (?, …), (?, …)` for `rowCount` rows. */
+function insertSql(table: SeedTable, rowCount: number): string {
   const columns = SEED_TABLES[table];
-  const tuples: string[] = [];
-  for (let r = 0; r < rowCount; r++) {
-    const placeholders = columns.map((_, c) =>
-      placeholder(r * columns.length + c + 1),
-    );
-    tuples.push(`(${placeholders.join(', ')})`);
-  }
+  const tuple = `(${columns.map(() => '?').join(', ')})`;
+  const tuples = Array.from({ length: rowCount }, () => tuple);
   return `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`;
 }
 

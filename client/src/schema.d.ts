@@ -936,26 +936,164 @@ export interface operations {
                      *           "id": "or_249",
                      *           "buyer_details": {
                      *             "address": {
-                     *               "address_1": "46 Walsh End",
+                     *               "address_1": "458 Bramley Close",
                      *               "address_2": null,
-                     *               "address_3": null,
-                     *               "postal_code": "L58 98K"
+                     *               "address_3": "Upton Cassin-Satterfield",
+                     *               "postal_code": "OX70 09L"
                      *             },
                      *             "custom_questions": [
                      *               {
                      *                 "question": "How did you hear about this event?",
-                     *                 "answer": "Instagram"
+                     *                 "answer": "A friend"
                      *               },
                      *               {
                      *                 "question": "May we send you news of future events?",
-                     *                 "answer": "No"
+                     *                 "answer": "Yes"
                      *               }
                      *             ],
-                     *             "email": "ilenekautzer13@mysterious-gift.uk",
-                     *             "name": "Ilene Kautzer",
-                     *             "phone": "0800 062183"
+                     *             "email": "dward@hotmail.co.uk",
+                     *             "name": "Debra Ward",
+                     *             "phone": null
                      *           },
-                     *           "created_at": 1782547792,
+                     *           "created_at": 1781214881,
+                     *           "currency": {
+                     *             "code": "sek",
+                     *             "base_multiplier": 100
+                     *           },
+                     *           "event_summary": {
+                     *             "id": "ev_23",
+                     *             "name": "Midsummer Indie Night",
+                     *             "start_date": {
+                     *               "date": "2026-06-19",
+                     *               "formatted": "Fri 19 Jun 2026 6:00 PM",
+                     *               "iso": "2026-06-19T18:00:00+02:00",
+                     *               "time": "18:00",
+                     *               "timezone": "+02:00",
+                     *               "unix": 1781884800
+                     *             },
+                     *             "end_date": {
+                     *               "date": "2026-06-20",
+                     *               "formatted": "Sat 20 Jun 2026 1:00 AM",
+                     *               "iso": "2026-06-20T01:00:00+02:00",
+                     *               "time": "01:00",
+                     *               "timezone": "+02:00",
+                     *               "unix": 1781910000
+                     *             }
+                     *           },
+                     *           "issued_tickets": [
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_552",
+                     *               "barcode": "WXMQX1TE1F",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
+                     *               "created_at": 1781214881,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "dward@hotmail.co.uk",
+                     *               "event_id": "ev_23",
+                     *               "full_name": "Debra Ward",
+                     *               "first_name": "Debra",
+                     *               "last_name": "Ward",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781214881,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_553",
+                     *               "barcode": "ZEXVNSW4BJ",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
+                     *               "created_at": 1781214881,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "dward@hotmail.co.uk",
+                     *               "event_id": "ev_23",
+                     *               "full_name": null,
+                     *               "first_name": null,
+                     *               "last_name": null,
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781214881,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_554",
+                     *               "barcode": "PK5SM48N9K",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
+                     *               "created_at": 1781214881,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "dward@hotmail.co.uk",
+                     *               "event_id": "ev_23",
+                     *               "full_name": "Joanna Pfeffer",
+                     *               "first_name": "Joanna",
+                     *               "last_name": "Pfeffer",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781214881,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
+                     *             }
+                     *           ],
+                     *           "line_items": [
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_430",
+                     *               "booking_fee": 9600,
+                     *               "description": "General Admission",
+                     *               "type": "ticket",
+                     *               "total": 129600,
+                     *               "value": 120000,
+                     *               "quantity": 3
+                     *             }
+                     *           ],
+                     *           "payment_method": {
+                     *             "external_id": null,
+                     *             "id": "pm_1201",
+                     *             "type": "operator",
+                     *             "name": "Box office card terminal",
+                     *             "instructions": null
+                     *           },
+                     *           "refund_amount": 0,
+                     *           "status": "completed",
+                     *           "status_message": null,
+                     *           "subtotal": 129600,
+                     *           "tax": 0,
+                     *           "total": 129600,
+                     *           "txn_id": "POS-42456377"
+                     *         },
+                     *         {
+                     *           "object": "order",
+                     *           "id": "or_248",
+                     *           "buyer_details": {
+                     *             "address": {
+                     *               "address_1": "38 Kutch Grange",
+                     *               "address_2": null,
+                     *               "address_3": null,
+                     *               "postal_code": "E9 8HH"
+                     *             },
+                     *             "custom_questions": [
+                     *               {
+                     *                 "question": "How did you hear about this event?",
+                     *                 "answer": "Newsletter"
+                     *               },
+                     *               {
+                     *                 "question": "May we send you news of future events?",
+                     *                 "answer": "Yes"
+                     *               }
+                     *             ],
+                     *             "email": "stephonbartoletti2@those-feather.org.uk",
+                     *             "name": "Stephon Bartoletti",
+                     *             "phone": "0181 490 4178"
+                     *           },
+                     *           "created_at": 1781214881,
                      *           "currency": {
                      *             "code": "sgd",
                      *             "base_multiplier": 100
@@ -983,49 +1121,49 @@ export interface operations {
                      *           "issued_tickets": [
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_583",
-                     *               "barcode": "VTTP28PMAJ",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/VTTP28PMAJ.png",
-                     *               "created_at": 1782547803,
+                     *               "id": "it_550",
+                     *               "barcode": "BG2TFFPDMD",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
+                     *               "created_at": 1781502004,
                      *               "custom_questions": [],
                      *               "description": "General Admission",
-                     *               "email": "ilenekautzer13@mysterious-gift.uk",
+                     *               "email": "stephonbartoletti2@those-feather.org.uk",
                      *               "event_id": "ev_8",
-                     *               "full_name": "Ilene Kautzer",
-                     *               "first_name": "Ilene",
-                     *               "last_name": "Kautzer",
+                     *               "full_name": "Stephon Bartoletti",
+                     *               "first_name": "Stephon",
+                     *               "last_name": "Bartoletti",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1782547803,
+                     *               "updated_at": 1781502004,
                      *               "voided_at": null,
-                     *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/VTTP28PMAJ.png"
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_584",
-                     *               "barcode": "ZCT6FSD7C8",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
-                     *               "created_at": 1782547803,
+                     *               "id": "it_551",
+                     *               "barcode": "P417YTK32C",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
+                     *               "created_at": 1781502004,
                      *               "custom_questions": [],
                      *               "description": "General Admission",
-                     *               "email": "ilenekautzer13@mysterious-gift.uk",
+                     *               "email": "stephonbartoletti2@those-feather.org.uk",
                      *               "event_id": "ev_8",
-                     *               "full_name": "Iva Miller",
-                     *               "first_name": "Iva",
-                     *               "last_name": "Miller",
+                     *               "full_name": "Helen Roberts",
+                     *               "first_name": "Helen",
+                     *               "last_name": "Roberts",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1782547803,
+                     *               "updated_at": 1781502004,
                      *               "voided_at": null,
-                     *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
                      *             }
                      *           ],
                      *           "line_items": [
                      *             {
                      *               "object": "line_item",
-                     *               "id": "li_434",
+                     *               "id": "li_428",
                      *               "booking_fee": 770,
                      *               "description": "General Admission",
                      *               "type": "ticket",
@@ -1035,7 +1173,7 @@ export interface operations {
                      *             },
                      *             {
                      *               "object": "line_item",
-                     *               "id": "li_435",
+                     *               "id": "li_429",
                      *               "booking_fee": 0,
                      *               "description": "GST (9%)",
                      *               "type": "tax",
@@ -1045,11 +1183,11 @@ export interface operations {
                      *             }
                      *           ],
                      *           "payment_method": {
-                     *             "external_id": "ch_3bh0m3Y7gv6EvpDM24tcxGPg",
-                     *             "id": null,
-                     *             "type": "stripe",
-                     *             "name": "Stripe",
-                     *             "instructions": null
+                     *             "external_id": null,
+                     *             "id": "pm_1101",
+                     *             "type": "offline",
+                     *             "name": "Bank transfer",
+                     *             "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
                      *           },
                      *           "refund_amount": 0,
                      *           "status": "completed",
@@ -1057,165 +1195,7 @@ export interface operations {
                      *           "subtotal": 10370,
                      *           "tax": 933,
                      *           "total": 11303,
-                     *           "txn_id": "txn_30oTgWaSyhLosx9Fsbj748iY"
-                     *         },
-                     *         {
-                     *           "object": "order",
-                     *           "id": "or_248",
-                     *           "buyer_details": {
-                     *             "address": {
-                     *               "address_1": "54 Grove Lane",
-                     *               "address_2": "Suite 489",
-                     *               "address_3": null,
-                     *               "postal_code": "WA8 2SP"
-                     *             },
-                     *             "custom_questions": [
-                     *               {
-                     *                 "question": "How did you hear about this event?",
-                     *                 "answer": "A friend"
-                     *               },
-                     *               {
-                     *                 "question": "May we send you news of future events?",
-                     *                 "answer": "No"
-                     *               }
-                     *             ],
-                     *             "email": "OctaviaSchowalter69@Gmail.com",
-                     *             "name": "Octavia Schowalter",
-                     *             "phone": null
-                     *           },
-                     *           "created_at": 1782372973,
-                     *           "currency": {
-                     *             "code": "thb",
-                     *             "base_multiplier": 100
-                     *           },
-                     *           "event_summary": {
-                     *             "id": "ev_26",
-                     *             "name": "Riverside Luk Thung",
-                     *             "start_date": {
-                     *               "date": "2026-11-14",
-                     *               "formatted": "Sat 14 Nov 2026 6:00 PM",
-                     *               "iso": "2026-11-14T18:00:00+07:00",
-                     *               "time": "18:00",
-                     *               "timezone": "+07:00",
-                     *               "unix": 1794654000
-                     *             },
-                     *             "end_date": {
-                     *               "date": "2026-11-14",
-                     *               "formatted": "Sat 14 Nov 2026 11:00 PM",
-                     *               "iso": "2026-11-14T23:00:00+07:00",
-                     *               "time": "23:00",
-                     *               "timezone": "+07:00",
-                     *               "unix": 1794672000
-                     *             }
-                     *           },
-                     *           "issued_tickets": [
-                     *             {
-                     *               "object": "issued_ticket",
-                     *               "id": "it_579",
-                     *               "barcode": "TM6FYNJ2JN",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/TM6FYNJ2JN.png",
-                     *               "created_at": 1782372990,
-                     *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "OctaviaSchowalter69@Gmail.com",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Octavia Schowalter",
-                     *               "first_name": "Octavia",
-                     *               "last_name": "Schowalter",
-                     *               "reservation": null,
-                     *               "status": "valid",
-                     *               "updated_at": 1782372990,
-                     *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/TM6FYNJ2JN.png"
-                     *             },
-                     *             {
-                     *               "object": "issued_ticket",
-                     *               "id": "it_580",
-                     *               "barcode": "XEYHZZXCWE",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/XEYHZZXCWE.png",
-                     *               "created_at": 1782372990,
-                     *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "OctaviaSchowalter69@Gmail.com",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Colton Schuster",
-                     *               "first_name": "Colton",
-                     *               "last_name": "Schuster",
-                     *               "reservation": null,
-                     *               "status": "valid",
-                     *               "updated_at": 1782372990,
-                     *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/XEYHZZXCWE.png"
-                     *             },
-                     *             {
-                     *               "object": "issued_ticket",
-                     *               "id": "it_581",
-                     *               "barcode": "T978SJ88A8",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/T978SJ88A8.png",
-                     *               "created_at": 1782372990,
-                     *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "OctaviaSchowalter69@Gmail.com",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Jaquelin Mertz",
-                     *               "first_name": "Jaquelin",
-                     *               "last_name": "Mertz",
-                     *               "reservation": null,
-                     *               "status": "valid",
-                     *               "updated_at": 1782372990,
-                     *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/T978SJ88A8.png"
-                     *             },
-                     *             {
-                     *               "object": "issued_ticket",
-                     *               "id": "it_582",
-                     *               "barcode": "6NY2M8XWDR",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/6NY2M8XWDR.png",
-                     *               "created_at": 1782372990,
-                     *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "OctaviaSchowalter69@Gmail.com",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Micheal Lynch",
-                     *               "first_name": "Micheal",
-                     *               "last_name": "Lynch",
-                     *               "reservation": null,
-                     *               "status": "valid",
-                     *               "updated_at": 1782372990,
-                     *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/6NY2M8XWDR.png"
-                     *             }
-                     *           ],
-                     *           "line_items": [
-                     *             {
-                     *               "object": "line_item",
-                     *               "id": "li_433",
-                     *               "booking_fee": 48000,
-                     *               "description": "General Admission",
-                     *               "type": "ticket",
-                     *               "total": 648000,
-                     *               "value": 600000,
-                     *               "quantity": 4
-                     *             }
-                     *           ],
-                     *           "payment_method": {
-                     *             "external_id": "ch_3A5o7GdhGdheuXsAGFmI60Bn",
-                     *             "id": null,
-                     *             "type": "stripe",
-                     *             "name": "Stripe",
-                     *             "instructions": null
-                     *           },
-                     *           "refund_amount": 0,
-                     *           "status": "completed",
-                     *           "status_message": null,
-                     *           "subtotal": 648000,
-                     *           "tax": 0,
-                     *           "total": 648000,
-                     *           "txn_id": "txn_3rTVvl9wFugAdX1okkER1973"
+                     *           "txn_id": null
                      *         }
                      *       ],
                      *       "links": {
@@ -1321,128 +1301,138 @@ export interface operations {
                      *       "id": "or_249",
                      *       "buyer_details": {
                      *         "address": {
-                     *           "address_1": "46 Walsh End",
+                     *           "address_1": "458 Bramley Close",
                      *           "address_2": null,
-                     *           "address_3": null,
-                     *           "postal_code": "L58 98K"
+                     *           "address_3": "Upton Cassin-Satterfield",
+                     *           "postal_code": "OX70 09L"
                      *         },
                      *         "custom_questions": [
                      *           {
                      *             "question": "How did you hear about this event?",
-                     *             "answer": "Instagram"
+                     *             "answer": "A friend"
                      *           },
                      *           {
                      *             "question": "May we send you news of future events?",
-                     *             "answer": "No"
+                     *             "answer": "Yes"
                      *           }
                      *         ],
-                     *         "email": "ilenekautzer13@mysterious-gift.uk",
-                     *         "name": "Ilene Kautzer",
-                     *         "phone": "0800 062183"
+                     *         "email": "dward@hotmail.co.uk",
+                     *         "name": "Debra Ward",
+                     *         "phone": null
                      *       },
-                     *       "created_at": 1782547792,
+                     *       "created_at": 1781214881,
                      *       "currency": {
-                     *         "code": "sgd",
+                     *         "code": "sek",
                      *         "base_multiplier": 100
                      *       },
                      *       "event_summary": {
-                     *         "id": "ev_8",
-                     *         "name": "Marina Bay Sundowner",
+                     *         "id": "ev_23",
+                     *         "name": "Midsummer Indie Night",
                      *         "start_date": {
-                     *           "date": "2026-10-03",
-                     *           "formatted": "Sat 3 Oct 2026 5:30 PM",
-                     *           "iso": "2026-10-03T17:30:00+08:00",
-                     *           "time": "17:30",
-                     *           "timezone": "+08:00",
-                     *           "unix": 1791019800
+                     *           "date": "2026-06-19",
+                     *           "formatted": "Fri 19 Jun 2026 6:00 PM",
+                     *           "iso": "2026-06-19T18:00:00+02:00",
+                     *           "time": "18:00",
+                     *           "timezone": "+02:00",
+                     *           "unix": 1781884800
                      *         },
                      *         "end_date": {
-                     *           "date": "2026-10-03",
-                     *           "formatted": "Sat 3 Oct 2026 10:00 PM",
-                     *           "iso": "2026-10-03T22:00:00+08:00",
-                     *           "time": "22:00",
-                     *           "timezone": "+08:00",
-                     *           "unix": 1791036000
+                     *           "date": "2026-06-20",
+                     *           "formatted": "Sat 20 Jun 2026 1:00 AM",
+                     *           "iso": "2026-06-20T01:00:00+02:00",
+                     *           "time": "01:00",
+                     *           "timezone": "+02:00",
+                     *           "unix": 1781910000
                      *         }
                      *       },
                      *       "issued_tickets": [
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_583",
-                     *           "barcode": "VTTP28PMAJ",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/VTTP28PMAJ.png",
-                     *           "created_at": 1782547803,
+                     *           "id": "it_552",
+                     *           "barcode": "WXMQX1TE1F",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
+                     *           "created_at": 1781214881,
                      *           "custom_questions": [],
                      *           "description": "General Admission",
-                     *           "email": "ilenekautzer13@mysterious-gift.uk",
-                     *           "event_id": "ev_8",
-                     *           "full_name": "Ilene Kautzer",
-                     *           "first_name": "Ilene",
-                     *           "last_name": "Kautzer",
+                     *           "email": "dward@hotmail.co.uk",
+                     *           "event_id": "ev_23",
+                     *           "full_name": "Debra Ward",
+                     *           "first_name": "Debra",
+                     *           "last_name": "Ward",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782547803,
+                     *           "updated_at": 1781214881,
                      *           "voided_at": null,
                      *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/VTTP28PMAJ.png"
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_584",
-                     *           "barcode": "ZCT6FSD7C8",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
-                     *           "created_at": 1782547803,
+                     *           "id": "it_553",
+                     *           "barcode": "ZEXVNSW4BJ",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
+                     *           "created_at": 1781214881,
                      *           "custom_questions": [],
                      *           "description": "General Admission",
-                     *           "email": "ilenekautzer13@mysterious-gift.uk",
-                     *           "event_id": "ev_8",
-                     *           "full_name": "Iva Miller",
-                     *           "first_name": "Iva",
-                     *           "last_name": "Miller",
+                     *           "email": "dward@hotmail.co.uk",
+                     *           "event_id": "ev_23",
+                     *           "full_name": null,
+                     *           "first_name": null,
+                     *           "last_name": null,
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782547803,
+                     *           "updated_at": 1781214881,
                      *           "voided_at": null,
                      *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
+                     *         },
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_554",
+                     *           "barcode": "PK5SM48N9K",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
+                     *           "created_at": 1781214881,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "dward@hotmail.co.uk",
+                     *           "event_id": "ev_23",
+                     *           "full_name": "Joanna Pfeffer",
+                     *           "first_name": "Joanna",
+                     *           "last_name": "Pfeffer",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1781214881,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
                      *         }
                      *       ],
                      *       "line_items": [
                      *         {
                      *           "object": "line_item",
-                     *           "id": "li_434",
-                     *           "booking_fee": 770,
+                     *           "id": "li_430",
+                     *           "booking_fee": 9600,
                      *           "description": "General Admission",
                      *           "type": "ticket",
-                     *           "total": 10370,
-                     *           "value": 9600,
-                     *           "quantity": 2
-                     *         },
-                     *         {
-                     *           "object": "line_item",
-                     *           "id": "li_435",
-                     *           "booking_fee": 0,
-                     *           "description": "GST (9%)",
-                     *           "type": "tax",
-                     *           "total": 933,
-                     *           "value": 933,
-                     *           "quantity": 1
+                     *           "total": 129600,
+                     *           "value": 120000,
+                     *           "quantity": 3
                      *         }
                      *       ],
                      *       "payment_method": {
-                     *         "external_id": "ch_3bh0m3Y7gv6EvpDM24tcxGPg",
-                     *         "id": null,
-                     *         "type": "stripe",
-                     *         "name": "Stripe",
+                     *         "external_id": null,
+                     *         "id": "pm_1201",
+                     *         "type": "operator",
+                     *         "name": "Box office card terminal",
                      *         "instructions": null
                      *       },
                      *       "refund_amount": 0,
                      *       "status": "completed",
                      *       "status_message": null,
-                     *       "subtotal": 10370,
-                     *       "tax": 933,
-                     *       "total": 11303,
-                     *       "txn_id": "txn_30oTgWaSyhLosx9Fsbj748iY"
+                     *       "subtotal": 129600,
+                     *       "tax": 0,
+                     *       "total": 129600,
+                     *       "txn_id": "POS-42456377"
                      *     }
                      */
                     "application/json": components["schemas"]["OrderDto"];
@@ -1597,9 +1587,9 @@ export interface operations {
                      *           "id": "ev_17",
                      *           "access_code": null,
                      *           "call_to_action": "Buy tickets",
-                     *           "created_at": 1733011200,
-                     *           "currency": "gbp",
-                     *           "description": null,
+                     *           "created_at": 1733940556,
+                     *           "currency": "mxn",
+                     *           "description": "Independence Eve with three mariachi bands.",
                      *           "end": {
                      *             "date": "2025-09-15",
                      *             "formatted": "Mon 15 Sep 2025 11:30 PM",
@@ -1610,12 +1600,62 @@ export interface operations {
                      *           },
                      *           "event_series_id": "es_17",
                      *           "images": {
-                     *             "header": "https://cdn.boxoffice.example/events/ev_17/header.jpg",
-                     *             "thumbnail": "https://cdn.boxoffice.example/events/ev_17/thumbnail.jpg"
+                     *             "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
+                     *             "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
                      *           },
                      *           "name": "Noche de Mariachi",
                      *           "online_event": "false",
-                     *           "payment_methods": [],
+                     *           "payment_methods": [
+                     *             {
+                     *               "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *               "id": null,
+                     *               "type": "stripe",
+                     *               "name": "Stripe",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": "DEMOBOX1PPL7Q",
+                     *               "id": null,
+                     *               "type": "paypal",
+                     *               "name": "PayPal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1101",
+                     *               "type": "offline",
+                     *               "name": "Bank transfer",
+                     *               "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1102",
+                     *               "type": "offline",
+                     *               "name": "Pay on the door",
+                     *               "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1201",
+                     *               "type": "operator",
+                     *               "name": "Box office card terminal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1202",
+                     *               "type": "operator",
+                     *               "name": "Cash",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": null,
+                     *               "type": "no_cost",
+                     *               "name": null,
+                     *               "instructions": null
+                     *             }
+                     *           ],
                      *           "private": "false",
                      *           "start": {
                      *             "date": "2025-09-15",
@@ -1625,27 +1665,108 @@ export interface operations {
                      *             "timezone": "-06:00",
                      *             "unix": 1757988000
                      *           },
-                     *           "status": "published",
+                     *           "status": "sales_closed",
                      *           "ticket_groups": [],
-                     *           "ticket_types": [],
+                     *           "ticket_types": [
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_61",
+                     *               "access_code": null,
+                     *               "booking_fee": 5200,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Adult",
+                     *               "price": 65000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 1,
+                     *               "type": "paid",
+                     *               "quantity": 82
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_62",
+                     *               "access_code": null,
+                     *               "booking_fee": 2640,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Child (5-15)",
+                     *               "price": 33000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 2,
+                     *               "type": "paid",
+                     *               "quantity": 30
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_63",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 4,
+                     *               "min_per_order": 1,
+                     *               "name": "Under 5s",
+                     *               "price": 0,
+                     *               "status": "unavailable",
+                     *               "sort_order": 3,
+                     *               "type": "free",
+                     *               "quantity": 19
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_64",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": "Pay a little more if you can, to keep the night going",
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Supporter",
+                     *               "price": 98000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 4,
+                     *               "type": "donation",
+                     *               "quantity": 20
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_65",
+                     *               "access_code": null,
+                     *               "booking_fee": 4400,
+                     *               "description": "Price per person",
+                     *               "group_id": null,
+                     *               "max_per_order": 20,
+                     *               "min_per_order": 6,
+                     *               "name": "Group of 6+",
+                     *               "price": 55000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 5,
+                     *               "type": "paid",
+                     *               "quantity": 10
+                     *             }
+                     *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "America/Mexico_City",
                      *           "total_issued_tickets": 9,
                      *           "total_orders": 3,
-                     *           "url": "https://tickets.boxoffice.example/events/ev_17",
+                     *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *           "venue": {
-                     *             "name": null,
-                     *             "postal_code": null
+                     *             "name": "Salón Garibaldi",
+                     *             "postal_code": "06010"
                      *           }
                      *         },
                      *         {
                      *           "object": "event",
                      *           "id": "ev_11",
                      *           "access_code": null,
-                     *           "call_to_action": "Buy tickets",
-                     *           "created_at": 1733011200,
-                     *           "currency": "gbp",
-                     *           "description": null,
+                     *           "call_to_action": "Book now",
+                     *           "created_at": 1733434928,
+                     *           "currency": "czk",
+                     *           "description": "Dvořák and Janáček by the river, played by a string octet.",
                      *           "end": {
                      *             "date": "2025-09-20",
                      *             "formatted": "Sat 20 Sep 2025 9:30 PM",
@@ -1656,12 +1777,62 @@ export interface operations {
                      *           },
                      *           "event_series_id": "es_11",
                      *           "images": {
-                     *             "header": "https://cdn.boxoffice.example/events/ev_11/header.jpg",
-                     *             "thumbnail": "https://cdn.boxoffice.example/events/ev_11/thumbnail.jpg"
+                     *             "header": "https://cdn.boxoffice.example/events/vltava-strings/header.jpg",
+                     *             "thumbnail": "https://cdn.boxoffice.example/events/vltava-strings/thumbnail.jpg"
                      *           },
                      *           "name": "Vltava Strings",
                      *           "online_event": "false",
-                     *           "payment_methods": [],
+                     *           "payment_methods": [
+                     *             {
+                     *               "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *               "id": null,
+                     *               "type": "stripe",
+                     *               "name": "Stripe",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": "DEMOBOX1PPL7Q",
+                     *               "id": null,
+                     *               "type": "paypal",
+                     *               "name": "PayPal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1101",
+                     *               "type": "offline",
+                     *               "name": "Bank transfer",
+                     *               "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1102",
+                     *               "type": "offline",
+                     *               "name": "Pay on the door",
+                     *               "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1201",
+                     *               "type": "operator",
+                     *               "name": "Box office card terminal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1202",
+                     *               "type": "operator",
+                     *               "name": "Cash",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": null,
+                     *               "type": "no_cost",
+                     *               "name": null,
+                     *               "instructions": null
+                     *             }
+                     *           ],
                      *           "private": "false",
                      *           "start": {
                      *             "date": "2025-09-20",
@@ -1671,17 +1842,82 @@ export interface operations {
                      *             "timezone": "+02:00",
                      *             "unix": 1758389400
                      *           },
-                     *           "status": "published",
+                     *           "status": "sales_closed",
                      *           "ticket_groups": [],
-                     *           "ticket_types": [],
+                     *           "ticket_types": [
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_36",
+                     *               "access_code": null,
+                     *               "booking_fee": 9920,
+                     *               "description": "The best seats, in rows A to E",
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Premium",
+                     *               "price": 124000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 1,
+                     *               "type": "paid",
+                     *               "quantity": 250
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_37",
+                     *               "access_code": null,
+                     *               "booking_fee": 5520,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Standard",
+                     *               "price": 69000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 2,
+                     *               "type": "paid",
+                     *               "quantity": 748
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_38",
+                     *               "access_code": null,
+                     *               "booking_fee": 2800,
+                     *               "description": "Valid student ID required at the door",
+                     *               "group_id": null,
+                     *               "max_per_order": 2,
+                     *               "min_per_order": 1,
+                     *               "name": "Student",
+                     *               "price": 35000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 3,
+                     *               "type": "paid",
+                     *               "quantity": 180
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_39",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 4,
+                     *               "min_per_order": 1,
+                     *               "name": "Under 16s",
+                     *               "price": 0,
+                     *               "status": "unavailable",
+                     *               "sort_order": 4,
+                     *               "type": "free",
+                     *               "quantity": 60
+                     *             }
+                     *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "Europe/Prague",
-                     *           "total_issued_tickets": 6,
+                     *           "total_issued_tickets": 2,
                      *           "total_orders": 2,
-                     *           "url": "https://tickets.boxoffice.example/events/ev_11",
+                     *           "url": "https://www.boxoffice.example/demo-box-office/events/11",
                      *           "venue": {
-                     *             "name": null,
-                     *             "postal_code": null
+                     *             "name": "Vltava Concert Hall",
+                     *             "postal_code": "110 00"
                      *           }
                      *         }
                      *       ],
@@ -1788,9 +2024,9 @@ export interface operations {
                      *       "id": "ev_17",
                      *       "access_code": null,
                      *       "call_to_action": "Buy tickets",
-                     *       "created_at": 1733011200,
-                     *       "currency": "gbp",
-                     *       "description": null,
+                     *       "created_at": 1733940556,
+                     *       "currency": "mxn",
+                     *       "description": "Independence Eve with three mariachi bands.",
                      *       "end": {
                      *         "date": "2025-09-15",
                      *         "formatted": "Mon 15 Sep 2025 11:30 PM",
@@ -1801,12 +2037,62 @@ export interface operations {
                      *       },
                      *       "event_series_id": "es_17",
                      *       "images": {
-                     *         "header": "https://cdn.boxoffice.example/events/ev_17/header.jpg",
-                     *         "thumbnail": "https://cdn.boxoffice.example/events/ev_17/thumbnail.jpg"
+                     *         "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
+                     *         "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
                      *       },
                      *       "name": "Noche de Mariachi",
                      *       "online_event": "false",
-                     *       "payment_methods": [],
+                     *       "payment_methods": [
+                     *         {
+                     *           "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *           "id": null,
+                     *           "type": "stripe",
+                     *           "name": "Stripe",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": "DEMOBOX1PPL7Q",
+                     *           "id": null,
+                     *           "type": "paypal",
+                     *           "name": "PayPal",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1101",
+                     *           "type": "offline",
+                     *           "name": "Bank transfer",
+                     *           "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1102",
+                     *           "type": "offline",
+                     *           "name": "Pay on the door",
+                     *           "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1201",
+                     *           "type": "operator",
+                     *           "name": "Box office card terminal",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1202",
+                     *           "type": "operator",
+                     *           "name": "Cash",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": null,
+                     *           "type": "no_cost",
+                     *           "name": null,
+                     *           "instructions": null
+                     *         }
+                     *       ],
                      *       "private": "false",
                      *       "start": {
                      *         "date": "2025-09-15",
@@ -1816,17 +2102,98 @@ export interface operations {
                      *         "timezone": "-06:00",
                      *         "unix": 1757988000
                      *       },
-                     *       "status": "published",
+                     *       "status": "sales_closed",
                      *       "ticket_groups": [],
-                     *       "ticket_types": [],
+                     *       "ticket_types": [
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_61",
+                     *           "access_code": null,
+                     *           "booking_fee": 5200,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Adult",
+                     *           "price": 65000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 1,
+                     *           "type": "paid",
+                     *           "quantity": 82
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_62",
+                     *           "access_code": null,
+                     *           "booking_fee": 2640,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Child (5-15)",
+                     *           "price": 33000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 2,
+                     *           "type": "paid",
+                     *           "quantity": 30
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_63",
+                     *           "access_code": null,
+                     *           "booking_fee": 0,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 4,
+                     *           "min_per_order": 1,
+                     *           "name": "Under 5s",
+                     *           "price": 0,
+                     *           "status": "unavailable",
+                     *           "sort_order": 3,
+                     *           "type": "free",
+                     *           "quantity": 19
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_64",
+                     *           "access_code": null,
+                     *           "booking_fee": 0,
+                     *           "description": "Pay a little more if you can, to keep the night going",
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Supporter",
+                     *           "price": 98000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 4,
+                     *           "type": "donation",
+                     *           "quantity": 20
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_65",
+                     *           "access_code": null,
+                     *           "booking_fee": 4400,
+                     *           "description": "Price per person",
+                     *           "group_id": null,
+                     *           "max_per_order": 20,
+                     *           "min_per_order": 6,
+                     *           "name": "Group of 6+",
+                     *           "price": 55000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 5,
+                     *           "type": "paid",
+                     *           "quantity": 10
+                     *         }
+                     *       ],
                      *       "tickets_available": "false",
                      *       "timezone": "America/Mexico_City",
                      *       "total_issued_tickets": 9,
                      *       "total_orders": 3,
-                     *       "url": "https://tickets.boxoffice.example/events/ev_17",
+                     *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *       "venue": {
-                     *         "name": null,
-                     *         "postal_code": null
+                     *         "name": "Salón Garibaldi",
+                     *         "postal_code": "06010"
                      *       }
                      *     }
                      */
@@ -1985,47 +2352,47 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_584",
-                     *           "barcode": "ZCT6FSD7C8",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
-                     *           "created_at": 1782547803,
+                     *           "id": "it_551",
+                     *           "barcode": "P417YTK32C",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
+                     *           "created_at": 1781502004,
                      *           "custom_questions": [],
                      *           "description": "General Admission",
-                     *           "email": "ilenekautzer13@mysterious-gift.uk",
+                     *           "email": "stephonbartoletti2@those-feather.org.uk",
                      *           "event_id": "ev_8",
-                     *           "full_name": "Iva Miller",
-                     *           "first_name": "Iva",
-                     *           "last_name": "Miller",
+                     *           "full_name": "Helen Roberts",
+                     *           "first_name": "Helen",
+                     *           "last_name": "Roberts",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782547803,
+                     *           "updated_at": 1781502004,
                      *           "voided_at": null,
-                     *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_583",
-                     *           "barcode": "VTTP28PMAJ",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/VTTP28PMAJ.png",
-                     *           "created_at": 1782547803,
+                     *           "id": "it_550",
+                     *           "barcode": "BG2TFFPDMD",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
+                     *           "created_at": 1781502004,
                      *           "custom_questions": [],
                      *           "description": "General Admission",
-                     *           "email": "ilenekautzer13@mysterious-gift.uk",
+                     *           "email": "stephonbartoletti2@those-feather.org.uk",
                      *           "event_id": "ev_8",
-                     *           "full_name": "Ilene Kautzer",
-                     *           "first_name": "Ilene",
-                     *           "last_name": "Kautzer",
+                     *           "full_name": "Stephon Bartoletti",
+                     *           "first_name": "Stephon",
+                     *           "last_name": "Bartoletti",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782547803,
+                     *           "updated_at": 1781502004,
                      *           "voided_at": null,
-                     *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/VTTP28PMAJ.png"
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
                      *         }
                      *       ],
                      *       "links": {
-                     *         "next": "/v1/issued_tickets?starting_after=it_583&limit=2",
+                     *         "next": "/v1/issued_tickets?starting_after=it_550&limit=2",
                      *         "previous": null
                      *       }
                      *     }
@@ -2124,23 +2491,23 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "issued_ticket",
-                     *       "id": "it_584",
-                     *       "barcode": "ZCT6FSD7C8",
-                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/ZCT6FSD7C8.png",
-                     *       "created_at": 1782547803,
+                     *       "id": "it_551",
+                     *       "barcode": "P417YTK32C",
+                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
+                     *       "created_at": 1781502004,
                      *       "custom_questions": [],
                      *       "description": "General Admission",
-                     *       "email": "ilenekautzer13@mysterious-gift.uk",
+                     *       "email": "stephonbartoletti2@those-feather.org.uk",
                      *       "event_id": "ev_8",
-                     *       "full_name": "Iva Miller",
-                     *       "first_name": "Iva",
-                     *       "last_name": "Miller",
+                     *       "full_name": "Helen Roberts",
+                     *       "first_name": "Helen",
+                     *       "last_name": "Roberts",
                      *       "reservation": null,
                      *       "status": "valid",
-                     *       "updated_at": 1782547803,
+                     *       "updated_at": 1781502004,
                      *       "voided_at": null,
-                     *       "order_id": "or_249",
-                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/ZCT6FSD7C8.png"
+                     *       "order_id": "or_248",
+                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
                      *     }
                      */
                     "application/json": components["schemas"]["IssuedTicketDto"];
