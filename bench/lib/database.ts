@@ -5,7 +5,6 @@ import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { DatabaseProbe } from './load';
 import type { DbKind } from './options';
-import { pidsNamed } from './proc';
 
 /** Read-only access to the benchmark database, for building request lists. */
 export interface BenchDb {
@@ -229,7 +228,9 @@ export async function prepareDatabase(options: {
 
 /**
  * Runs `work` with a probe of the database server when it is a process of its own (PostgreSQL):
- * its backends' CPU is then reported per request, and idle waits include its queries.
+ * the CPU of the backends serving the benchmark database is then reported per request, and idle
+ * waits include their queries. Only those backends count: other databases of the same server
+ * (test suites sharing the machine) and its background processes are left out.
  */
 export async function withDatabaseProbe<T>(
   kind: DbKind,
@@ -241,7 +242,12 @@ export async function withDatabaseProbe<T>(
   await client.connect();
   try {
     return await work({
-      pids: () => pidsNamed('postgres'),
+      backends: async () => {
+        const { rows } = await client.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        );
+        return rows.map((row) => row.pid);
+      },
       busy: async () => {
         const { rows } = await client.query<{ n: string }>(
           "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid()",
