@@ -206,6 +206,41 @@ export function targets(
     (v) => v >= 2000,
   );
   add(
+    'issued-ticket walk req/s (1 process)',
+    'req/s, tickets @10',
+    ours('tickets')?.rps ?? NaN,
+    '≥ 1,000',
+    (v) => v >= 1000,
+  );
+  add(
+    'issued tickets: deep (99%) / early pages latency',
+    'mean latency ratio @10, ticketdeep ÷ tickets',
+    ratio(ours('ticketdeep')?.mean, ours('tickets')?.mean),
+    '≤ 1.2',
+    (v) => v <= 1.2,
+  );
+  add(
+    'event list page req/s (1 process)',
+    'req/s, events @10',
+    ours('events')?.rps ?? NaN,
+    '≥ 500',
+    (v) => v >= 500,
+  );
+  add(
+    'event retrieval req/s (1 process)',
+    'req/s, eventget @10',
+    ours('eventget')?.rps ?? NaN,
+    '≥ 2,000',
+    (v) => v >= 2000,
+  );
+  add(
+    'issued-ticket retrieval req/s (1 process)',
+    'req/s, ticketget @10',
+    ours('ticketget')?.rps ?? NaN,
+    '≥ 2,000',
+    (v) => v >= 2000,
+  );
+  add(
     'errors (ours, ours2, ceiling)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,
