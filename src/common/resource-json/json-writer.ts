@@ -218,8 +218,11 @@ function childSql(array: JsonArray, level: Level, parentAlias: string): string {
 }
 
 /** Adds each child row to its parents' list (in the children's order), by the parents' key. */
-function attach(child: ChildLevel, parents: readonly Row[], rows: Row[]) {
-  const byKey = keyed(child, parents);
+function attach(
+  child: ChildLevel,
+  byKey: ReadonlyMap<unknown, Row[]>,
+  rows: readonly Row[],
+) {
   for (const row of rows) {
     for (const parent of byKey.get(row[child.parentAlias]) ?? []) {
       const list = parent[child.childrenAlias] as Row[] | undefined;
@@ -229,6 +232,7 @@ function attach(child: ChildLevel, parents: readonly Row[], rows: Row[]) {
   }
 }
 
+/** The parents by their key for the array (parents without one have no children). */
 function keyed(
   child: ChildLevel,
   parents: readonly Row[],
@@ -250,10 +254,10 @@ async function readChildren(
   read: ReadRows,
 ): Promise<void> {
   for (const child of level.arrays) {
-    const keys = [...keyed(child, rows).keys()];
-    if (keys.length === 0) continue;
-    const children = await read(child.sql, [keys]);
-    attach(child, rows, children);
+    const byKey = keyed(child, rows);
+    if (byKey.size === 0) continue;
+    const children = await read(child.sql, [[...byKey.keys()]]);
+    attach(child, byKey, children);
     await readChildren(child.level, children, read);
   }
 }
@@ -328,7 +332,8 @@ export function compileJsonWriter(fields: Fields): JsonWriter {
       const byPart: Row[][] = parts.map(() => []);
       for (const row of rows) byPart[row.k as number].push(row);
       for (let i = 1; i < parts.length; i++) {
-        attach(parts[i].child!, byPart[parts[i].parent], byPart[i]);
+        const child = parts[i].child!;
+        attach(child, keyed(child, byPart[parts[i].parent]), byPart[i]);
       }
       return byPart[0];
     },
