@@ -35,9 +35,9 @@ describe('list queries: statement count and plans', () => {
     // driver's pool, as named statements, not through TypeORM's `query`).
     const reader = t.app.get(OrdersService).reader;
     const original = reader.read;
-    jest.spyOn(reader, 'read').mockImplementation((sql, params) => {
+    jest.spyOn(reader, 'read').mockImplementation((sql, params, options) => {
       statements.push({ sql, params });
-      return original(sql, params);
+      return original(sql, params, options);
     });
   });
   afterAll(() => t.close());

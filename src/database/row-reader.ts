@@ -4,8 +4,20 @@ import type { DataSource } from 'typeorm';
 
 export type Row = Record<string, unknown>;
 
+export interface ReadOptions {
+  /**
+   * Each row as an array of its values in column order (still typed Row: `row[0]`), not an
+   * object keyed by column name: cheaper to build for rows that are only read by position.
+   */
+  readonly arrays?: boolean;
+}
+
 /** Runs one statement and returns its rows, as the driver gives them. */
-export type ReadRows = (sql: string, params: unknown[]) => Promise<Row[]>;
+export type ReadRows = (
+  sql: string,
+  params: unknown[],
+  options?: ReadOptions,
+) => Promise<Row[]>;
 
 /**
  * Distinct statement texts given a name of their own, per process. Texts vary only with the
@@ -26,7 +38,13 @@ export const MAX_NAMED_STATEMENTS = 256;
  */
 export function rowReader(dataSource: DataSource): ReadRows {
   if (dataSource.options.type !== 'postgres') {
-    return (sql, params) => dataSource.query<Row[]>(sql, params);
+    return async (sql, params, options) => {
+      const rows = await dataSource.query<Row[]>(sql, params);
+      // Column names are aliases, never integer-like: Object.values keeps the column order.
+      return options?.arrays
+        ? rows.map((row) => Object.values(row) as unknown as Row)
+        : rows;
+    };
   }
   const names = new Map<string, string>();
   const nameOf = (sql: string): string | undefined => {
@@ -37,14 +55,14 @@ export function rowReader(dataSource: DataSource): ReadRows {
     }
     return name;
   };
-  return async (sql, params) => {
+  return async (sql, params, options) => {
     // The pool TypeORM opened: the same connections, settings and type parsers as its queries.
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
-    const result = await pool.query<Row>({
-      name: nameOf(sql),
-      text: sql,
-      values: params,
-    });
-    return result.rows;
+    const config = { name: nameOf(sql), text: sql, values: params };
+    if (options?.arrays) {
+      const { rows } = await pool.query({ ...config, rowMode: 'array' });
+      return rows as unknown as Row[];
+    }
+    return (await pool.query<Row>(config)).rows;
   };
 }

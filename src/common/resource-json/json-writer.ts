@@ -41,20 +41,29 @@ export interface JsonWriter {
   readonly childStatements: readonly string[];
 }
 
+/**
+ * Where a row holds a value: its column alias in a row read as an object (the resource's own
+ * rows), its position in a row read as an array (a child array's rows: see `readChildren`).
+ */
+type Field = string | number;
+
 interface Level {
   /** `<sql> AS <alias>` for each column the level's objects are written from. */
   readonly columns: string[];
+  readonly aliases: string[];
   readonly arrays: ChildLevel[];
   readonly writeRow: (row: Row) => string;
 }
 
 interface ChildLevel {
   readonly array: JsonArray;
-  /** Where the parent row keeps its key for this array, and its children once read. */
-  readonly keyAlias: string;
+  /** Where the parent row keeps its key for this array. */
+  readonly keyField: Field;
+  /** The property the parent row gets its children in. */
   readonly childrenAlias: string;
-  /** Where a child row keeps the key of its parent. */
+  /** The alias and the position of the parent's key in a child row: after its own columns. */
   readonly parentAlias: string;
+  readonly parentField: number;
   readonly level: Level;
   /** The statement that reads the array's rows for a list of parent keys (`$1`). */
   readonly sql: string;
@@ -78,16 +87,23 @@ const integer = (value: unknown): string =>
 const stored = (value: unknown): string =>
   value === null || value === undefined ? 'null' : (value as string);
 
-/** Builds one level's generated writer: `'{"object":"order","id":"or_' + r.c0 + …`. */
+/**
+ * Builds one level's generated writer: `'{"object":"order","id":"or_' + r.c0 + …` over rows read
+ * as objects (the resource's), `… + r[0] + …` over rows read as arrays (its children's).
+ */
 class LevelCompiler {
   private readonly columns: string[] = [];
+  private readonly aliases: string[] = [];
   private readonly arrays: ChildLevel[] = [];
   private readonly arrayWriters: ((rows: Row[] | undefined) => string)[] = [];
   private readonly computed: ((row: Row) => string)[] = [];
   private readonly code: string[] = [];
   private text = '';
 
-  constructor(private readonly prefix: string) {}
+  constructor(
+    private readonly prefix: string,
+    private readonly positional: boolean,
+  ) {}
 
   compile(value: JsonValue): Level {
     this.value(value);
@@ -104,13 +120,27 @@ class LevelCompiler {
     )(quote, integer, stored, this.arrayWriters, this.computed) as (
       row: Row,
     ) => string;
-    return { columns: this.columns, arrays: this.arrays, writeRow };
+    return {
+      columns: this.columns,
+      aliases: this.aliases,
+      arrays: this.arrays,
+      writeRow,
+    };
   }
 
-  private column(sql: string): string {
-    const alias = `${this.prefix}${this.columns.length}`;
+  /** Adds a column; returns where the row holds it. */
+  private field(sql: string): Field {
+    const index = this.columns.length;
+    const alias = `${this.prefix}${index}`;
     this.columns.push(`${sql} AS ${alias}`);
-    return `r.${alias}`;
+    this.aliases.push(alias);
+    return this.positional ? index : alias;
+  }
+
+  /** Adds a column; returns the generated code that reads it. */
+  private column(sql: string): string {
+    const field = this.field(sql);
+    return typeof field === 'number' ? `r[${field}]` : `r.${field}`;
   }
 
   private emitText(text: string) {
@@ -168,16 +198,17 @@ class LevelCompiler {
 
   private array(array: JsonArray) {
     const n = this.arrays.length;
-    const keyRef = this.column(array.link[1]);
+    const keyField = this.field(array.link[1]);
     const childPrefix = `${this.prefix}${n}_`;
-    const level = new LevelCompiler(childPrefix).compile(array.of);
+    const level = new LevelCompiler(childPrefix, true).compile(array.of);
     const childrenAlias = `${this.prefix}a${n}`;
     const parentAlias = `${childPrefix}p`;
     this.arrays.push({
       array,
-      keyAlias: keyRef.slice(2),
+      keyField,
       childrenAlias,
       parentAlias,
+      parentField: level.columns.length,
       level,
       sql: childSql(array, level, parentAlias),
     });
@@ -195,12 +226,11 @@ class LevelCompiler {
 
   private computedValue(computed: JsonComputed) {
     const names = Object.keys(computed.columns);
-    const refs = names.map((name) => this.column(computed.columns[name]));
-    const aliases = refs.map((ref) => ref.slice(2));
+    const fields = names.map((name) => this.field(computed.columns[name]));
     const n = this.computed.length;
     this.computed.push((row) => {
       const values: Record<string, unknown> = {};
-      names.forEach((name, i) => (values[name] = row[aliases[i]]));
+      names.forEach((name, i) => (values[name] = row[fields[i]]));
       return computed.render(values);
     });
     this.emitCode(`C[${n}](r)`);
@@ -224,7 +254,7 @@ function attach(
   rows: readonly Row[],
 ) {
   for (const row of rows) {
-    for (const parent of byKey.get(row[child.parentAlias]) ?? []) {
+    for (const parent of byKey.get(row[child.parentField]) ?? []) {
       const list = parent[child.childrenAlias] as Row[] | undefined;
       if (list) list.push(row);
       else parent[child.childrenAlias] = [row];
@@ -239,7 +269,7 @@ function keyed(
 ): Map<unknown, Row[]> {
   const byKey = new Map<unknown, Row[]>();
   for (const parent of parents) {
-    const key = parent[child.keyAlias];
+    const key = parent[child.keyField];
     if (key === null || key === undefined) continue;
     const same = byKey.get(key);
     if (same) same.push(parent);
@@ -256,7 +286,9 @@ async function readChildren(
   for (const child of level.arrays) {
     const byKey = keyed(child, rows);
     if (byKey.size === 0) continue;
-    const children = await read(child.sql, [[...byKey.keys()]]);
+    const children = await read(child.sql, [[...byKey.keys()]], {
+      arrays: true,
+    });
     attach(child, byKey, children);
     await readChildren(child.level, children, read);
   }
@@ -285,9 +317,23 @@ function childPart(child: ChildLevel, parent: Part): string {
   return child.sql
     .replace(
       /= ANY\(\$1\)$/m,
-      `= ANY(ARRAY(SELECT ${child.keyAlias} FROM ${parent.name}))`,
+      `= ANY(ARRAY(SELECT ${keyAlias(child, parent)} FROM ${parent.name}))`,
     )
     .replace(/\n/g, '\n  ');
+}
+
+/** The column alias of the parent's key for the array, in the parent part's rows. */
+function keyAlias(child: ChildLevel, parent: Part): string {
+  const { keyField } = child;
+  if (typeof keyField === 'string') return keyField;
+  return parent.child!.level.aliases[keyField];
+}
+
+/** A child part's row, read as an object, as the array of its values `readChildren` reads. */
+function positional(child: ChildLevel, row: Row): Row {
+  const values: unknown[] = child.level.aliases.map((alias) => row[alias]);
+  values.push(row[child.parentAlias]);
+  return values as unknown as Row;
 }
 
 /**
@@ -316,7 +362,10 @@ function combinedSql(parts: readonly Part[], resourceSql: string): string {
 }
 
 export function compileJsonWriter(fields: Fields): JsonWriter {
-  const top = new LevelCompiler('c').compile({ kind: 'object', fields });
+  const top = new LevelCompiler('c', false).compile({
+    kind: 'object',
+    fields,
+  });
   const parts = partsOf(top);
   return {
     selectList: top.columns.join(',\n  '),
@@ -330,7 +379,12 @@ export function compileJsonWriter(fields: Fields): JsonWriter {
     resourceRows: (rows) => {
       if (parts.length === 1) return [...rows];
       const byPart: Row[][] = parts.map(() => []);
-      for (const row of rows) byPart[row.k as number].push(row);
+      for (const row of rows) {
+        const part = row.k as number;
+        byPart[part].push(
+          part === 0 ? row : positional(parts[part].child!, row),
+        );
+      }
       for (let i = 1; i < parts.length; i++) {
         const child = parts[i].child!;
         attach(child, keyed(child, byPart[parts[i].parent]), byPart[i]);
