@@ -9,7 +9,7 @@ import {
   ResourceReader,
   type ResourceSource,
 } from '../src/common/pagination/resource-reader';
-import type { Row } from '../src/database/row-reader';
+import type { ReadRows, Row } from '../src/database/row-reader';
 import type { Statement } from '../src/database/sql-dialect';
 import { EVENT_SOURCE } from '../src/events/event.fields';
 import { ISSUED_TICKET_SOURCE } from '../src/issued-tickets/issued-ticket.fields';
@@ -131,8 +131,11 @@ async function main() {
     const { rows: counts } = await client.query<{ n: string }>(
       'SELECT count(*) AS n FROM orders',
     );
-    const read = async (sql: string, params: unknown[]) =>
-      (await client.query<Row>(sql, params)).rows;
+    const read: ReadRows = async (sql, params, options) =>
+      options?.arrays
+        ? ((await client.query({ text: sql, values: params, rowMode: 'array' }))
+            .rows as unknown as Row[])
+        : (await client.query<Row>(sql, params)).rows;
 
     for (const resource of RESOURCES) {
       const reader = new ResourceReader(
@@ -214,9 +217,9 @@ async function main() {
         }
         // The page's children, with the keys the page holds: what readChildren sends.
         const sent: Statement[] = [];
-        await reader.json.readChildren(rows, (sql, params) => {
+        await reader.json.readChildren(rows, (sql, params, options) => {
           sent.push({ sql, params });
-          return read(sql, params);
+          return read(sql, params, options);
         });
         for (const [i, child] of sent.entries()) {
           explained.push(
@@ -280,7 +283,8 @@ function summaryMarkdown(summaries: PageSummary[]): string {
     'generic, are in the `.txt` files beside this one. The page statement of each list, first page',
     'and a cursor at 99% of the list: whether the generic plan (the one a named statement keeps)',
     "reads the list's (box_office_id, sort key, id) index, its Sort nodes, execution time and the",
-    'shared buffers it touched. A keyset page touches about as many buffers at any depth.',
+    'shared buffers it touched. A keyset page touches about as many buffers at any depth. A list',
+    'shorter than two pages has its "99%" page at its start (position 0).',
     '',
     '| list | page | position | list index | sorts | ms | buffers |',
     '| --- | --- | ---: | :---: | ---: | ---: | ---: |',
