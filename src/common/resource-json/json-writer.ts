@@ -367,15 +367,19 @@ export function compileJsonWriter(fields: Fields): JsonWriter {
     fields,
   });
   const parts = partsOf(top);
+  // A reader sends one item statement, the same text every time: built once.
+  let lastSql: string | null = null;
+  let lastCombined = '';
   return {
     selectList: top.columns.join(',\n  '),
-    withChildren: (statement) =>
-      parts.length === 1
-        ? statement
-        : {
-            sql: combinedSql(parts, statement.sql),
-            params: statement.params,
-          },
+    withChildren: (statement) => {
+      if (parts.length === 1) return statement;
+      if (statement.sql !== lastSql) {
+        lastSql = statement.sql;
+        lastCombined = combinedSql(parts, statement.sql);
+      }
+      return { sql: lastCombined, params: statement.params };
+    },
     resourceRows: (rows) => {
       if (parts.length === 1) return [...rows];
       const byPart: Row[][] = parts.map(() => []);
