@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/create-app';
 import { httpGet } from './lib/proc';
@@ -10,9 +11,9 @@ import { createTypicalApp } from './typical/main';
 /**
  * SQL statements per request, counted in-process: `node dist/bench/sql-count.js <input.json> <output.json>`
  * (run by run.ts with DATABASE_URL set) boots `ours` (createApp, as main.ts builds it) and then
- * `typical`, wraps their DataSource logger's logQuery (TypeORM calls it for every statement,
- * whether logging is on or not), sends a few requests of each scenario and writes the counts as JSON.
- * The auth cache of `ours` is warm, as it is under load.
+ * `typical`, records the statements each sends (see `recordStatements`), sends a few requests of
+ * each scenario and writes the counts as JSON. The auth cache of `ours` is warm, as it is under
+ * load.
  */
 interface Input {
   headers: Record<string, string>;
@@ -33,6 +34,39 @@ function typical(): Promise<INestApplication> {
   return createTypicalApp();
 }
 
+/**
+ * Calls `record` with every statement the app sends until the returned function is called. On
+ * PostgreSQL at the driver (`pg`'s Client.query), which every statement goes through, TypeORM's and
+ * the ones the service sends to the pool itself; on SQLite at the DataSource logger's logQuery,
+ * which TypeORM calls for every statement whether logging is on or not.
+ */
+function recordStatements(
+  dataSource: DataSource,
+  record: (sql: string) => void,
+): () => void {
+  if (dataSource.options.type === 'postgres') {
+    const proto = Client.prototype as unknown as {
+      query: (...args: unknown[]) => unknown;
+    };
+    const original = proto.query;
+    proto.query = function (this: Client, ...args: unknown[]) {
+      const [query] = args;
+      record(
+        typeof query === 'string' ? query : (query as { text: string }).text,
+      );
+      return original.apply(this, args);
+    };
+    return () => (proto.query = original);
+  }
+  const logger = dataSource.logger;
+  const original = logger.logQuery.bind(logger);
+  logger.logQuery = (query, parameters, queryRunner) => {
+    record(query);
+    return original(query, parameters, queryRunner);
+  };
+  return () => (logger.logQuery = original);
+}
+
 async function count(
   app: INestApplication,
   input: Input,
@@ -42,14 +76,10 @@ async function count(
 }> {
   await app.listen(0, '127.0.0.1');
   const port = (app.getHttpServer().address() as AddressInfo).port;
-  const dataSource = app.get(DataSource);
-  const logger = dataSource.logger;
   let statements: string[] = [];
-  const original = logger.logQuery.bind(logger);
-  logger.logQuery = (query, parameters, queryRunner) => {
-    statements.push(query.replace(/\s+/g, ' ').slice(0, 240));
-    return original(query, parameters, queryRunner);
-  };
+  const stop = recordStatements(app.get(DataSource), (sql) =>
+    statements.push(sql.replace(/\s+/g, ' ').slice(0, 240)),
+  );
   const perRequest: Record<string, number> = {};
   const examples: Record<string, string[]> = {};
   const first = Object.values(input.scenarios)[0]?.[0] ?? '/v1/orders';
@@ -64,7 +94,7 @@ async function count(
     }
     perRequest[name] = total / paths.length;
   }
-  logger.logQuery = original;
+  stop();
   await app.close();
   return { perRequest, examples };
 }

@@ -69,7 +69,10 @@ describe('event and issued-ticket list queries: statement count and plans', () =
     get = getAs(t.server, KEY);
     // Warm up (the key's lookup is cached afterwards).
     expect((await get('/v1/events')).status).toBe(200);
-    statements = recordStatements(t.dataSource);
+    statements = recordStatements([
+      t.app.get(EventsService).reader,
+      t.app.get(IssuedTicketsService).reader,
+    ]);
   });
 
   afterAll(() => t.close());

@@ -31,14 +31,14 @@ describe('list queries: statement count and plans', () => {
     const all = await get('/v1/orders');
     orderIds = all.body.data.map((order: { id: string }) => order.id);
 
-    const original = t.dataSource.query.bind(t.dataSource);
-    jest
-      .spyOn(t.dataSource, 'query')
-      .mockImplementation((sql: string, params?: unknown) => {
-        const values = Array.isArray(params) ? (params as unknown[]) : [];
-        statements.push({ sql, params: values });
-        return original(sql, values);
-      });
+    // Every statement of the reader goes through its `read` (on PostgreSQL straight to the
+    // driver's pool, as named statements, not through TypeORM's `query`).
+    const reader = t.app.get(OrdersService).reader;
+    const original = reader.read;
+    jest.spyOn(reader, 'read').mockImplementation((sql, params, options) => {
+      statements.push({ sql, params });
+      return original(sql, params, options);
+    });
   });
   afterAll(() => t.close());
   beforeEach(() => {

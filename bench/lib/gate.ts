@@ -45,6 +45,11 @@ const SAMPLES: Record<string, number> = {
   event: 6,
   retrieve: 40,
   invalid: 6,
+  events: 3,
+  eventget: 30,
+  tickets: 12,
+  ticketdeep: 3,
+  ticketget: 40,
 };
 
 function sample(scenario: Scenario, seed: number): string[] {

@@ -1,9 +1,16 @@
 import autocannon from 'autocannon';
-import { ServerProcess, cpuMicros, waitIdle } from './proc';
+import {
+  ServerProcess,
+  cpuBetween,
+  cpuByPid,
+  cpuMicros,
+  waitIdle,
+} from './proc';
 
 /** The database server, when it is a separate process (PostgreSQL). */
 export interface DatabaseProbe {
-  pids: () => number[];
+  /** The server processes (backends) connected to the benchmark database now. */
+  backends: () => Promise<number[]>;
   busy: () => Promise<boolean>;
 }
 
@@ -70,13 +77,13 @@ export async function warmUp(
 
 export async function timedRun(options: LoadOptions): Promise<RunMetrics> {
   const pids = options.server.pids();
-  const dbPids = options.database?.pids() ?? [];
+  const { database } = options;
+  const dbBefore = cpuByPid((await database?.backends()) ?? []);
   const cpuBefore = cpuMicros(pids);
-  const dbBefore = cpuMicros(dbPids);
   const result = await fire(options, options.duration);
   const cpuAfter = cpuMicros(pids);
-  const dbAfter = cpuMicros(dbPids);
-  await waitIdle(options.server, options.database?.busy);
+  const dbAfter = cpuByPid((await database?.backends()) ?? []);
+  await waitIdle(options.server, database?.busy);
 
   const statuses: Record<string, number> = {};
   let unexpected = 0;
@@ -97,8 +104,8 @@ export async function timedRun(options: LoadOptions): Promise<RunMetrics> {
     cpuUsPerRequest:
       completed > 0 && cpuAfter > 0 ? (cpuAfter - cpuBefore) / completed : null,
     dbCpuUsPerRequest:
-      completed > 0 && dbPids.length > 0
-        ? (dbAfter - dbBefore) / completed
+      completed > 0 && database
+        ? cpuBetween(dbBefore, dbAfter) / completed
         : null,
     errors: result.errors + unexpected,
     statuses,

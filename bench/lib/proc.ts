@@ -116,26 +116,33 @@ export function processTree(root: number): number[] {
   return tree;
 }
 
-/** Processes whose command name is `name` (e.g. the PostgreSQL server's backends). */
-export function pidsNamed(name: string): number[] {
-  if (!hasProc) return [];
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) {
-        pids.push(Number(entry));
-      }
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
 /** User + system CPU of the given processes, microseconds. */
 export function cpuMicros(pids: readonly number[]): number {
   return pids.reduce((sum, pid) => sum + (readStat(pid)?.cpuMicros ?? 0), 0);
+}
+
+/** User + system CPU of each of the given processes still running, microseconds. */
+export function cpuByPid(pids: readonly number[]): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    const stat = readStat(pid);
+    if (stat) cpu.set(pid, stat.cpuMicros);
+  }
+  return cpu;
+}
+
+/**
+ * CPU the processes used between two samples: per process, so that one that ended meanwhile
+ * (a pool closing an idle connection) is left out instead of subtracted, and one that started
+ * meanwhile counts from zero (all its CPU falls in between).
+ */
+export function cpuBetween(
+  before: ReadonlyMap<number, number>,
+  after: ReadonlyMap<number, number>,
+): number {
+  let used = 0;
+  for (const [pid, micros] of after) used += micros - (before.get(pid) ?? 0);
+  return used;
 }
 
 function statusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {

@@ -206,6 +206,41 @@ export function targets(
     (v) => v >= 2000,
   );
   add(
+    'issued-ticket walk req/s (1 process)',
+    'req/s, tickets @10',
+    ours('tickets')?.rps ?? NaN,
+    '≥ 1,000',
+    (v) => v >= 1000,
+  );
+  add(
+    'issued tickets: deep (99%) / early pages latency',
+    'mean latency ratio @10, ticketdeep ÷ tickets',
+    ratio(ours('ticketdeep')?.mean, ours('tickets')?.mean),
+    '≤ 1.2',
+    (v) => v <= 1.2,
+  );
+  add(
+    'event list page req/s (1 process)',
+    'req/s, events @10',
+    ours('events')?.rps ?? NaN,
+    '≥ 500',
+    (v) => v >= 500,
+  );
+  add(
+    'event retrieval req/s (1 process)',
+    'req/s, eventget @10',
+    ours('eventget')?.rps ?? NaN,
+    '≥ 2,000',
+    (v) => v >= 2000,
+  );
+  add(
+    'issued-ticket retrieval req/s (1 process)',
+    'req/s, ticketget @10',
+    ours('ticketget')?.rps ?? NaN,
+    '≥ 2,000',
+    (v) => v >= 2000,
+  );
+  add(
     'errors (ours, ours2, ceiling)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,
@@ -321,6 +356,37 @@ export function targetTable(list: Target[]): string {
   return lines.join('\n');
 }
 
+/**
+ * PostgreSQL: what one database core serves and how many service instances it can feed, from
+ * each scenario's CPU per request on both sides (bench/README.md, "Scale-out on PostgreSQL").
+ * Null when no cell measured the database's CPU (SQLite).
+ */
+export function scaleOutTable(
+  cells: CellResult[],
+  titles: Record<string, string>,
+): string | null {
+  const measured = cells.filter(
+    (c) =>
+      (c.server === 'ours' || c.server === 'ours2') &&
+      c.connections === 10 &&
+      (c.median.dbCpuUsPerRequest ?? 0) > 0 &&
+      (c.median.cpuUsPerRequest ?? 0) > 0,
+  );
+  if (measured.length === 0) return null;
+  const lines = [
+    '| scenario | server | req/s | service CPU ms/req | DB CPU ms/req | req/s per DB core | req/s per service core | service cores one DB core feeds |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const c of measured) {
+    const service = c.median.cpuUsPerRequest!;
+    const db = c.median.dbCpuUsPerRequest!;
+    lines.push(
+      `| ${titles[c.scenario] ?? c.scenario} | ${SERVER_LABELS[c.server]} | ${fmt(c.median.rps)} | ${fmt(service / 1000, 2)} | ${fmt(db / 1000, 2)} | ${fmt(1e6 / db)} | ${fmt(1e6 / service)} | ${fmt(service / db, 1)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 export function rssTable(rss: Partial<Record<ServerName, number[]>>): string {
   const lines = ['| server | peak RSS per process (MB) |', '| --- | --- |'];
   for (const name of SERVER_NAMES) {
@@ -361,6 +427,8 @@ export function renderReport(input: ReportInput): {
     '',
     rssTable(input.rss),
   ];
+  const scaleOut = scaleOutTable(input.cells, input.titles);
+  if (scaleOut) sections.push('', scaleOut);
   for (const profile of input.profiles ?? []) {
     sections.push('', profileMarkdown(profile, profile.scenario));
   }

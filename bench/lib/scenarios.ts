@@ -19,6 +19,11 @@ export const SCENARIO_NAMES = [
   'event',
   'retrieve',
   'invalid',
+  'events',
+  'eventget',
+  'tickets',
+  'ticketdeep',
+  'ticketget',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -31,6 +36,11 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   event: 'event_id filter',
   retrieve: 'GET /v1/orders/{id} (5% 404)',
   invalid: 'invalid cursor (400)',
+  events: 'events list, a page of up to 100',
+  eventget: 'GET /v1/events/{id} (5% 404)',
+  tickets: 'issued-ticket cursor walk, first 100 pages',
+  ticketdeep: 'issued-ticket deep cursor at 99%',
+  ticketget: 'GET /v1/issued_tickets/{id} (5% 404)',
 };
 
 export interface Scenario {
@@ -53,7 +63,12 @@ export interface DatasetFacts {
   deep50Position: number;
   deep99Position: number;
   range: { gte: number; lt: number; orders: number };
+  /** Events with more than a page of orders (the event_id filter's requests). */
   events: number;
+  /** All events of the benchmarked box office, and its issued tickets. */
+  eventCount: number;
+  tickets: number;
+  ticketDeep99Position: number;
 }
 
 const DAY = 86_400;
@@ -69,9 +84,25 @@ async function boxOfficeOf(db: BenchDb, key: string): Promise<number> {
   return Number(rows[0].id);
 }
 
-/** Ids of the box office's orders in list order (newest first), from `offset`. */
+/** A list as the API orders it: its table and its ORDER BY. */
+interface ListOrder {
+  table: string;
+  order: string;
+}
+const ORDERS: ListOrder = {
+  table: 'orders',
+  order: 'created_at DESC, id DESC',
+};
+const EVENTS: ListOrder = { table: 'events', order: 'start_at ASC, id ASC' };
+const TICKETS: ListOrder = {
+  table: 'issued_tickets',
+  order: 'created_at DESC, id DESC',
+};
+
+/** Ids of the box office's items in list order, from `offset`. */
 async function idsFrom(
   db: BenchDb,
+  list: ListOrder,
   boxOfficeId: number,
   offset: number,
   count: number,
@@ -79,7 +110,7 @@ async function idsFrom(
   extraParams: unknown[] = [],
 ): Promise<number[]> {
   const rows = await db.all<{ id: number | string }>(
-    `SELECT id FROM orders WHERE box_office_id = ? ${extra} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    `SELECT id FROM ${list.table} WHERE box_office_id = ? ${extra} ORDER BY ${list.order} LIMIT ? OFFSET ?`,
     [boxOfficeId, ...extraParams, count, offset],
   );
   return rows.map((r) => Number(r.id));
@@ -102,15 +133,16 @@ function pick(ids: number[], count: number, random: () => number): number[] {
   return out;
 }
 
-/** Random existing order ids of a box office (any position), by probing the primary key. */
+/** Random existing ids of a box office's items (any position), by probing the primary key. */
 async function randomIds(
   db: BenchDb,
+  table: string,
   boxOfficeId: number,
   count: number,
   random: () => number,
 ): Promise<number[]> {
   const [bounds] = await db.all<{ lo: number | string; hi: number | string }>(
-    'SELECT min(id) AS lo, max(id) AS hi FROM orders WHERE box_office_id = ?',
+    `SELECT min(id) AS lo, max(id) AS hi FROM ${table} WHERE box_office_id = ?`,
     [boxOfficeId],
   );
   const lo = Number(bounds.lo);
@@ -120,7 +152,7 @@ async function randomIds(
     if (attempt > count * 20) {
       // A box office with very few orders: take them all, round-robin.
       const all = await db.all<{ id: number | string }>(
-        'SELECT id FROM orders WHERE box_office_id = ? LIMIT ?',
+        `SELECT id FROM ${table} WHERE box_office_id = ? LIMIT ?`,
         [boxOfficeId, count],
       );
       while (ids.length < count)
@@ -133,7 +165,7 @@ async function randomIds(
       id: number | string;
       box_office_id: number | string;
     }>(
-      'SELECT id, box_office_id FROM orders WHERE id >= ? ORDER BY id LIMIT 200',
+      `SELECT id, box_office_id FROM ${table} WHERE id >= ? ORDER BY id LIMIT 200`,
       [probe],
     );
     const hit = rows.find((r) => Number(r.box_office_id) === boxOfficeId);
@@ -173,6 +205,7 @@ export async function buildScenarios(
   // Walk: cursors anywhere in the first 100 pages.
   const firstPages = await idsFrom(
     db,
+    ORDERS,
     boxOfficeId,
     0,
     Math.min(10_000, orders - 101),
@@ -181,20 +214,28 @@ export async function buildScenarios(
 
   // Deep: cursors in a window of up to 5,000 orders starting at 50% / 99% of the list, each
   // leaving at least one full page after it.
-  const deepWindow = async (fraction: number) => {
-    const start = Math.min(Math.floor(orders * fraction), orders - 102);
-    const width = Math.max(1, Math.min(5_000, orders - 101 - start));
+  const deepWindow = async (
+    list: ListOrder,
+    total: number,
+    fraction: number,
+    path: (id: number) => string,
+  ) => {
+    const start = Math.max(
+      0,
+      Math.min(Math.floor(total * fraction), total - 102),
+    );
+    const width = Math.max(1, Math.min(5_000, total - 101 - start));
     return {
       start,
       paths: pick(
-        await idsFrom(db, boxOfficeId, start, width),
+        await idsFrom(db, list, boxOfficeId, start, width),
         200,
         random,
-      ).map((id) => after(id)),
+      ).map(path),
     };
   };
-  const deep50 = await deepWindow(0.5);
-  const deep99 = await deepWindow(0.99);
+  const deep50 = await deepWindow(ORDERS, orders, 0.5, (id) => after(id));
+  const deep99 = await deepWindow(ORDERS, orders, 0.99, (id) => after(id));
 
   // Range: the 30 days (from a UTC midnight) around the median order, with a cursor among the
   // range's first 100 pages.
@@ -212,6 +253,7 @@ export async function buildScenarios(
   );
   const rangeIds = await idsFrom(
     db,
+    ORDERS,
     boxOfficeId,
     0,
     Math.max(1, Math.min(10_000, rangeOrders - 101)),
@@ -232,16 +274,18 @@ export async function buildScenarios(
   );
   if (eventRows.length === 0)
     throw new Error('no event has more than 100 orders');
-  const events = shuffle(
+  const filterEvents = shuffle(
     eventRows.map((r) => Number(r.event_id)),
     random,
   ).slice(0, 50);
-  const event = events.map((id) => list(`event_id=ev_${id}`));
+  const event = filterEvents.map((id) => list(`event_id=ev_${id}`));
 
   // Retrieve: 95% our orders, 5% another box office's (which must 404).
-  const ours = await randomIds(db, boxOfficeId, 950, random);
+  const ours = await randomIds(db, 'orders', boxOfficeId, 950, random);
   const theirs =
-    otherOrders > 0 ? await randomIds(db, otherBoxOfficeId, 50, random) : [];
+    otherOrders > 0
+      ? await randomIds(db, 'orders', otherBoxOfficeId, 50, random)
+      : [];
   const retrieve = shuffle([...ours, ...theirs], random).map(
     (id) => `/v1/orders/or_${id}`,
   );
@@ -260,6 +304,20 @@ export async function buildScenarios(
             ),
     );
   }
+
+  const events = await eventScenarios(
+    db,
+    boxOfficeId,
+    otherBoxOfficeId,
+    random,
+  );
+  const tickets = await ticketScenarios(
+    db,
+    boxOfficeId,
+    otherBoxOfficeId,
+    random,
+    deepWindow,
+  );
 
   const none = new Map<string, number>();
   const scenarios: Scenario[] = [
@@ -319,6 +377,8 @@ export async function buildScenarios(
       okStatuses: [400],
       expected: new Map(invalid.map((p) => [p, 400])),
     },
+    ...events.scenarios,
+    ...tickets.scenarios,
   ];
   return {
     scenarios,
@@ -331,7 +391,145 @@ export async function buildScenarios(
       deep99Position: deep99.start,
       range: { gte, lt, orders: rangeOrders },
       events: eventRows.length,
+      eventCount: events.count,
+      tickets: tickets.count,
+      ticketDeep99Position: tickets.deep99Position,
     },
+  };
+}
+
+/** 95% of `ours`, 5% of `theirs` (which must 404), shuffled; `path` makes each request. */
+function retrievals(
+  ours: number[],
+  theirs: number[],
+  path: (id: number) => string,
+  random: () => number,
+): Pick<Scenario, 'paths' | 'okStatuses' | 'expected'> {
+  const paths = shuffle([...ours.map(path), ...theirs.map(path)], random);
+  return {
+    paths,
+    okStatuses: [200, 404],
+    expected: new Map(theirs.map((id) => [path(id), 404])),
+  };
+}
+
+/**
+ * The events list and event retrieval. A page is full whenever the box office has more than a
+ * page of events (a cursor among the first `count - 100`); with a page or less (a small seed, or
+ * the demo catalogue before ticket types were seeded) it is the one page that holds them all.
+ */
+async function eventScenarios(
+  db: BenchDb,
+  boxOfficeId: number,
+  otherBoxOfficeId: number,
+  random: () => number,
+): Promise<{ scenarios: Scenario[]; count: number }> {
+  const ids = await idsFrom(db, EVENTS, boxOfficeId, 0, 1_000_000);
+  if (ids.length === 0) throw new Error('box office 1 has no events');
+  const theirIds = await idsFrom(db, EVENTS, otherBoxOfficeId, 0, 1_000_000);
+  const pages =
+    ids.length > 101
+      ? pick(ids.slice(0, ids.length - 100), 200, random).map(
+          (id) => `/v1/events?starting_after=ev_${id}`,
+        )
+      : ['/v1/events'];
+  const none = new Map<string, number>();
+  return {
+    count: ids.length,
+    scenarios: [
+      {
+        name: 'events',
+        title: SCENARIO_TITLES.events,
+        paths: pages,
+        okStatuses: [200],
+        expected: none,
+      },
+      {
+        name: 'eventget',
+        title: SCENARIO_TITLES.eventget,
+        ...retrievals(
+          pick(ids, 950, random),
+          theirIds.length > 0 ? pick(theirIds, 50, random) : [],
+          (id) => `/v1/events/ev_${id}`,
+          random,
+        ),
+      },
+    ],
+  };
+}
+
+/** The issued-ticket walk, its deep cursors and ticket retrieval, as for orders. */
+async function ticketScenarios(
+  db: BenchDb,
+  boxOfficeId: number,
+  otherBoxOfficeId: number,
+  random: () => number,
+  deepWindow: (
+    list: ListOrder,
+    total: number,
+    fraction: number,
+    path: (id: number) => string,
+  ) => Promise<{ start: number; paths: string[] }>,
+): Promise<{ scenarios: Scenario[]; count: number; deep99Position: number }> {
+  const total = await count(
+    db,
+    'SELECT count(*) AS n FROM issued_tickets WHERE box_office_id = ?',
+    [boxOfficeId],
+  );
+  if (total < 1_000)
+    throw new Error(`box office 1 has only ${total} issued tickets: seed more`);
+  const theirs = await count(
+    db,
+    'SELECT count(*) AS n FROM issued_tickets WHERE box_office_id = ?',
+    [otherBoxOfficeId],
+  );
+  const after = (id: number) => `/v1/issued_tickets?starting_after=it_${id}`;
+  const firstPages = await idsFrom(
+    db,
+    TICKETS,
+    boxOfficeId,
+    0,
+    Math.min(10_000, total - 101),
+  );
+  const deep99 = await deepWindow(TICKETS, total, 0.99, after);
+  const none = new Map<string, number>();
+  return {
+    count: total,
+    deep99Position: deep99.start,
+    scenarios: [
+      {
+        name: 'tickets',
+        title: SCENARIO_TITLES.tickets,
+        paths: pick(firstPages, 1_000, random).map(after),
+        okStatuses: [200],
+        expected: none,
+      },
+      {
+        name: 'ticketdeep',
+        title: SCENARIO_TITLES.ticketdeep,
+        paths: deep99.paths,
+        okStatuses: [200],
+        expected: none,
+      },
+      {
+        name: 'ticketget',
+        title: SCENARIO_TITLES.ticketget,
+        ...retrievals(
+          await randomIds(db, 'issued_tickets', boxOfficeId, 950, random),
+          theirs > 0
+            ? await randomIds(
+                db,
+                'issued_tickets',
+                otherBoxOfficeId,
+                50,
+                random,
+              )
+            : [],
+          (id) => `/v1/issued_tickets/it_${id}`,
+          random,
+        ),
+      },
+    ],
   };
 }
 
@@ -355,6 +553,8 @@ export function describeFacts(facts: DatasetFacts): string {
     `Box office ${facts.boxOfficeId}: ${n(facts.orders)} orders ` +
     `(deep cursors at ${n(facts.deep50Position)} and ${n(facts.deep99Position)}; ` +
     `range ${day} + 30 days: ${n(facts.range.orders)} orders; ` +
-    `${facts.events} events with > 100 orders)`
+    `${facts.events} events with > 100 orders); ` +
+    `${n(facts.eventCount)} events, ${n(facts.tickets)} issued tickets ` +
+    `(deep cursors at ${n(facts.ticketDeep99Position)})`
   );
 }

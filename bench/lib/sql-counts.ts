@@ -13,9 +13,7 @@ export function countStatements(
   launch: Launch,
   scenarios: readonly Scenario[],
 ): SqlCounts {
-  console.log(
-    'Counting SQL statements per request (in-process, TypeORM logger)…',
-  );
+  console.log('Counting SQL statements per request (in-process)…');
   const input = join(launch.dataDir, 'sql-count-input.json');
   const output = join(launch.dataDir, 'sql-count-output.json');
   const sample: Record<string, string[]> = {};

@@ -1,22 +1,17 @@
-import { Exclude, Expose, Transform, Type } from 'class-transformer';
+import { Exclude, Expose, Type } from 'class-transformer';
 import type { CustomQuestion } from '../../src/orders/entities/order.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { CURRENCY_BASE_MULTIPLIERS } from '../../src/common/currencies';
 import { toDateObject } from '../../src/events/event-dates';
+import { PageLinks, Prefixed } from './transforms';
 
 /**
  * Response classes the way most NestJS code writes them: the entity is copied in, and
  * class-transformer decorators (run by ClassSerializerInterceptor) pick, rename and reformat its
  * fields into the API's snake_case shape.
  */
-const Prefixed = (prefix: string) =>
-  Transform(
-    ({ value }: { value: number | null | undefined }) =>
-      value === null || value === undefined ? null : `${prefix}${value}`,
-    { toPlainOnly: true },
-  );
 
 @Exclude()
 export class LineItemResponse {
@@ -147,11 +142,6 @@ export class OrderResponse {
       instructions: o.paymentMethodInstructions,
     };
   }
-}
-
-export class PageLinks {
-  next: string | null;
-  previous: string | null;
 }
 
 export class OrderListResponse {

@@ -12,22 +12,7 @@ import { ApiKeyGuard, type AuthedRequest } from './api-key.guard';
 import { ListOrdersQuery } from './list-orders.query';
 import { OrderListResponse, OrderResponse } from './order.response';
 import { TypicalOrdersService } from './orders.service';
-
-function link(
-  path: string,
-  cursor: string,
-  id: string,
-  query: Record<string, unknown>,
-) {
-  const params = [`${cursor}=${encodeURIComponent(id)}`];
-  for (const [key, value] of Object.entries(query)) {
-    if (key === 'starting_after' || key === 'ending_before') continue;
-    params.push(
-      `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`,
-    );
-  }
-  return `${path}?${params.join('&')}`;
-}
+import { link } from './transforms';
 
 @Controller('v1/orders')
 @UseGuards(ApiKeyGuard)

@@ -3,8 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKey } from '../../src/auth/entities/api-key.entity';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
+import { Event } from '../../src/events/entities/event.entity';
+import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import { ApiKeyGuard } from './api-key.guard';
+import { TypicalEventsController } from './events.controller';
+import { TypicalEventsService } from './events.service';
+import { TypicalIssuedTicketsController } from './issued-tickets.controller';
+import { TypicalIssuedTicketsService } from './issued-tickets.service';
 import { TypicalOrdersController } from './orders.controller';
 import { TypicalOrdersService } from './orders.service';
 
@@ -18,9 +24,18 @@ import { TypicalOrdersService } from './orders.service';
       ...buildDataSourceOptions(parseDatabaseUrl(process.env.DATABASE_URL)),
       retryAttempts: 0,
     }),
-    TypeOrmModule.forFeature([Order, ApiKey]),
+    TypeOrmModule.forFeature([Order, Event, IssuedTicket, ApiKey]),
   ],
-  controllers: [TypicalOrdersController],
-  providers: [TypicalOrdersService, ApiKeyGuard],
+  controllers: [
+    TypicalOrdersController,
+    TypicalEventsController,
+    TypicalIssuedTicketsController,
+  ],
+  providers: [
+    TypicalOrdersService,
+    TypicalEventsService,
+    TypicalIssuedTicketsService,
+    ApiKeyGuard,
+  ],
 })
 export class TypicalModule {}

@@ -1,6 +1,6 @@
 /**
- * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, a list of
- * keys, and who builds a resource's JSON. Everything else is SQL both databases run unchanged.
+ * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, and who
+ * builds a resource's JSON. Everything else is SQL both databases run unchanged.
  */
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
@@ -13,8 +13,6 @@ export interface SqlDialect {
   readonly jsonBuiltBy: 'database' | 'service';
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
-  /** `<column> <in list>`: a condition that the column is one of `values`, as one parameter. */
-  inList(column: string, params: SqlParams, values: readonly unknown[]): string;
 }
 
 export const sqliteDialect: SqlDialect = {
@@ -26,15 +24,12 @@ export const sqliteDialect: SqlDialect = {
   // unary plus, a no-op on any value, keeps them out of the planner's sight: each statement is
   // planned once, when prepared.
   placeholder: () => '+?',
-  inList: (column, params, values) =>
-    `${column} IN (SELECT value FROM json_each(${params.add(JSON.stringify(values))}))`,
 };
 
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
   jsonBuiltBy: 'service',
   placeholder: (n) => `$${n}`,
-  inList: (column, params, values) => `${column} = ANY(${params.add(values)})`,
 };
 
 export function dialectFor(type: string): SqlDialect {
@@ -52,4 +47,10 @@ export class SqlParams {
     this.values.push(value);
     return this.dialect.placeholder(this.values.length);
   }
+}
+
+/** SQL text with its parameters, in the dialect's placeholders. */
+export interface Statement {
+  readonly sql: string;
+  readonly params: unknown[];
 }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { ResourceReader } from '../../src/common/pagination/resource-reader';
 
 /** A statement as the service sent it. */
 export interface Statement {
@@ -7,19 +8,21 @@ export interface Statement {
 }
 
 /**
- * Records every statement sent through `dataSource.query` from now on, into the array returned
- * (cleared by the caller between requests).
+ * Records every statement the readers send from now on, into the array returned (cleared by the
+ * caller between requests). Readers send through their `read` (on PostgreSQL straight to the
+ * driver's pool as named statements, not through TypeORM's `query`).
  */
-export function recordStatements(dataSource: DataSource): Statement[] {
+export function recordStatements(
+  readers: readonly ResourceReader[],
+): Statement[] {
   const statements: Statement[] = [];
-  const original = dataSource.query.bind(dataSource);
-  jest
-    .spyOn(dataSource, 'query')
-    .mockImplementation((sql: string, params?: unknown) => {
-      const values = Array.isArray(params) ? (params as unknown[]) : [];
-      statements.push({ sql, params: values });
-      return original(sql, values);
+  for (const reader of readers) {
+    const original = reader.read;
+    jest.spyOn(reader, 'read').mockImplementation((sql, params, options) => {
+      statements.push({ sql, params });
+      return original(sql, params, options);
     });
+  }
   return statements;
 }
 

@@ -1,16 +1,16 @@
 import type { DataSource } from 'typeorm';
+import { type ReadRows, type Row, rowReader } from '../../database/row-reader';
 import {
   type SqlDialect,
   SqlParams,
+  type Statement,
   dialectFor,
 } from '../../database/sql-dialect';
 import { ApiError } from '../errors/api-error';
 import { parsePrefixedId } from '../ids';
 import type { Fields } from '../resource-json/json-shape';
 import {
-  type ReadRows,
   type ResourceJson,
-  type Row,
   compileResourceJson,
 } from '../resource-json/resource-json';
 import type { Filter } from './list-filters';
@@ -62,10 +62,7 @@ interface Position {
   readonly id: number;
 }
 
-export interface Statement {
-  readonly sql: string;
-  readonly params: unknown[];
-}
+export type { Statement } from '../../database/sql-dialect';
 
 /**
  * Reads one resource for a box office: a keyset page of its list, or one item. Every statement
@@ -75,13 +72,14 @@ export interface Statement {
  * Keyset pagination on an index that starts (tenant, sort key, id): a page costs the same at any
  * depth and a fixed number of statements whatever the limit — the cursor lookup, the page
  * (limit + 1 rows, to know whether more follow), the children of its items when the service
- * builds the JSON, and, when a page is reached through a cursor, one probe for the other
- * direction.
+ * builds the JSON (one statement per child array), and, when a page is reached through a cursor,
+ * one probe for the other direction. An item is one statement, its children included.
  */
 export class ResourceReader {
   readonly dialect: SqlDialect;
   readonly json: ResourceJson;
-  private readonly read: ReadRows;
+  /** Runs every statement the reader sends (see `rowReader`). */
+  readonly read: ReadRows;
 
   constructor(
     dataSource: DataSource,
@@ -89,7 +87,7 @@ export class ResourceReader {
   ) {
     this.dialect = dialectFor(dataSource.options.type);
     this.json = compileResourceJson(source.fields, this.dialect);
-    this.read = (sql, params) => dataSource.query<Row[]>(sql, params);
+    this.read = rowReader(dataSource);
   }
 
   async page(tenantId: number, request: PageRequest): Promise<Page> {
@@ -124,8 +122,9 @@ export class ResourceReader {
         : this.probeStatement(tenantId, request, positionOf(first), 'before');
       other = (await this.read(probe.sql, probe.params)).length > 0;
     }
+    await this.json.readChildren(pageRows, this.read);
     return {
-      items: await this.json.render(pageRows, this.read),
+      items: this.json.render(pageRows),
       firstId: `${this.source.prefix}${String(first.id)}`,
       lastId: `${this.source.prefix}${String(last.id)}`,
       hasNext: backwards ? other : more,
@@ -139,10 +138,10 @@ export class ResourceReader {
     const id = parsePrefixedId(prefix, publicId);
     if (id !== null) {
       const statement = this.oneStatement(tenantId, id);
-      const rows = await this.read(statement.sql, statement.params);
-      if (rows.length === 1) {
-        return Buffer.from((await this.json.render(rows, this.read))[0]);
-      }
+      const rows = this.json.resourceRows(
+        await this.read(statement.sql, statement.params),
+      );
+      if (rows.length === 1) return Buffer.from(this.json.render(rows)[0]);
     }
     throw ApiError.notFound(
       id === null
@@ -159,7 +158,7 @@ export class ResourceReader {
       `FROM ${table}${joins ? ` ${joins}` : ''}`,
       `WHERE ${tenant} = ${params.add(tenantId)} AND ${idColumn} = ${params.add(id)}`,
     ].join('\n');
-    return { sql, params: params.values };
+    return this.json.withChildren({ sql, params: params.values });
   }
 
   cursorStatement(tenantId: number, id: number): Statement {

@@ -1,26 +1,29 @@
-import type { SqlDialect } from '../../database/sql-dialect';
+import type { ReadRows, Row } from '../../database/row-reader';
+import type { SqlDialect, Statement } from '../../database/sql-dialect';
 import { compileJsonInSql, joinSegments } from './json-in-sql';
 import type { Fields } from './json-shape';
-import {
-  type ReadRows,
-  type Row,
-  childStatements,
-  compileJsonWriter,
-} from './json-writer';
-
-export type { ReadRows, Row } from './json-writer';
+import { compileJsonWriter } from './json-writer';
 
 /**
  * A resource's field table compiled for one database: the columns the statement that reads the
- * resource selects, and how those rows become JSON texts. The dialect decides where the JSON is
+ * resource selects, and how its rows become JSON texts. The dialect decides where the JSON is
  * built (SqlDialect.jsonBuiltBy); both ways give the same bytes for the same data.
  */
 export interface ResourceJson {
   /** Columns for `SELECT … FROM <the resource's table and joins>`, aliased. */
   readonly selectList: string;
-  /** Each row's JSON text, in row order (may read the rows' children first). */
-  render(rows: Row[], read: ReadRows): Promise<string[]>;
-  /** Statements `render` sends besides the caller's, for the golden SQL files. */
+  /**
+   * The statement to send for one that selects an item: the same one when the SQL builds the
+   * JSON, else one that returns the item's children too (see json-writer.ts).
+   */
+  withChildren(statement: Statement): Statement;
+  /** The resource's rows among what that statement returned, in order. */
+  resourceRows(rows: readonly Row[]): Row[];
+  /** Reads what `render` needs besides the rows of a page (their children), if anything. */
+  readChildren(rows: readonly Row[], read: ReadRows): Promise<void>;
+  /** Each resource row's JSON text, in row order. */
+  render(rows: readonly Row[]): string[];
+  /** Statements `readChildren` sends, for the golden SQL files. */
   readonly childStatements: readonly string[];
 }
 
@@ -29,11 +32,14 @@ export function compileResourceJson(
   dialect: SqlDialect,
 ): ResourceJson {
   if (dialect.jsonBuiltBy === 'service') {
-    const writer = compileJsonWriter(fields, dialect);
+    const writer = compileJsonWriter(fields);
     return {
       selectList: writer.selectList,
-      render: (rows, read) => writer.write(rows, read),
-      childStatements: childStatements(fields, dialect),
+      withChildren: writer.withChildren,
+      resourceRows: writer.resourceRows,
+      readChildren: writer.readChildren,
+      render: writer.write,
+      childStatements: writer.childStatements,
     };
   }
   const { segments, computed } = compileJsonInSql(fields);
@@ -63,7 +69,10 @@ export function compileResourceJson(
         .map((column) => `${column.sql} AS ${column.alias}`),
       ...segments.map((sql, i) => `${sql} AS ${segmentAliases[i]}`),
     ].join(',\n  '),
-    render: (rows) => Promise.resolve(rows.map(renderRow)),
+    withChildren: (statement) => statement,
+    resourceRows: (rows) => [...rows],
+    readChildren: () => Promise.resolve(),
+    render: (rows) => rows.map(renderRow),
     childStatements: [],
   };
 }

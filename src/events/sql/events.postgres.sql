@@ -2,6 +2,7 @@
 -- The statements events sends on postgres.
 
 -- retrieve
+WITH res AS (
 SELECT ev.id AS id,
   ev.id AS c0,
   ev.access_code AS c1,
@@ -31,7 +32,70 @@ SELECT ev.id AS id,
   ev.venue_name AS c25,
   ev.venue_postal_code AS c26
 FROM events ev
-WHERE ev.box_office_id = $1 AND ev.id = $2;
+WHERE ev.box_office_id = $1 AND ev.id = $2
+),
+arr0 AS (
+  SELECT pm.external_id AS c0_0,
+    pm.payment_method_id AS c0_1,
+    pm.type AS c0_2,
+    pm.name AS c0_3,
+    pm.instructions AS c0_4,
+    pm.event_id AS c0_p
+  FROM event_payment_methods pm
+  WHERE pm.event_id = ANY(ARRAY(SELECT c13 FROM res))
+  ORDER BY pm.event_id, pm.id
+),
+arr1 AS (
+  SELECT tg.id AS c1_0,
+    tg.max_per_order AS c1_1,
+    tg.name AS c1_2,
+    tg.sort_order AS c1_3,
+    tg.id AS c1_4,
+    tg.event_id AS c1_p
+  FROM ticket_groups tg
+  WHERE tg.event_id = ANY(ARRAY(SELECT c18 FROM res))
+  ORDER BY tg.event_id, tg.sort_order, tg.id
+),
+arr1_0 AS (
+  SELECT gt.id AS c1_0_0,
+    gt.group_id AS c1_0_p
+  FROM ticket_types gt
+  WHERE gt.group_id = ANY(ARRAY(SELECT c1_4 FROM arr1))
+  ORDER BY gt.group_id, gt.sort_order, gt.id
+),
+arr2 AS (
+  SELECT tt.id AS c2_0,
+    tt.access_code AS c2_1,
+    tt.booking_fee AS c2_2,
+    tt.description AS c2_3,
+    tt.group_id AS c2_4,
+    tt.max_per_order AS c2_5,
+    tt.min_per_order AS c2_6,
+    tt.name AS c2_7,
+    tt.price AS c2_8,
+    tt.status AS c2_9,
+    tt.sort_order AS c2_10,
+    tt.type AS c2_11,
+    tt.quantity AS c2_12,
+    tt.event_id AS c2_p
+  FROM ticket_types tt
+  WHERE tt.event_id = ANY(ARRAY(SELECT c19 FROM res))
+  ORDER BY tt.event_id, tt.sort_order, tt.id
+)
+SELECT 0 AS k, res.*, arr0.*, arr1.*, arr1_0.*, arr2.*
+  FROM res LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr1_0 ON false LEFT JOIN arr2 ON false
+UNION ALL
+SELECT 1 AS k, res.*, arr0.*, arr1.*, arr1_0.*, arr2.*
+  FROM arr0 LEFT JOIN res ON false LEFT JOIN arr1 ON false LEFT JOIN arr1_0 ON false LEFT JOIN arr2 ON false
+UNION ALL
+SELECT 2 AS k, res.*, arr0.*, arr1.*, arr1_0.*, arr2.*
+  FROM arr1 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1_0 ON false LEFT JOIN arr2 ON false
+UNION ALL
+SELECT 3 AS k, res.*, arr0.*, arr1.*, arr1_0.*, arr2.*
+  FROM arr1_0 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false
+UNION ALL
+SELECT 4 AS k, res.*, arr0.*, arr1.*, arr1_0.*, arr2.*
+  FROM arr2 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr1_0 ON false;
 
 -- list: first page
 SELECT ev.id AS id, ev.start_at AS sort_key,
@@ -141,36 +205,36 @@ SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_i
 -- probe: anything before the page?
 SELECT 1 AS found FROM events ev WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at >= $4 AND ev.end_at = $5 AND ev.end_at > $6 AND ev.end_at >= $7 AND ev.end_at < $8 AND ev.end_at <= $9 AND ev.status IN ($10, $11) AND ev.event_series_id = $12 AND (ev.start_at, ev.id) < ($13, $14) LIMIT 1;
 
--- children 1, for the whole page
+-- children 1, for a whole page
 SELECT pm.external_id AS c0_0,
   pm.payment_method_id AS c0_1,
   pm.type AS c0_2,
   pm.name AS c0_3,
   pm.instructions AS c0_4,
-  pm.event_id AS _parent
+  pm.event_id AS c0_p
 FROM event_payment_methods pm
 WHERE pm.event_id = ANY($1)
 ORDER BY pm.event_id, pm.id;
 
--- children 2, for the whole page
+-- children 2, for a whole page
 SELECT tg.id AS c1_0,
   tg.max_per_order AS c1_1,
   tg.name AS c1_2,
   tg.sort_order AS c1_3,
   tg.id AS c1_4,
-  tg.event_id AS _parent
+  tg.event_id AS c1_p
 FROM ticket_groups tg
 WHERE tg.event_id = ANY($1)
 ORDER BY tg.event_id, tg.sort_order, tg.id;
 
--- children 3, for the whole page
+-- children 3, for a whole page
 SELECT gt.id AS c1_0_0,
-  gt.group_id AS _parent
+  gt.group_id AS c1_0_p
 FROM ticket_types gt
 WHERE gt.group_id = ANY($1)
 ORDER BY gt.group_id, gt.sort_order, gt.id;
 
--- children 4, for the whole page
+-- children 4, for a whole page
 SELECT tt.id AS c2_0,
   tt.access_code AS c2_1,
   tt.booking_fee AS c2_2,
@@ -184,7 +248,7 @@ SELECT tt.id AS c2_0,
   tt.sort_order AS c2_10,
   tt.type AS c2_11,
   tt.quantity AS c2_12,
-  tt.event_id AS _parent
+  tt.event_id AS c2_p
 FROM ticket_types tt
 WHERE tt.event_id = ANY($1)
 ORDER BY tt.event_id, tt.sort_order, tt.id;

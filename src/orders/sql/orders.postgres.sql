@@ -2,6 +2,7 @@
 -- The statements orders sends on postgres.
 
 -- retrieve
+WITH res AS (
 SELECT o.id AS id,
   o.id AS c0,
   o.address_1 AS c1,
@@ -35,7 +36,52 @@ SELECT o.id AS id,
   o.total AS c29,
   o.txn_id AS c30
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND o.id = $2;
+WHERE o.box_office_id = $1 AND o.id = $2
+),
+arr0 AS (
+  SELECT t.id AS c0_0,
+    t.barcode AS c0_1,
+    t.barcode_url AS c0_2,
+    t.created_at AS c0_3,
+    t.custom_questions AS c0_4,
+    t.description AS c0_5,
+    o.buyer_email AS c0_6,
+    t.event_id AS c0_7,
+    t.full_name AS c0_8,
+    t.first_name AS c0_9,
+    t.last_name AS c0_10,
+    t.reservation AS c0_11,
+    t.status AS c0_12,
+    t.updated_at AS c0_13,
+    t.voided_at AS c0_14,
+    t.order_id AS c0_15,
+    t.qr_code_url AS c0_16,
+    t.order_id AS c0_p
+  FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+  WHERE t.order_id = ANY(ARRAY(SELECT c17 FROM res))
+  ORDER BY t.order_id, t.id
+),
+arr1 AS (
+  SELECT li.id AS c1_0,
+    li.booking_fee AS c1_1,
+    li.description AS c1_2,
+    li.type AS c1_3,
+    li.total AS c1_4,
+    li.value AS c1_5,
+    li.quantity AS c1_6,
+    li.order_id AS c1_p
+  FROM line_items li
+  WHERE li.order_id = ANY(ARRAY(SELECT c18 FROM res))
+  ORDER BY li.order_id, li.id
+)
+SELECT 0 AS k, res.*, arr0.*, arr1.*
+  FROM res LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false
+UNION ALL
+SELECT 1 AS k, res.*, arr0.*, arr1.*
+  FROM arr0 LEFT JOIN res ON false LEFT JOIN arr1 ON false
+UNION ALL
+SELECT 2 AS k, res.*, arr0.*, arr1.*
+  FROM arr1 LEFT JOIN res ON false LEFT JOIN arr0 ON false;
 
 -- list: first page
 SELECT o.id AS id, o.created_at AS sort_key,
@@ -157,7 +203,7 @@ SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id 
 -- probe: anything before the page?
 SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.buyer_email_lookup = $9 AND o.txn_id = $10 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $11) AND (o.created_at, o.id) > ($12, $13) LIMIT 1;
 
--- children 1, for the whole page
+-- children 1, for a whole page
 SELECT t.id AS c0_0,
   t.barcode AS c0_1,
   t.barcode_url AS c0_2,
@@ -175,12 +221,12 @@ SELECT t.id AS c0_0,
   t.voided_at AS c0_14,
   t.order_id AS c0_15,
   t.qr_code_url AS c0_16,
-  t.order_id AS _parent
+  t.order_id AS c0_p
 FROM issued_tickets t JOIN orders o ON o.id = t.order_id
 WHERE t.order_id = ANY($1)
 ORDER BY t.order_id, t.id;
 
--- children 2, for the whole page
+-- children 2, for a whole page
 SELECT li.id AS c1_0,
   li.booking_fee AS c1_1,
   li.description AS c1_2,
@@ -188,7 +234,7 @@ SELECT li.id AS c1_0,
   li.total AS c1_4,
   li.value AS c1_5,
   li.quantity AS c1_6,
-  li.order_id AS _parent
+  li.order_id AS c1_p
 FROM line_items li
 WHERE li.order_id = ANY($1)
 ORDER BY li.order_id, li.id;
