@@ -45,7 +45,7 @@ function expectOneClearLine(outcome: Outcome, database: string, why: RegExp) {
   expect(line).not.toMatch(/\bat .*:\d+:\d+/);
 }
 
-// docs/API.md, Shutdown and start-up: a database that is missing or cannot be written stops the
+// docs/API.md, Start-up: a database that is missing or cannot be written stops the
 // start at once with one line saying which and why (no stack trace), and exit code 1.
 describe('a start against a database it cannot use', () => {
   let sqlite: TestDatabase;

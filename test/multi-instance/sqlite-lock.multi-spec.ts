@@ -52,9 +52,10 @@ function locker(file: string, lockingMode: boolean) {
   };
 }
 
-// docs/API.md, Errors: a database that cannot be reached is a 503, never a hang. On SQLite in WAL
-// mode (the service's), a reader never waits for a writer, so another process holding the write
-// lock does not stop the service from answering: 200 throughout, at the usual speed.
+// docs/API.md, Database faults: a database that cannot be reached is a 503, never a hang. On
+// SQLite in WAL mode (the service's), a reader never waits for a writer, so another process
+// holding the write lock does not stop the service from answering: 200 throughout, at the usual
+// speed.
 describe('SQLite held under an exclusive lock by another process', () => {
   let database: TestDatabase;
   let server: ServerProcess;
