@@ -4,6 +4,7 @@
 // dist/src/main.js, which never seeds.
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
+import { bootFailureLine } from '../src/boot-failure';
 import { createApp, listen } from '../src/create-app';
 import {
   DEMO_BOX_OFFICES,
@@ -43,8 +44,8 @@ async function main() {
   process.stdout.write(instructions(await listen(app)));
 }
 
-// Failures inside Nest's own calls end the process there, logged; this catches the rest.
+// As in main.ts: one line for a failure of settings, database or port; a bug in full.
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(bootFailureLine(error, process.env.DATABASE_URL) ?? error);
   process.exit(1);
 });

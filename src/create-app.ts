@@ -27,6 +27,7 @@ import {
 } from './common/http/cors-options';
 import { etagOf } from './common/http/etag';
 import { configureHttpServer } from './common/http/http-server';
+import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
 import { buildOpenApiDocument } from './common/http/openapi-document';
 import { requestIdMiddleware } from './common/http/request-id';
@@ -54,18 +55,25 @@ export async function createApp(
     AppModule.forRoot(options),
     new JsonBufferExpressAdapter(caseSensitiveExpress()),
     // A read-only API parses no bodies. Logs wait for pino, attached below. A failure inside Nest
-    // (configuration, database) is logged by Nest, which then ends the process.
-    { bodyParser: false, bufferLogs: true },
+    // (configuration, database) is thrown to the caller, not logged: main.ts reports it in one
+    // line (boot-failure.ts) rather than as Nest's buffered start-up log and stack.
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+      autoFlushLogs: false,
+    },
   );
   return configure(app);
 }
 
 /**
- * Listens on PORT and logs where: the last step of main.ts and of the demo server. Returns the
- * base URL.
+ * Listens on PORT and logs where: the last step of main.ts and of the demo server. From then on
+ * SIGTERM and SIGINT drain and close the app (graceful-shutdown.ts). Returns the base URL.
  */
 export async function listen(app: NestExpressApplication): Promise<string> {
   await app.listen(app.get(AppConfig).port);
+  gracefulShutdown(app).stopOnSignals(app);
   const { port } = app.getHttpServer().address() as AddressInfo;
   const base = `http://localhost:${port}`;
   app
@@ -120,6 +128,8 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   });
   const auth = app.get(AuthMiddleware);
   const rateLimit = app.get(RateLimitMiddleware);
+  // Counts requests in flight; once a shutdown starts, answers new ones 503 (before any key lookup).
+  app.use(gracefulShutdown(app).middleware);
   app.use(
     (req: Request, res: Response, next: NextFunction) =>
       void auth.use(req, res, next),
@@ -133,7 +143,6 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   app.use(cacheControlMiddleware);
 
   app.enableVersioning({ type: VersioningType.URI });
-  app.enableShutdownHooks();
 
   const document = buildOpenApiDocument(app);
   // JSON only: no undocumented /docs-yaml (docs/API.md, GET /docs and /docs-json).

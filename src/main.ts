@@ -1,16 +1,19 @@
+import { bootFailureLine } from './boot-failure';
 import { createApp, listen } from './create-app';
 
 /**
  * The production entry point: `node dist/src/main.js` serves the API on PORT, applying pending
  * migrations first unless MIGRATIONS_RUN=false. It never seeds: `npm start` runs the demo server
- * (seeds/demo-server.ts) instead.
+ * (seeds/demo-server.ts) instead. SIGTERM drains and stops it (exit 0).
  */
 async function bootstrap() {
   await listen(await createApp());
 }
 
-// Failures inside Nest's own calls end the process there, logged; this catches the rest.
+// A start that fails on its settings, database or port prints one line and exits 1 (in the
+// seconds a database still starting is waited for: database.module.ts); anything else, a bug,
+// prints the whole error.
 bootstrap().catch((error: unknown) => {
-  console.error(error);
+  console.error(bootFailureLine(error, process.env.DATABASE_URL) ?? error);
   process.exit(1);
 });

@@ -1,5 +1,7 @@
-// `npm run test:multi-instance`: two server processes (the built dist/) on one PostgreSQL and one
-// Redis. Needs both servers (PostgreSQL from DATABASE_URL, Redis from REDIS_URL; local defaults).
+// `npm run test:multi-instance`: server processes (the built dist/) on PostgreSQL, SQLite files and
+// Redis: several instances, faults (a database down, locked or slow, Redis down, a start that
+// fails), SIGTERM. Needs both servers (PostgreSQL from DATABASE_URL, Redis from REDIS_URL; local
+// defaults). One file at a time: a file may stop the PostgreSQL server (TEST_RESTART_POSTGRES).
 /** @type {import('jest').Config} */
 module.exports = {
   rootDir: '..',
@@ -9,4 +11,5 @@ module.exports = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   testTimeout: 60_000,
+  maxWorkers: 1,
 };

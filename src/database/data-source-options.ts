@@ -68,6 +68,9 @@ export function buildDataSourceOptions(
       // A reader never waits long on a writer (seeding, the API key CLI): WAL lets both run at
       // once.
       enableWAL: !inMemory,
+      // The busy timeout. Reads never wait for it in WAL mode, even while another process holds
+      // BEGIN EXCLUSIVE (docs/API.md, Database faults); it bounds writers: the seeder and the API
+      // key command (migrations wait longer: migrate.ts).
       timeout: 2_000,
       statementCacheSize: 200,
       prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {

@@ -24,6 +24,12 @@ export class MigrationsOnStart implements OnModuleInit {
   }
 }
 
+/** A database server that may still be starting: worth another connection attempt. */
+function isStartingUp(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ECONNREFUSED' || code === '57P03';
+}
+
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -34,9 +40,12 @@ export class MigrationsOnStart implements OnModuleInit {
           statementTimeoutMs: config.dbStatementTimeoutMs,
           connectTimeoutMs: config.dbConnectTimeoutMs,
         }),
-        // At boot, wait a little for a database that is still starting; then fail loudly.
-        retryAttempts: config.nodeEnv === 'test' ? 0 : 5,
-        retryDelay: 2000,
+        // At boot, wait a few seconds for a PostgreSQL server that is still starting (refused
+        // connections, "starting up"); anything else (no such database, bad credentials, an
+        // SQLite file that cannot be opened) fails at once. main.ts reports it in one line.
+        retryAttempts: config.nodeEnv === 'test' ? 0 : 3,
+        retryDelay: 1000,
+        toRetry: isStartingUp,
       }),
     }),
   ],

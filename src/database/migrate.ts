@@ -1,16 +1,24 @@
+import type Database from 'better-sqlite3';
 import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
 
 /** Arbitrary constant naming "this service's schema migrations" among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_311_500_421;
 
+/** How long a process waits for another one's migrations on the same SQLite file. */
+const SQLITE_MIGRATION_WAIT_MS = 60_000;
+
 /**
- * Runs pending migrations, each in its own transaction. On PostgreSQL a session advisory lock
- * makes instances that start together take turns: the first migrates, the others then find
- * nothing left to do. (SQLite serialises writers itself.)
+ * Runs pending migrations. Processes that start together on one database take turns: the first
+ * migrates, the others then find nothing left to do. On PostgreSQL each migration has its own
+ * transaction, under a session advisory lock; on SQLite the whole run is one write transaction
+ * (see runSqliteMigrations).
  */
 export async function runMigrations(
   dataSource: DataSource,
 ): Promise<Migration[]> {
+  if (dataSource.options.type === 'better-sqlite3') {
+    return runSqliteMigrations(dataSource);
+  }
   if (dataSource.options.type !== 'postgres') {
     return dataSource.runMigrations({ transaction: 'each' });
   }
@@ -26,5 +34,42 @@ export async function runMigrations(
     await lockRunner
       .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
       .finally(() => lockRunner.release());
+  }
+}
+
+/**
+ * SQLite has no advisory locks: the run, from reading which migrations are applied to the last
+ * one, is a single `BEGIN IMMEDIATE` transaction, so a second process waits for the first's
+ * commit (up to SQLITE_MIGRATION_WAIT_MS, rather than the usual busy timeout) and then finds
+ * nothing pending. TypeORM would check for its migrations table and create it outside any
+ * transaction, and two processes would both create it. Foreign keys are off around the
+ * transaction, as TypeORM has them for a migration (rebuilding a table must not cascade).
+ */
+async function runSqliteMigrations(
+  dataSource: DataSource,
+): Promise<Migration[]> {
+  const db = (
+    dataSource.driver as unknown as { databaseConnection: Database.Database }
+  ).databaseConnection;
+  const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
+  const runner = dataSource.createQueryRunner();
+  db.pragma('foreign_keys = OFF');
+  db.pragma(`busy_timeout = ${SQLITE_MIGRATION_WAIT_MS}`);
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'none';
+      const applied = await executor.executePendingMigrations();
+      db.exec('COMMIT');
+      return applied;
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeout}`);
+    db.pragma('foreign_keys = ON');
+    await runner.release();
   }
 }

@@ -1,91 +1,21 @@
+import { execFileSync } from 'node:child_process';
 import { Client } from 'pg';
-import request from 'supertest';
-import { DataSource } from 'typeorm';
-import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { MESSAGES, errorBody, expectNothingLeaked, getAs } from '../utils/api';
 import { TestApp, basicAuth, createTestApp } from '../utils/create-test-app';
 import { Factory } from '../utils/factories';
 import { TestDatabase, createTestDatabase } from '../utils/test-database';
+import { DEMO_KEY, seedDemo, sleep } from './databases';
 import { ServerProcess, freePort, startServer } from './server-process';
 import { TcpProxy } from './tcp-proxy';
+import { Sample, sample, startTraffic } from './traffic';
 
 const KEY = 'sk_database_outage';
 
-// This suite runs against PostgreSQL (local default) for every test app it creates.
+// This suite runs against PostgreSQL (local default) for every test app it creates. A database
+// that cannot be reached, or does not answer in time, is a 503 SERVICE_UNAVAILABLE; the process
+// stays up and recovers by itself (docs/API.md, Database faults).
 process.env.TEST_DATABASE_URL ??=
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-// A server process reaches PostgreSQL through a proxy; cutting the proxy makes the database
-// unreachable while the process keeps running (503 SERVICE_UNAVAILABLE; the process stays up and
-// recovers by itself: docs/API.md, Errors).
-describe('when the database cannot be reached', () => {
-  let database: TestDatabase;
-  let proxy: TcpProxy;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const direct = new URL(database.url);
-    proxy = new TcpProxy(await freePort(), {
-      host: direct.hostname,
-      port: Number(direct.port || 5432),
-    });
-    await proxy.start();
-    const viaProxy = new URL(database.url);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    server = await startServer({
-      DATABASE_URL: viaProxy.toString(),
-      DB_CONNECT_TIMEOUT_MS: '1000',
-      AUTH_CACHE_TTL_MS: '0',
-    });
-
-    const dataSource = await new DataSource(
-      buildDataSourceOptions({ type: 'postgres', url: database.url }),
-    ).initialize();
-    const factory = new Factory(dataSource);
-    const { office, event } = await factory.tenant(KEY);
-    await factory.order(office.id, event.id);
-    await dataSource.destroy();
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    await proxy?.cut();
-    await database?.drop();
-  });
-
-  const orders = () =>
-    request(server.url).get('/v1/orders').set('Authorization', basicAuth(KEY));
-
-  it('answers 503 SERVICE_UNAVAILABLE while it is down, stays up, and recovers when it is back', async () => {
-    expect((await orders()).status).toBe(200);
-
-    await proxy.cut();
-    const down = await orders();
-    expect(down.status).toBe(503);
-    expect(down.headers['content-type']).toMatch(/^application\/json/);
-    expect(down.body).toEqual({
-      status: 503,
-      error_code: 'SERVICE_UNAVAILABLE',
-      message: MESSAGES.databaseUnavailable,
-    });
-    expect(down.text).not.toMatch(
-      /ECONNREFUSED|127\.0\.0\.1|postgres|at .*\.js/i,
-    );
-    // The process is still up: the liveness check does not touch the database.
-    expect((await request(server.url).get('/v1/ping')).status).toBe(200);
-
-    await proxy.start();
-    let recovered = 0;
-    for (let attempt = 0; attempt < 50 && recovered !== 200; attempt++) {
-      recovered = (await orders()).status;
-      if (recovered !== 200)
-        await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(recovered).toBe(200);
-  });
-});
 
 describe('PostgreSQL connections dropped (503, then recovery by itself)', () => {
   let t: TestApp;
@@ -132,5 +62,184 @@ describe('PostgreSQL connections dropped (503, then recovery by itself)', () => 
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(statuses[statuses.length - 1]).toBe(200);
+  });
+});
+
+/**
+ * `TEST_RESTART_POSTGRES="<version> <cluster>"` (set by .ci/run, which runs as root on a machine
+ * of its own): stop and start that PostgreSQL cluster itself with pg_ctlcluster. Unset (the
+ * default: the server may be shared), the proxy stands in: it resets live connections and refuses
+ * new ones, as a stopped server does.
+ */
+const REAL_CLUSTER = process.env.TEST_RESTART_POSTGRES?.split(' ');
+
+function pgCtlCluster(action: 'stop' | 'start') {
+  const [version, cluster] = REAL_CLUSTER!;
+  execFileSync(
+    'pg_ctlcluster',
+    ['--skip-systemctl-redirect', version, cluster, action],
+    { stdio: 'inherit' },
+  );
+}
+
+/** A 503 of the database being down: the whole envelope, with Retry-After. */
+function expectUnavailable(s: Sample) {
+  expect(s.status).toBe(503);
+  expect(s.headers?.get('content-type')).toMatch(/^application\/json/);
+  expect(s.headers?.get('retry-after')).toBe('5');
+  expect(JSON.parse(s.body)).toEqual(
+    errorBody(503, 'SERVICE_UNAVAILABLE', MESSAGES.databaseUnavailable),
+  );
+  expectNothingLeaked(s.body);
+}
+
+describe(`PostgreSQL stopped during traffic (${REAL_CLUSTER ? `pg_ctlcluster ${REAL_CLUSTER.join(' ')}` : 'a proxy that resets and refuses connections'})`, () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy | null = null;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seedDemo(database.url, 60);
+    let url = database.url;
+    if (!REAL_CLUSTER) {
+      const direct = new URL(database.url);
+      proxy = new TcpProxy(await freePort(), {
+        host: direct.hostname,
+        port: Number(direct.port || 5432),
+      });
+      await proxy.start();
+      const viaProxy = new URL(database.url);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      url = viaProxy.toString();
+    }
+    server = await startServer({
+      DATABASE_URL: url,
+      DB_CONNECT_TIMEOUT_MS: '1000',
+    });
+  });
+
+  let stopped = false;
+
+  afterAll(async () => {
+    // Whatever happened, the shared server is left running.
+    if (stopped) await start();
+    await server?.stop();
+    await proxy?.cut();
+    await database?.drop();
+  });
+
+  const stop = async () => {
+    stopped = true;
+    if (proxy) await proxy.cut();
+    else pgCtlCluster('stop');
+  };
+  const start = async () => {
+    if (proxy) await proxy.start();
+    else pgCtlCluster('start');
+    stopped = false;
+  };
+
+  it('answers 503 within 1.5 s while it is down (no hang, no crash), then 200 within 2 s of its return', async () => {
+    const traffic = startTraffic(
+      `${server.url}/v1/orders?limit=10`,
+      { Authorization: basicAuth(DEMO_KEY) },
+      { loops: 4, timeoutMs: 5_000 },
+    );
+    await sleep(500);
+    await stop();
+    const down = Date.now();
+    await sleep(2_000);
+    const ping = await sample(`${server.url}/v1/ping`, {});
+    await start();
+    const up = Date.now();
+    await sleep(3_000);
+    await traffic.stop();
+
+    const { samples } = traffic;
+    // No request hung or lost its connection, whenever it was sent.
+    for (const s of samples) {
+      expect(s.error).toBeNull();
+      expect(s.ms).toBeLessThan(1_500);
+      if (s.status !== 200) expectUnavailable(s);
+    }
+    expect(samples.filter((s) => s.sentAt < down)[0].status).toBe(200);
+    const whileDown = samples.filter((s) => s.sentAt >= down && s.sentAt < up);
+    expect(whileDown.length).toBeGreaterThan(4);
+    // Every request sent while it was down is a 503 (any other is listed, with when it was sent).
+    expect(
+      whileDown
+        .filter((s) => s.status !== 503)
+        .map((s) => ({
+          sentAfterStop: s.sentAt - down,
+          ms: s.ms,
+          status: s.status,
+        })),
+    ).toEqual([]);
+    const settled = samples.filter((s) => s.sentAt >= up + 2_000);
+    expect(settled.length).toBeGreaterThan(4);
+    for (const s of settled) expect(s.status).toBe(200);
+    // The process stayed up all along, its liveness check untouched by the database.
+    expect(ping.status).toBe(200);
+    expect(server.child.exitCode).toBeNull();
+  });
+});
+
+describe('a statement over the statement timeout', () => {
+  const POOL = 3;
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let locker: Client;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seedDemo(database.url, 60);
+    server = await startServer({
+      DATABASE_URL: database.url,
+      DB_STATEMENT_TIMEOUT_MS: '300',
+      DB_POOL_SIZE: String(POOL),
+    });
+    locker = new Client({ connectionString: database.url });
+    await locker.connect();
+  });
+
+  afterAll(async () => {
+    await locker?.end();
+    await server?.stop();
+    await database?.drop();
+  });
+
+  const get = (path: string) =>
+    sample(`${server.url}${path}`, { Authorization: basicAuth(DEMO_KEY) });
+
+  it('is cancelled with a 503, and the pool is not exhausted: other requests succeed meanwhile and all do after', async () => {
+    // Another session holds the orders table: every order query waits, until the timeout.
+    await locker.query('BEGIN');
+    await locker.query('LOCK TABLE orders IN ACCESS EXCLUSIVE MODE');
+    try {
+      // Three times as many as the pool has connections.
+      const blocked = await Promise.all(
+        Array.from({ length: POOL * 3 }, () => get('/v1/orders?limit=10')),
+      );
+      for (const s of blocked) {
+        expectUnavailable(s);
+        expect(s.ms).toBeLessThan(3_000);
+      }
+      // The connections came back to the pool: a request on other tables goes through.
+      const events = await get('/v1/events?limit=5');
+      expect(events.status).toBe(200);
+    } finally {
+      await locker.query('ROLLBACK');
+    }
+    const after = await Promise.all(
+      Array.from({ length: POOL * 3 }, () => get('/v1/orders?limit=10')),
+    );
+    expect(after.map((s) => s.status)).toEqual(Array(POOL * 3).fill(200));
+    // No statement of the service is left running.
+    const { rows } = await locker.query<{ n: string }>(
+      "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()",
+    );
+    expect(Number(rows[0].n)).toBe(0);
   });
 });

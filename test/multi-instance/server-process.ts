@@ -14,8 +14,77 @@ export async function freePort(): Promise<number> {
 
 export interface ServerProcess {
   url: string;
+  port: number;
+  child: ChildProcess;
   output: () => string;
+  /** Resolves when the process has exited (at once if it has). */
+  exited: () => Promise<Exit>;
+  /** Waits until the output has a line matching `pattern` (rejects after `timeoutMs`). */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface SpawnOptions {
+  /** Run as this user and group (a root test runner dropping privileges). */
+  uid?: number;
+  gid?: number;
+}
+
+const SERVER_MAIN = join(__dirname, '../../dist/src/main.js');
+
+/** Starts `node dist/src/main.js` (the production entry point) without waiting for it. */
+export function spawnServer(
+  env: Record<string, string>,
+  port: number,
+  options: SpawnOptions = {},
+) {
+  const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...options,
+  });
+  let output = '';
+  const listeners = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const listener of listeners) listener();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exit = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    child,
+    output: () => output,
+    exited: () => exit,
+    waitForOutput: (pattern: RegExp, timeoutMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(output)) return;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`no output matching ${pattern}:\n${output}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      }),
+  };
 }
 
 /** Starts `node dist/src/main.js` (the production entry point) and waits until /v1/ping answers. */
@@ -23,28 +92,15 @@ export async function startServer(
   env: Record<string, string>,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(__dirname, '../../dist/src/main.js')],
-    {
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        ...env,
-        PORT: String(port),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const spawned = spawnServer(env, port);
+  const { child } = spawned;
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) {
-      throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+      throw new Error(
+        `server exited with ${child.exitCode}:\n${spawned.output()}`,
+      );
     }
     try {
       if ((await fetch(`${url}/v1/ping`)).ok) break;
@@ -52,16 +108,19 @@ export async function startServer(
       // not listening yet
     }
     if (Date.now() > deadline)
-      throw new Error(`server did not start:\n${output}`);
+      throw new Error(`server did not start:\n${spawned.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
+    ...spawned,
     url,
-    output: () => output,
+    port,
     stop: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await spawned.exited();
+      clearTimeout(timer);
     },
   };
 }

@@ -3,11 +3,15 @@ import { Server, Socket, connect, createServer } from 'node:net';
 
 /**
  * A TCP proxy on a fixed local port that can be cut (listener closed, live connections reset) and
- * restored: the database "becomes unreachable" for a server process that connects through it.
+ * restored: the database "becomes unreachable" for a server process that connects through it. It
+ * can also hold what clients send (a server that has stopped answering, for as long as the test
+ * says) and let it through later.
  */
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private holding = false;
+  private readonly held: { upstream: Socket; chunk: Buffer }[] = [];
 
   constructor(
     readonly port: number,
@@ -25,7 +29,11 @@ export class TcpProxy {
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      client.on('data', (chunk: Buffer) => {
+        if (this.holding) this.held.push({ upstream, chunk });
+        else upstream.write(chunk);
+      });
+      upstream.pipe(client);
     });
     this.server.listen(this.port, '127.0.0.1');
     await once(this.server, 'listening');
@@ -36,5 +44,25 @@ export class TcpProxy {
     this.server = null;
     for (const socket of this.sockets) socket.resetAndDestroy();
     if (server) await new Promise((resolve) => server.close(resolve));
+  }
+
+  /** From now on, what clients send is kept here instead of being forwarded. */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** Everything held so far, as text. */
+  heldText(): string {
+    return Buffer.concat(this.held.map(({ chunk }) => chunk)).toString(
+      'latin1',
+    );
+  }
+
+  /** Forwards what was held, in order, and stops holding. */
+  release(): void {
+    this.holding = false;
+    for (const { upstream, chunk } of this.held.splice(0)) {
+      if (!upstream.destroyed) upstream.write(chunk);
+    }
   }
 }

@@ -42,7 +42,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     const described = this.describe(exception, request);
 
-    if (described.status >= 500) {
+    // A 5xx ApiError (an instance shutting down: 503) is logged where it is decided.
+    if (described.status >= 500 && !(exception instanceof ApiError)) {
       const requestId = requestIdOf(request);
       if (described.code === ErrorCode.SERVICE_UNAVAILABLE) {
         const now = Date.now();

@@ -1,0 +1,40 @@
+import { MIGRATIONS } from '../src/database/data-source-options';
+import {
+  durableTestDatabase,
+  openWithMigrations,
+  schemaSnapshot,
+} from './utils/migrated-database';
+import { TestDatabase } from './utils/test-database';
+
+// `npm run migration:revert` (TypeORM's undoLastMigration) must bring the schema back exactly:
+// docs/API.md, Upgrading. On SQLite by default, on PostgreSQL under `npm run test:e2e:postgres`.
+describe('migrations are reversible', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await durableTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('reverting the latest restores exactly the schema before it, and applying it again gives the latest', async () => {
+    const previous = MIGRATIONS.slice(0, -1);
+    const before = await openWithMigrations(database.url, previous);
+    const previousSchema = await schemaSnapshot(before);
+    await before.destroy();
+
+    const current = await openWithMigrations(database.url, MIGRATIONS);
+    try {
+      const latestSchema = await schemaSnapshot(current);
+      expect(latestSchema).not.toEqual(previousSchema);
+
+      await current.undoLastMigration({ transaction: 'each' });
+      expect(await schemaSnapshot(current)).toEqual(previousSchema);
+      expect(await current.showMigrations()).toBe(true);
+
+      await current.runMigrations({ transaction: 'each' });
+      expect(await schemaSnapshot(current)).toEqual(latestSchema);
+    } finally {
+      await current.destroy();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+/** One request of a traffic run: when it was sent, how long it took and what came back. */
+export interface Sample {
+  sentAt: number;
+  ms: number;
+  status: number | null;
+  headers: Headers | null;
+  body: string;
+  /** A connection error or a time-out (the request took longer than `timeoutMs`). */
+  error: string | null;
+}
+
+export interface Traffic {
+  samples: Sample[];
+  /** Stops sending and resolves when every request in flight has ended. */
+  stop(): Promise<void>;
+}
+
+/** Sends `request` once and records the outcome; gives up after `timeoutMs` (recorded as an error). */
+export async function sample(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs = 5_000,
+): Promise<Sample> {
+  const sentAt = Date.now();
+  try {
+    const res = await fetch(url, {
+      headers,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = await res.text();
+    return {
+      sentAt,
+      ms: Date.now() - sentAt,
+      status: res.status,
+      headers: res.headers,
+      body,
+      error: null,
+    };
+  } catch (error) {
+    return {
+      sentAt,
+      ms: Date.now() - sentAt,
+      status: null,
+      headers: null,
+      body: '',
+      error:
+        error instanceof Error ? `${error.name}: ${error.message}` : 'error',
+    };
+  }
+}
+
+/**
+ * `loops` clients, each sending `url` again as soon as its last request ended (keep-alive
+ * connections), with `pauseMs` between requests, until stopped.
+ */
+export function startTraffic(
+  url: string,
+  headers: Record<string, string>,
+  options: { loops?: number; pauseMs?: number; timeoutMs?: number } = {},
+): Traffic {
+  const samples: Sample[] = [];
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      samples.push(await sample(url, headers, options.timeoutMs));
+      await new Promise((resolve) =>
+        setTimeout(resolve, options.pauseMs ?? 20),
+      );
+    }
+  };
+  const loops = Array.from({ length: options.loops ?? 4 }, loop);
+  return {
+    samples,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}

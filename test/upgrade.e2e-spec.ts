@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../src/config/app-config';
+import { validateEnvironment } from '../src/config/environment';
+import { createApp } from '../src/create-app';
+import { MIGRATIONS } from '../src/database/data-source-options';
+import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
+import { basicAuth } from './utils/create-test-app';
+import {
+  durableTestDatabase,
+  openWithMigrations,
+} from './utils/migrated-database';
+import { TestDatabase } from './utils/test-database';
+
+/**
+ * test/fixtures/release-1 was made by the previous release (git 4462855, whose schema is the first
+ * migration alone; make-fixture.js there says how): its seeded rows, and the bytes it served for
+ * every order (two walks through each demo key's list, every order retrieved).
+ */
+const FIXTURE = join(__dirname, 'fixtures', 'release-1');
+const read = <T>(name: string): T =>
+  JSON.parse(gunzipSync(readFileSync(join(FIXTURE, name))).toString()) as T;
+
+type Row = Record<string, string | number | null>;
+const release1 = read<{ migrations: string[]; tables: Record<string, Row[]> }>(
+  'rows.json.gz',
+);
+const served = read<
+  {
+    key: string;
+    path: string;
+    status: number;
+    contentType: string;
+    body: string;
+  }[]
+>('responses.json.gz');
+
+/** Inserts the rows as they are, parents first, and moves PostgreSQL's id sequences past them. */
+async function load(dataSource: DataSource, tables: Record<string, Row[]>) {
+  const postgres = dataSource.options.type === 'postgres';
+  for (const [table, rows] of Object.entries(tables)) {
+    for (let from = 0; from < rows.length; from += 50) {
+      const chunk = rows.slice(from, from + 50);
+      const columns = Object.keys(chunk[0]);
+      const params: unknown[] = [];
+      const tuples = chunk.map(
+        (row) =>
+          `(${columns
+            .map((column) => {
+              params.push(row[column]);
+              return postgres ? `$${params.length}` : '?';
+            })
+            .join(', ')})`,
+      );
+      await dataSource.query(
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${tuples.join(', ')}`,
+        params,
+      );
+    }
+    if (postgres) {
+      await dataSource.query(
+        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM "${table}"))`,
+      );
+    }
+  }
+}
+
+// docs/API.md, Upgrading: a database of the previous release, migrated by this one, serves every
+// pre-existing order exactly as before. On SQLite by default, on PostgreSQL under
+// `npm run test:e2e:postgres`.
+describe('upgrading a database of the previous release', () => {
+  let database: TestDatabase;
+  let app: NestExpressApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    database = await durableTestDatabase();
+    const previous = await openWithMigrations(database.url, [
+      InitialSchema1763800000000,
+    ]);
+    const applied = await previous.query<{ name: string }[]>(
+      'SELECT name FROM migrations ORDER BY id',
+    );
+    expect(applied.map((m) => m.name)).toEqual(release1.migrations);
+    await load(previous, release1.tables);
+    await previous.destroy();
+
+    // The service as deployed: it applies the pending migrations when it starts.
+    app = await createApp({
+      config: new AppConfig(
+        validateEnvironment({
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          DATABASE_URL: database.url,
+        }),
+      ),
+    });
+    await app.listen(0, '127.0.0.1');
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    base = `http://127.0.0.1:${port}`;
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await database?.drop();
+  });
+
+  it('migrated it to the current schema at start', async () => {
+    const applied = await app
+      .get(DataSource)
+      .query<{ name: string }[]>('SELECT name FROM migrations ORDER BY id');
+    expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
+  });
+
+  it(`serves every list page and every order (${served.length} responses) byte for byte as the previous release did`, async () => {
+    expect(served.filter((r) => r.path.startsWith('/v1/orders/'))).toHaveLength(
+      release1.tables.orders.length,
+    );
+    const differing: string[] = [];
+    for (const before of served) {
+      const res = await fetch(base + before.path, {
+        headers: { Authorization: basicAuth(before.key) },
+      });
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (
+        res.status !== before.status ||
+        res.headers.get('content-type') !== before.contentType ||
+        !bytes.equals(Buffer.from(before.body, 'utf8'))
+      ) {
+        differing.push(`${before.key} ${before.path}`);
+      }
+    }
+    expect(differing).toEqual([]);
+  });
+});
