@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { MESSAGES, errorBody, expectNothingLeaked, getAs } from '../utils/api';
 import { TestApp, basicAuth, createTestApp } from '../utils/create-test-app';
@@ -73,13 +74,15 @@ describe('PostgreSQL connections dropped (503, then recovery by itself)', () => 
  */
 const REAL_CLUSTER = process.env.TEST_RESTART_POSTGRES?.split(' ');
 
-function pgCtlCluster(action: 'stop' | 'start') {
+/** Asynchronous, so that the traffic goes on (and is timed rightly) while it runs. */
+async function pgCtlCluster(action: 'stop' | 'start') {
   const [version, cluster] = REAL_CLUSTER!;
-  execFileSync(
-    'pg_ctlcluster',
-    ['--skip-systemctl-redirect', version, cluster, action],
-    { stdio: 'inherit' },
-  );
+  await promisify(execFile)('pg_ctlcluster', [
+    '--skip-systemctl-redirect',
+    version,
+    cluster,
+    action,
+  ]);
 }
 
 /** A 503 of the database being down: the whole envelope, with Retry-After. */
@@ -133,11 +136,11 @@ describe(`PostgreSQL stopped during traffic (${REAL_CLUSTER ? `pg_ctlcluster ${R
   const stop = async () => {
     stopped = true;
     if (proxy) await proxy.cut();
-    else pgCtlCluster('stop');
+    else await pgCtlCluster('stop');
   };
   const start = async () => {
     if (proxy) await proxy.start();
-    else pgCtlCluster('start');
+    else await pgCtlCluster('start');
     stopped = false;
   };
 
@@ -152,20 +155,32 @@ describe(`PostgreSQL stopped during traffic (${REAL_CLUSTER ? `pg_ctlcluster ${R
     const down = Date.now();
     await sleep(2_000);
     const ping = await sample(`${server.url}/v1/ping`, {});
+    // Down until start() is called; back (for the 2 s allowance) once it has returned.
+    const restarting = Date.now();
     await start();
     const up = Date.now();
     await sleep(3_000);
     await traffic.stop();
 
     const { samples } = traffic;
-    // No request hung or lost its connection, whenever it was sent.
-    for (const s of samples) {
-      expect(s.error).toBeNull();
-      expect(s.ms).toBeLessThan(1_500);
-      if (s.status !== 200) expectUnavailable(s);
-    }
+    // No request hung or lost its connection, whenever it was sent (any that did is listed, with
+    // when it was sent).
+    expect(
+      samples
+        .filter((s) => s.error !== null || s.ms >= 1_500)
+        .map((s) => ({
+          sentAfterStop: s.sentAt - down,
+          sentAfterRestart: s.sentAt - up,
+          ms: s.ms,
+          status: s.status,
+          error: s.error,
+        })),
+    ).toEqual([]);
+    for (const s of samples) if (s.status !== 200) expectUnavailable(s);
     expect(samples.filter((s) => s.sentAt < down)[0].status).toBe(200);
-    const whileDown = samples.filter((s) => s.sentAt >= down && s.sentAt < up);
+    const whileDown = samples.filter(
+      (s) => s.sentAt >= down && s.sentAt < restarting,
+    );
     expect(whileDown.length).toBeGreaterThan(4);
     // Every request sent while it was down is a 503 (any other is listed, with when it was sent).
     expect(
