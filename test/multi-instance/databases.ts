@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
@@ -26,8 +26,6 @@ export async function freshDatabase(kind: Kind): Promise<TestDatabase> {
     return createTestDatabase();
   }
   const dir = mkdtempSync(join(tmpdir(), 'boxoffice-'));
-  // Readable by a server process that runs as another user (see boot-failures.multi-spec.ts).
-  chmodSync(dir, 0o755);
   return {
     url: `sqlite:${join(dir, 'boxoffice.sqlite')}`,
     drop: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),

@@ -29,20 +29,10 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
-export interface SpawnOptions {
-  /** Run as this user and group (a root test runner dropping privileges). */
-  uid?: number;
-  gid?: number;
-}
-
 const SERVER_MAIN = join(__dirname, '../../dist/src/main.js');
 
 /** Starts `node dist/src/main.js` (the production entry point) without waiting for it. */
-export function spawnServer(
-  env: Record<string, string>,
-  port: number,
-  options: SpawnOptions = {},
-) {
+export function spawnServer(env: Record<string, string>, port: number) {
   const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
     env: {
       ...process.env,
@@ -52,7 +42,6 @@ export function spawnServer(
       PORT: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...options,
   });
   let output = '';
   const listeners = new Set<() => void>();
