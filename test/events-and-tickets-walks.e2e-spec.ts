@@ -1,3 +1,4 @@
+import type { Event } from '../src/events/entities/event.entity';
 import fc from 'fast-check';
 import { Get, getAs, idsOf, walk } from './utils/api';
 import { TestApp, createTestApp } from './utils/create-test-app';
@@ -118,7 +119,7 @@ describe('property: walks of /v1/events and /v1/issued_tickets match the oracle'
         fc.array(fc.nat(), { maxLength: 2 }),
         async (specs, limit, filter, picks) => {
           const office = await freshOffice();
-          const events = [];
+          const events: Event[] = [];
           for (const spec of specs) {
             const startAt = BASE + spec.start * 100;
             events.push(

@@ -31,6 +31,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   const { startExampleServer } =
+    // @ts-expect-error -- a plain-JS example (no declarations); its shape is ExampleServerModule
     (await import('../../examples/serve.mjs')) as ExampleServerModule;
   example = await startExampleServer({ port: 0, host: '127.0.0.1' });
   // Only the example's origin is allowed, as a deployment would list its front ends.
