@@ -33,6 +33,7 @@ export class TcpProxy {
         if (this.holding) this.held.push({ upstream, chunk });
         else upstream.write(chunk);
       });
+      client.on('end', () => upstream.end());
       upstream.pipe(client);
     });
     this.server.listen(this.port, '127.0.0.1');
@@ -42,7 +43,12 @@ export class TcpProxy {
   async cut(): Promise<void> {
     const server = this.server;
     this.server = null;
-    for (const socket of this.sockets) socket.resetAndDestroy();
+    // A reset for live connections; one its peer has already ended is simply closed (resetting
+    // a half-closed socket can leave its handle open, and the test process with it).
+    for (const socket of this.sockets) {
+      if (socket.readyState === 'open') socket.resetAndDestroy();
+      else socket.destroy();
+    }
     if (server) await new Promise((resolve) => server.close(resolve));
   }
 

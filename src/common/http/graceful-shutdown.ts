@@ -34,8 +34,11 @@ export class GracefulShutdown {
   private readonly inFlight = new Set<Response>();
   private whenIdle: (() => void) | null = null;
 
-  /** First in the request pipeline: tracks every request; refuses new ones once draining. */
-  readonly middleware = (req: Request, res: Response, next: NextFunction) => {
+  /**
+   * In the request pipeline before the key lookup (createApp): tracks every request; once
+   * draining, answers new ones 503 without touching the database.
+   */
+  readonly middleware = (_req: Request, res: Response, next: NextFunction) => {
     this.inFlight.add(res);
     res.once('close', () => {
       this.inFlight.delete(res);
