@@ -74,7 +74,7 @@ export const ORDER_FIELDS: Fields = [
     json.array({
       of: json.object(ISSUED_TICKET_FIELDS),
       from: 'issued_tickets t',
-      join: 'JOIN orders o ON o.id = t.order_id',
+      parentAliases: ['o'],
       link: ['t.order_id', 'o.id'],
       orderBy: ['t.id'],
       indexOrdered: true,

@@ -21,9 +21,10 @@ const result = spawnSync(
     '--silent',
     'jest',
     '--',
+    // Paths first: --selectProjects takes a list, and would read them as project names.
+    ...process.argv.slice(2),
     '--selectProjects',
     'e2e',
-    ...process.argv.slice(2),
   ],
   {
     cwd: path.join(__dirname, '../..'),

@@ -42,10 +42,12 @@ export interface JsonArray {
   /** The child table and its alias: `line_items li`. */
   readonly from: string;
   /**
-   * Joins that bring in aliases `of` uses and that the parent row provides when the array is
-   * built inside the parent's statement (an issued ticket's `o.buyer_email`).
+   * Aliases of the parent's statement that `of` reads (an issued ticket's `o.buyer_email`: its
+   * order's). Built inside the parent's statement (SQLite), the array reads them from the parent
+   * row it is correlated with; read by a statement of its own (PostgreSQL), its rows get them from
+   * their parent row once attached to it, so that statement joins nothing back to the parent.
    */
-  readonly join?: string;
+  readonly parentAliases?: readonly string[];
   /** The child's column that names its parent, and the parent's column it names. */
   readonly link: readonly [child: string, parent: string];
   readonly orderBy: readonly string[];

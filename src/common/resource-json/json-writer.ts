@@ -52,7 +52,18 @@ interface Level {
   readonly columns: string[];
   readonly aliases: string[];
   readonly arrays: ChildLevel[];
+  /**
+   * Where the parent row holds each value the level reads from it (`parentAliases`), in the order
+   * they follow the level's own columns and its parent key in a row.
+   */
+  readonly fromParent: Field[];
   readonly writeRow: (row: Row) => string;
+}
+
+/** What a child level may read from its parent's row, and how to add it to that row. */
+interface ParentColumns {
+  readonly aliases: readonly string[];
+  readonly field: (sql: string) => Field;
 }
 
 interface ChildLevel {
@@ -100,9 +111,12 @@ class LevelCompiler {
   private readonly code: string[] = [];
   private text = '';
 
+  private readonly fromParent: Field[] = [];
+
   constructor(
     private readonly prefix: string,
     private readonly positional: boolean,
+    private readonly parent?: ParentColumns,
   ) {}
 
   compile(value: JsonValue): Level {
@@ -116,14 +130,22 @@ class LevelCompiler {
       's',
       'A',
       'C',
+      'P',
       `return function writeRow(r) { ${body} };`,
-    )(quote, integer, stored, this.arrayWriters, this.computed) as (
-      row: Row,
-    ) => string;
+    )(
+      quote,
+      integer,
+      stored,
+      this.arrayWriters,
+      this.computed,
+      // P: where a value read from the parent starts, after the own columns and the parent key.
+      this.columns.length + 1,
+    ) as (row: Row) => string;
     return {
       columns: this.columns,
       aliases: this.aliases,
       arrays: this.arrays,
+      fromParent: this.fromParent,
       writeRow,
     };
   }
@@ -137,8 +159,13 @@ class LevelCompiler {
     return this.positional ? index : alias;
   }
 
-  /** Adds a column; returns the generated code that reads it. */
+  /** Adds a column (or, for a parent's alias, the parent does); returns the code that reads it. */
   private column(sql: string): string {
+    const alias = /^(\w+)\./.exec(sql)?.[1];
+    if (this.parent && alias && this.parent.aliases.includes(alias)) {
+      this.fromParent.push(this.parent.field(sql));
+      return `r[P + ${this.fromParent.length - 1}]`;
+    }
     const field = this.field(sql);
     return typeof field === 'number' ? `r[${field}]` : `r.${field}`;
   }
@@ -200,7 +227,10 @@ class LevelCompiler {
     const n = this.arrays.length;
     const keyField = this.field(array.link[1]);
     const childPrefix = `${this.prefix}${n}_`;
-    const level = new LevelCompiler(childPrefix, true).compile(array.of);
+    const level = new LevelCompiler(childPrefix, true, {
+      aliases: array.parentAliases ?? [],
+      field: (sql) => this.field(sql),
+    }).compile(array.of);
     const childrenAlias = `${this.prefix}a${n}`;
     const parentAlias = `${childPrefix}p`;
     this.arrays.push({
@@ -241,23 +271,37 @@ class LevelCompiler {
 function childSql(array: JsonArray, level: Level, parentAlias: string): string {
   return [
     `SELECT ${[...level.columns, `${array.link[0]} AS ${parentAlias}`].join(',\n  ')}`,
-    `FROM ${array.from}${array.join ? ` ${array.join}` : ''}`,
+    `FROM ${array.from}`,
     `WHERE ${array.link[0]} = ANY($1)`,
     `ORDER BY ${[array.link[0], ...array.orderBy].join(', ')}`,
   ].join('\n');
 }
 
-/** Adds each child row to its parents' list (in the children's order), by the parents' key. */
+/**
+ * Adds each child row to its parents' list (in the children's order), by the parents' key, with
+ * the values it reads from its parent (a row shared by several parents is copied for each).
+ */
 function attach(
   child: ChildLevel,
   byKey: ReadonlyMap<unknown, Row[]>,
   rows: readonly Row[],
 ) {
+  const { fromParent } = child.level;
+  const at = child.parentField + 1;
   for (const row of rows) {
+    let shared = false;
     for (const parent of byKey.get(row[child.parentField]) ?? []) {
+      let own = row;
+      if (fromParent.length > 0) {
+        own = shared
+          ? ([...(row as unknown as unknown[])] as unknown as Row)
+          : row;
+        fromParent.forEach((field, j) => (own[at + j] = parent[field]));
+        shared = true;
+      }
       const list = parent[child.childrenAlias] as Row[] | undefined;
-      if (list) list.push(row);
-      else parent[child.childrenAlias] = [row];
+      if (list) list.push(own);
+      else parent[child.childrenAlias] = [own];
     }
   }
 }
