@@ -9,9 +9,9 @@ import {
   listIds,
   walk,
 } from './utils/api';
-import { TestApp, createTestApp } from './utils/create-test-app';
+import type { TestApp } from './utils/create-test-app';
 import { EventBody, expectWellFormedEvent } from './utils/event-shape';
-import { Factory } from './utils/factories';
+import { COMPARISONS, createListApp, expectedIds } from './utils/list-app';
 
 // GET /v1/events: order, paging, filters, cursors, links and errors (docs/API.md, GET /v1/events
 // and Pagination). Every answer is checked against an oracle computed here from the factory data.
@@ -59,17 +59,13 @@ describe('GET /v1/events', () => {
   let ids: string[];
   let otherIds: string[];
 
-  const expected = (keep: (e: Known) => boolean) =>
-    all.filter(keep).map((e) => e.id);
+  const expected = (keep: (e: Known) => boolean) => expectedIds(all, keep);
   const list = (query: string) => listIds(get, `/v1/events?${query}`);
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_MAX: '1000000' });
-    const f = new Factory(t.dataSource);
-    const a = await f.boxOffice('A');
-    const b = await f.boxOffice('B');
-    await f.apiKey(a.id, KEY);
-    await f.apiKey(b.id, OTHER_KEY);
+    const app = await createListApp(KEY, OTHER_KEY);
+    ({ t, get } = app);
+    const { f, a, b } = app;
     // Ten distinct starts over 23 events, not in id order: ties and the id tie-break matter.
     // Ends tie across different starts; three series; every status.
     const saved: Event[] = [];
@@ -98,7 +94,6 @@ describe('GET /v1/events', () => {
       });
       otherIds.push(`ev_${other.id}`);
     }
-    get = getAs(t.server, KEY);
   });
 
   afterAll(() => t.close());
@@ -174,19 +169,12 @@ describe('GET /v1/events', () => {
   });
 
   describe('filters', () => {
-    const ops: [string, (a: number, b: number) => boolean][] = [
-      ['', (a, b) => a === b],
-      ['.gt', (a, b) => a > b],
-      ['.gte', (a, b) => a >= b],
-      ['.lt', (a, b) => a < b],
-      ['.lte', (a, b) => a <= b],
-    ];
     // A start that some events have and one that none has; likewise an end.
-    const startCases = ops.flatMap(([suffix, op]) => [
+    const startCases = COMPARISONS.flatMap(([suffix, op]) => [
       [`start_at${suffix}`, BASE + 4 * HOUR, op] as const,
       [`start_at${suffix}`, BASE + 4 * HOUR + 1, op] as const,
     ]);
-    const endCases = ops.flatMap(([suffix, op]) => [
+    const endCases = COMPARISONS.flatMap(([suffix, op]) => [
       [`end_at${suffix}`, BASE + 6 * HOUR, op] as const,
       [`end_at${suffix}`, BASE + 6 * HOUR - 1, op] as const,
     ]);

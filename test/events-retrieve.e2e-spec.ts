@@ -8,6 +8,7 @@ import { Get, MESSAGES, errorBody, getAs, walk } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { EventBody, expectWellFormedEvent } from './utils/event-shape';
 import { Factory } from './utils/factories';
+import { itAnswersNotFound, itServesHeadAndETag } from './utils/retrieve-cases';
 
 // GET /v1/events/{event_id} and the Event resource: docs/API.md, GET /v1/events/{event_id} and
 // Resources: Event, TicketGroup, TicketType, PaymentMethod.
@@ -33,6 +34,7 @@ describe('GET /v1/events/{event_id}', () => {
   let methods: EventPaymentMethod[];
   let minimal: Event;
   let foreign: Event;
+  const routes = { collection: '/v1/events', key: KEY, server: () => t.server };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -557,7 +559,7 @@ describe('GET /v1/events/{event_id}', () => {
 
   // Not an event id at all: the message says what ids look like. A well-formed id that names no
   // event: the message repeats it.
-  it.each([
+  itAnswersNotFound(routes, [
     ['abc', MESSAGES.noSuchEvent],
     ['ev_', MESSAGES.noSuchEvent],
     ['ev_0', MESSAGES.noSuchEvent],
@@ -571,12 +573,7 @@ describe('GET /v1/events/{event_id}', () => {
     ['ev_99999999999', MESSAGES.noSuchEvent],
     ['ev_999999', MESSAGES.noEvent('ev_999999')],
     ['ev_2147483647', MESSAGES.noEvent('ev_2147483647')],
-  ])('answers 404 NOT_FOUND for %s', async (id, message) => {
-    const res = await get(`/v1/events/${id}`);
-    expect(res.status).toBe(404);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual(errorBody(404, 'NOT_FOUND', message));
-  });
+  ]);
 
   it('answers another box office’s event exactly as an unknown one', async () => {
     const res = await get(`/v1/events/ev_${foreign.id}`);
@@ -609,72 +606,27 @@ describe('GET /v1/events/{event_id}', () => {
   });
 
   describe('HEAD and ETag', () => {
-    const auth = basicAuth(KEY);
-
-    it.each(['/v1/events/{id}', '/v1/events?limit=2', '/v1/events/'])(
-      'HEAD %s works as GET does, with no body',
-      async (template) => {
-        const path = template.replace('{id}', `ev_${full.id}`);
-        const got = await request(t.server)
-          .get(path)
-          .set('Authorization', auth);
-        const head = await request(t.server)
-          .head(path)
-          .set('Authorization', auth);
-        expect(head.status).toBe(200);
-        expect(head.text ?? '').toBe('');
-        expect(head.headers['content-type']).toBe(got.headers['content-type']);
-        expect(head.headers.etag).toBe(got.headers.etag);
-      },
-    );
+    itServesHeadAndETag(routes, () => `ev_${full.id}`);
 
     it('HEAD answers 404 for an unknown event and 401 without a key', async () => {
       const missing = await request(t.server)
         .head('/v1/events/ev_999999')
-        .set('Authorization', auth);
+        .set('Authorization', basicAuth(KEY));
       expect(missing.status).toBe(404);
       expect((await request(t.server).head('/v1/events')).status).toBe(401);
     });
 
-    it.each(['/v1/events/{id}', '/v1/events?limit=3'])(
-      '%s carries an ETag; If-None-Match with it → 304',
-      async (template) => {
-        const path = template.replace('{id}', `ev_${full.id}`);
-        const first = await request(t.server)
-          .get(path)
-          .set('Authorization', auth);
-        expect(first.status).toBe(200);
-        const etag = first.headers.etag;
-        expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
-        const cached = await request(t.server)
-          .get(path)
-          .set('Authorization', auth)
-          .set('If-None-Match', etag);
-        expect(cached.status).toBe(304);
-        expect(cached.text ?? '').toBe('');
-        const stale = await request(t.server)
-          .get(path)
-          .set('Authorization', auth)
-          .set('If-None-Match', '"stale"');
-        expect(stale.status).toBe(200);
-      },
-    );
-
     it('gives a changed event a new ETag', async () => {
       const event = await f.event(officeId, { name: 'Before' });
       const path = `/v1/events/ev_${event.id}`;
-      const before = await request(t.server)
-        .get(path)
-        .set('Authorization', auth);
+      const before = await get(path);
       await f.ticketType(event.id);
-      const after = await request(t.server)
-        .get(path)
-        .set('Authorization', auth);
+      const after = await get(path);
       expect(after.headers.etag).not.toBe(before.headers.etag);
-      const revalidated = await request(t.server)
-        .get(path)
-        .set('Authorization', auth)
-        .set('If-None-Match', before.headers.etag);
+      const revalidated = await get(path).set(
+        'If-None-Match',
+        before.headers.etag,
+      );
       expect(revalidated.status).toBe(200);
     });
   });

@@ -10,8 +10,8 @@ import {
   listIds,
   walk,
 } from './utils/api';
-import { TestApp, createTestApp } from './utils/create-test-app';
-import { Factory } from './utils/factories';
+import type { TestApp } from './utils/create-test-app';
+import { COMPARISONS, createListApp, expectedIds } from './utils/list-app';
 import { issuedTicketShape } from './utils/order-shape';
 
 // GET /v1/issued_tickets: order, paging, filters, cursors, links and errors (docs/API.md,
@@ -66,17 +66,13 @@ describe('GET /v1/issued_tickets', () => {
   let otherOrders: Order[];
   let otherTicketIds: string[];
 
-  const expected = (keep: (k: Known) => boolean) =>
-    all.filter(keep).map((k) => k.id);
+  const expected = (keep: (k: Known) => boolean) => expectedIds(all, keep);
   const list = (query: string) => listIds(get, `/v1/issued_tickets?${query}`);
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_MAX: '1000000' });
-    const f = new Factory(t.dataSource);
-    const a = await f.boxOffice('A');
-    const b = await f.boxOffice('B');
-    await f.apiKey(a.id, KEY);
-    await f.apiKey(b.id, OTHER_KEY);
+    const app = await createListApp(KEY, OTHER_KEY);
+    ({ t, get } = app);
+    const { f, a, b } = app;
     const events = [
       await f.event(a.id, { name: 'First' }),
       await f.event(a.id, { name: 'Second' }),
@@ -154,7 +150,6 @@ describe('GET /v1/issued_tickets', () => {
     otherTicketIds = otherOrders.flatMap((o) =>
       o.issuedTickets!.map((it) => `it_${it.id}`),
     );
-    get = getAs(t.server, KEY);
   });
 
   afterAll(() => t.close());
@@ -241,16 +236,8 @@ describe('GET /v1/issued_tickets', () => {
   });
 
   describe('filters', () => {
-    const ops: [string, (a: number, b: number) => boolean][] = [
-      ['', (a, b) => a === b],
-      ['.gt', (a, b) => a > b],
-      ['.gte', (a, b) => a >= b],
-      ['.lt', (a, b) => a < b],
-      ['.lte', (a, b) => a <= b],
-    ];
-
     it.each(
-      ops.flatMap(([suffix, op]) => [
+      COMPARISONS.flatMap(([suffix, op]) => [
         [`created_at${suffix}`, BASE + 1000, op] as const,
         [`created_at${suffix}`, BASE + 1050, op] as const,
       ]),
@@ -261,7 +248,7 @@ describe('GET /v1/issued_tickets', () => {
     });
 
     it.each(
-      ops.flatMap(([suffix, op]) => [
+      COMPARISONS.flatMap(([suffix, op]) => [
         [`updated_at${suffix}`, BASE + 1000, op] as const,
         [`updated_at${suffix}`, BASE + 3000, op] as const,
         [`updated_at${suffix}`, BASE + 4200, op] as const,

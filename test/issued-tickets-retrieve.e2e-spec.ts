@@ -5,6 +5,7 @@ import { Get, MESSAGES, errorBody, getAs, walk } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 import { issuedTicketShape } from './utils/order-shape';
+import { itAnswersNotFound, itServesHeadAndETag } from './utils/retrieve-cases';
 
 // GET /v1/issued_tickets/{issued_ticket_id} and the IssuedTicket resource: docs/API.md,
 // GET /v1/issued_tickets/{issued_ticket_id} and Resources: IssuedTicket. A ticket on its own is
@@ -54,6 +55,11 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
   let order: Order;
   let others: Order[];
   let foreign: Order;
+  const routes = {
+    collection: '/v1/issued_tickets',
+    key: KEY,
+    server: () => t.server,
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -241,7 +247,7 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
     expect(inOrder.body.issued_tickets[0]).toEqual(res.body);
   });
 
-  it.each([
+  itAnswersNotFound(routes, [
     ['abc', MESSAGES.noSuchIssuedTicket],
     ['it_', MESSAGES.noSuchIssuedTicket],
     ['it_0', MESSAGES.noSuchIssuedTicket],
@@ -254,12 +260,7 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
     ['it_99999999999', MESSAGES.noSuchIssuedTicket],
     ['it_999999', MESSAGES.noIssuedTicket('it_999999')],
     ['it_2147483647', MESSAGES.noIssuedTicket('it_2147483647')],
-  ])('answers 404 NOT_FOUND for %s', async (id, message) => {
-    const res = await get(`/v1/issued_tickets/${id}`);
-    expect(res.status).toBe(404);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual(errorBody(404, 'NOT_FOUND', message));
-  });
+  ]);
 
   it('answers another box office’s ticket exactly as an unknown one', async () => {
     const id = `it_${foreign.issuedTickets![0].id}`;
@@ -293,66 +294,20 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
   });
 
   describe('HEAD and ETag', () => {
-    const auth = basicAuth(KEY);
-    const pathOf = (template: string) =>
-      template.replace('{id}', `it_${order.issuedTickets![0].id}`);
-
-    it.each([
-      '/v1/issued_tickets/{id}',
-      '/v1/issued_tickets?limit=2',
-      '/v1/issued_tickets/',
-    ])('HEAD %s works as GET does, with no body', async (template) => {
-      const path = pathOf(template);
-      const got = await request(t.server).get(path).set('Authorization', auth);
-      const head = await request(t.server)
-        .head(path)
-        .set('Authorization', auth);
-      expect(head.status).toBe(200);
-      expect(head.text ?? '').toBe('');
-      expect(head.headers['content-type']).toBe(got.headers['content-type']);
-      expect(head.headers.etag).toBe(got.headers.etag);
-    });
+    itServesHeadAndETag(routes, () => `it_${order.issuedTickets![0].id}`);
 
     it('HEAD answers 404 for an unknown ticket', async () => {
       const missing = await request(t.server)
         .head('/v1/issued_tickets/it_999999')
-        .set('Authorization', auth);
+        .set('Authorization', basicAuth(KEY));
       expect(missing.status).toBe(404);
     });
 
-    it.each(['/v1/issued_tickets/{id}', '/v1/issued_tickets?limit=3'])(
-      '%s carries an ETag; If-None-Match with it → 304',
-      async (template) => {
-        const path = pathOf(template);
-        const first = await request(t.server)
-          .get(path)
-          .set('Authorization', auth);
-        expect(first.status).toBe(200);
-        const etag = first.headers.etag;
-        expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
-        const cached = await request(t.server)
-          .get(path)
-          .set('Authorization', auth)
-          .set('If-None-Match', etag);
-        expect(cached.status).toBe(304);
-        expect(cached.text ?? '').toBe('');
-        const stale = await request(t.server)
-          .get(path)
-          .set('Authorization', auth)
-          .set('If-None-Match', '"stale"');
-        expect(stale.status).toBe(200);
-      },
-    );
-
     it('gives a list a new ETag when a ticket is added', async () => {
       const path = '/v1/issued_tickets?limit=100';
-      const before = await request(t.server)
-        .get(path)
-        .set('Authorization', auth);
+      const before = await get(path);
       await f.order(officeId, eventId, { createdAt: 1_740_000_000 });
-      const after = await request(t.server)
-        .get(path)
-        .set('Authorization', auth);
+      const after = await get(path);
       expect(after.headers.etag).not.toBe(before.headers.etag);
       expect(after.body.data).toHaveLength(before.body.data.length + 2);
     });

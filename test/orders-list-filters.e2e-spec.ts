@@ -1,7 +1,8 @@
 import { Get, getAs, idsOf, listAll, ListBody } from './utils/api';
 import type { TestApp } from './utils/create-test-app';
 import type { Factory } from './utils/factories';
-import { BASE, Known, createOrderList, expectedIds } from './utils/order-list';
+import { COMPARISONS, expectedIds } from './utils/list-app';
+import { BASE, Known, createOrderList } from './utils/order-list';
 
 // The filters and how they combine with each other and with cursors: docs/API.md, GET /v1/orders.
 
@@ -30,16 +31,9 @@ describe('GET /v1/orders: filters', () => {
     // A value that some orders have, and one that none has.
     const present = BASE + 1000;
     const absent = BASE + 1050;
-    const ops: [string, (a: number, b: number) => boolean][] = [
-      ['created_at', (a, b) => a === b],
-      ['created_at.gt', (a, b) => a > b],
-      ['created_at.gte', (a, b) => a >= b],
-      ['created_at.lt', (a, b) => a < b],
-      ['created_at.lte', (a, b) => a <= b],
-    ];
-    const cases = ops.flatMap(([key, op]) => [
-      [key, present, op] as const,
-      [key, absent, op] as const,
+    const cases = COMPARISONS.flatMap(([suffix, op]) => [
+      [`created_at${suffix}`, present, op] as const,
+      [`created_at${suffix}`, absent, op] as const,
     ]);
 
     it.each(cases)(

@@ -1,12 +1,7 @@
 import { Get, idsOf, ListBody } from './utils/api';
 import type { TestApp } from './utils/create-test-app';
-import {
-  BASE,
-  COUNT,
-  Known,
-  createOrderList,
-  expectedIds,
-} from './utils/order-list';
+import { expectedIds } from './utils/list-app';
+import { BASE, COUNT, Known, createOrderList } from './utils/order-list';
 
 // links.next and links.previous: docs/API.md, Pagination (Links, Empty pages).
 

@@ -12,13 +12,8 @@ import {
 } from './utils/api';
 import type { TestApp } from './utils/create-test-app';
 import type { Factory } from './utils/factories';
-import {
-  BASE,
-  COUNT,
-  Known,
-  createOrderList,
-  expectedIds,
-} from './utils/order-list';
+import { expectedIds } from './utils/list-app';
+import { BASE, COUNT, Known, createOrderList } from './utils/order-list';
 import { expectWellFormedOrder } from './utils/order-shape';
 
 // The list order, page size, walking and cursors: docs/API.md, GET /v1/orders and Pagination.

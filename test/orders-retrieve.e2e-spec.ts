@@ -4,6 +4,7 @@ import { Get, ListBody, MESSAGES, errorBody, getAs, walk } from './utils/api';
 import { TestApp, createTestApp } from './utils/create-test-app';
 import { Factory, TWO_TICKETS_WITH_VAT } from './utils/factories';
 import { expectWellFormedOrder } from './utils/order-shape';
+import { itAnswersNotFound } from './utils/retrieve-cases';
 
 // GET /v1/orders/{order_id} and the Order resource: docs/API.md, GET /v1/orders/{order_id} and
 // Resources.
@@ -19,6 +20,7 @@ describe('GET /v1/orders/{order_id}', () => {
   let londonEventId: number;
   let tokyoEventId: number;
   let foreign: Order;
+  const routes = { collection: '/v1/orders', key: KEY, server: () => t.server };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -441,7 +443,7 @@ describe('GET /v1/orders/{order_id}', () => {
 
   // Not an order id at all (a number no row can have included): the message says what ids look
   // like. A well-formed id that names no order: the message repeats it.
-  it.each([
+  itAnswersNotFound(routes, [
     ['abc', MESSAGES.noSuchOrder],
     ['or_', MESSAGES.noSuchOrder],
     ['or_0', MESSAGES.noSuchOrder],
@@ -457,12 +459,7 @@ describe('GET /v1/orders/{order_id}', () => {
     ['or_2147483648', MESSAGES.noSuchOrder],
     ['or_999999', MESSAGES.noOrder('or_999999')],
     ['or_2147483647', MESSAGES.noOrder('or_2147483647')],
-  ])('answers 404 NOT_FOUND for %s', async (id, message) => {
-    const res = await get(`/v1/orders/${id}`);
-    expect(res.status).toBe(404);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual(errorBody(404, 'NOT_FOUND', message));
-  });
+  ]);
 
   it('takes no query parameters: one is a 400 naming it, as on the list', async () => {
     const res = await get('/v1/orders/or_1?expand=event');

@@ -24,6 +24,29 @@ const toBool = ({ value }: { value: unknown }) => {
 };
 
 /**
+ * One decorator standing for the stack `decorators`, written top to bottom as they would be above
+ * a field, and applied as TypeScript applies such a stack: the last first. The validators run in
+ * that order, which is the order of their messages in the boot error.
+ */
+const stack =
+  (...decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) => {
+    for (const decorate of [...decorators].reverse()) decorate(target, key);
+  };
+
+/** An integer setting from `min` (up to `max`, when given), read from its string. */
+const IntSetting = ({ min, max }: { min: number; max?: number }) =>
+  stack(
+    Transform(toInt),
+    IsInt(),
+    Min(min),
+    ...(max === undefined ? [] : [Max(max)]),
+  );
+
+/** A boolean setting, read from 1/0, true/false, yes/no or on/off in any case. */
+const BoolSetting = () => stack(Transform(toBool), IsBoolean());
+
+/**
  * Every setting the service reads, with its default. Bad values fail at boot with the offending
  * keys named (see validateEnvironment); nothing else in the code reads process.env.
  */
@@ -31,10 +54,7 @@ export class Environment {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting({ min: 0, max: 65535 })
   PORT = 3000;
 
   /** Unset: SQLite file data/boxoffice.sqlite. `sqlite:<path>`, `sqlite::memory:`, `postgres://…`. */
@@ -46,24 +66,16 @@ export class Environment {
   DATABASE_URL?: string;
 
   /** Run pending migrations when the service starts (turn off when a deploy step runs them). */
-  @Transform(toBool)
-  @IsBoolean()
+  @BoolSetting()
   MIGRATIONS_RUN = true;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(200)
+  @IntSetting({ min: 1, max: 200 })
   DB_POOL_SIZE = 10;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting({ min: 0 })
   DB_STATEMENT_TIMEOUT_MS = 10_000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting({ min: 0 })
   DB_CONNECT_TIMEOUT_MS = 5_000;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -73,14 +85,10 @@ export class Environment {
   @IsString()
   CORS_ORIGINS = '*';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_MAX = 5000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_WINDOW_S = 1800;
 
   /** Set it to share rate-limit counters between instances. */
@@ -95,47 +103,32 @@ export class Environment {
   REDIS_KEY_PREFIX = 'boxoffice:rl:';
 
   /** How long a verified API key is remembered; a revoked key stops working within this time. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(60_000)
+  @IntSetting({ min: 0, max: 60_000 })
   AUTH_CACHE_TTL_MS = 1000;
 
   /** Express `trust proxy`: hops of proxies in front (needed for per-IP limits behind a balancer). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting({ min: 0 })
   TRUST_PROXY_HOPS = 0;
 
   // Hostile clients (README, Reliability; docs/API.md, Limits).
 
   /** Failed authentications (a wrong or malformed key) allowed per client IP per window. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   AUTH_FAILURE_MAX = 100;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   AUTH_FAILURE_WINDOW_S = 900;
 
   /** Time a client has to send its request line and headers (Node's `headersTimeout`). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   HTTP_HEADERS_TIMEOUT_MS = 10_000;
 
   /** Time a client has to send its whole request (Node's `requestTimeout`); ≥ the headers'. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   HTTP_REQUEST_TIMEOUT_MS = 30_000;
 
   /** How long an idle keep-alive connection stays open (Node's `keepAliveTimeout`). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
 }
 

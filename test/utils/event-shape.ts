@@ -4,38 +4,10 @@
  * known one by one.
  */
 import { toDateObject } from '../../src/events/event-dates';
+import { dateObject, integer, nullOr, prefixedId } from './shape-matchers';
 
-const nullOr = (matcher: unknown) => ({
-  asymmetricMatch: (actual: unknown) =>
-    actual === null ||
-    (matcher as { asymmetricMatch(a: unknown): boolean }).asymmetricMatch(
-      actual,
-    ),
-  toString: () => 'NullOr',
-  toAsymmetricMatcher: () => `NullOr<${String(matcher)}>`,
-});
-
-const integer = {
-  asymmetricMatch: (actual: unknown) => Number.isInteger(actual),
-  toString: () => 'Integer',
-  toAsymmetricMatcher: () => 'Integer',
-};
-
-const prefixedId = (prefix: string) =>
-  expect.stringMatching(new RegExp(`^${prefix}_[1-9]\\d*$`));
 const flag = expect.stringMatching(/^(true|false)$/);
 const httpsUrl = expect.stringMatching(/^https:\/\/[^\s/]+\/\S*$/);
-
-const dateObject = {
-  date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
-  formatted: expect.any(String),
-  iso: expect.stringMatching(
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/,
-  ),
-  time: expect.stringMatching(/^\d{2}:\d{2}$/),
-  timezone: expect.stringMatching(/^[+-]\d{2}:\d{2}$/),
-  unix: integer,
-};
 
 export function ticketTypeShape() {
   return {

@@ -1,7 +1,8 @@
 import type { Order } from '../../src/orders/entities/order.entity';
-import { Get, getAs, newestFirst } from './api';
-import { TestApp, createTestApp } from './create-test-app';
-import { Factory } from './factories';
+import { Get, newestFirst } from './api';
+import type { TestApp } from './create-test-app';
+import type { Factory } from './factories';
+import { createListApp } from './list-app';
 
 // The data the GET /v1/orders specs share: an app of their own, two box offices, and box office
 // A's orders in the list order as the oracle the responses are checked against.
@@ -57,21 +58,9 @@ export interface OrderList {
   otherBoxOfficeOrderIds: string[];
 }
 
-/** The ids of the oracle's orders that `keep` accepts, in list order. */
-export const expectedIds = (all: Known[], keep: (o: Known) => boolean) =>
-  all.filter(keep).map((o) => o.id);
-
-/**
- * A fresh app with box office A (COUNT orders over three events) and box office B (three
- * orders). The rate limit is out of the way: a spec walks many pages.
- */
+/** A list app (list-app.ts) with box office A's COUNT orders over three events and B's three. */
 export async function createOrderList(): Promise<OrderList> {
-  const t = await createTestApp({ RATE_LIMIT_MAX: '1000000' });
-  const f = new Factory(t.dataSource);
-  const a = await f.boxOffice('A');
-  const b = await f.boxOffice('B');
-  await f.apiKey(a.id, LIST_KEY);
-  await f.apiKey(b.id, OTHER_LIST_KEY);
+  const { t, f, a, b, get } = await createListApp(LIST_KEY, OTHER_LIST_KEY);
   const events = [
     await f.event(a.id),
     await f.event(a.id, { name: 'Second' }),
@@ -120,7 +109,7 @@ export async function createOrderList(): Promise<OrderList> {
   return {
     t,
     f,
-    get: getAs(t.server, LIST_KEY),
+    get,
     all,
     ids: all.map((o) => o.id),
     eventIds: events.map((e) => `ev_${e.id}`),
