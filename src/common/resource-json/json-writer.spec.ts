@@ -1,5 +1,5 @@
 import type { ReadRows, Row } from '../../database/row-reader';
-import { type Fields, json } from './json-shape';
+import { type Fields, type JsonArray, json } from './json-shape';
 import { compileJsonWriter } from './json-writer';
 
 // The writer's children and the values they read from their parent row (`parentAliases`), with
@@ -45,6 +45,18 @@ describe('compileJsonWriter', () => {
     expect(writer.selectList).toContain('s.venue AS ');
     expect(childSql).not.toContain('s.venue');
     expect(childSql).toMatch(/^FROM items i$/m);
+  });
+
+  it('refuses a child expression over a parent column, which only the parent statement could compute', () => {
+    const [, items] = FIELDS;
+    const array = items[1] as JsonArray;
+    const computing = json.array({
+      ...array,
+      of: json.object([['venue', json.string('upper(s.venue)')]]),
+    });
+    expect(() => compileJsonWriter([['items', computing]])).toThrow(
+      "upper(s.venue): a child reads its parent's columns as they are (s.<column>)",
+    );
   });
 
   it("writes each child with its own parent's value, also when parents share a key", async () => {

@@ -161,8 +161,16 @@ class LevelCompiler {
 
   /** Adds a column (or, for a parent's alias, the parent does); returns the code that reads it. */
   private column(sql: string): string {
-    const alias = /^(\w+)\./.exec(sql)?.[1];
-    if (this.parent && alias && this.parent.aliases.includes(alias)) {
+    const parentAlias = this.parent?.aliases.find((alias) =>
+      new RegExp(`\\b${alias}\\.`).test(sql),
+    );
+    if (this.parent && parentAlias !== undefined) {
+      // The parent's statement selects the value; the child's own statement cannot compute with it.
+      if (!new RegExp(`^${parentAlias}\\.\\w+$`).test(sql)) {
+        throw new Error(
+          `${sql}: a child reads its parent's columns as they are (${parentAlias}.<column>)`,
+        );
+      }
       this.fromParent.push(this.parent.field(sql));
       return `r[P + ${this.fromParent.length - 1}]`;
     }
