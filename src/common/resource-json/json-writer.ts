@@ -297,16 +297,15 @@ function attach(
   const { fromParent } = child.level;
   const at = child.parentField + 1;
   for (const row of rows) {
-    let shared = false;
-    for (const parent of byKey.get(row[child.parentField]) ?? []) {
-      let own = row;
-      if (fromParent.length > 0) {
-        own = shared
+    const parents = byKey.get(row[child.parentField]) ?? [];
+    for (let i = 0; i < parents.length; i++) {
+      const parent = parents[i];
+      // The first parent takes the row itself; each further one a copy, to hold its own values.
+      const own =
+        i > 0 && fromParent.length > 0
           ? ([...(row as unknown as unknown[])] as unknown as Row)
           : row;
-        fromParent.forEach((field, j) => (own[at + j] = parent[field]));
-        shared = true;
-      }
+      fromParent.forEach((field, j) => (own[at + j] = parent[field]));
       const list = parent[child.childrenAlias] as Row[] | undefined;
       if (list) list.push(own);
       else parent[child.childrenAlias] = [own];
