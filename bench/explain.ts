@@ -8,7 +8,7 @@ import {
   type PageRequest,
   ResourceReader,
   type ResourceSource,
-} from '../src/common/pagination/resource-reader';
+} from '../src/common/resources/resource-reader';
 import type { ReadRows, Row } from '../src/database/row-reader';
 import type { Statement } from '../src/database/sql-dialect';
 import { EVENT_SOURCE } from '../src/events/event.fields';

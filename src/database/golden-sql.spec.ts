@@ -7,7 +7,7 @@ import {
   ResourceReader,
   type ResourceSource,
   type Statement,
-} from '../common/pagination/resource-reader';
+} from '../common/resources/resource-reader';
 import { ListEventsQueryDto } from '../events/dto/list-events-query.dto';
 import { EVENT_SOURCE } from '../events/event.fields';
 import { eventFilters } from '../events/events.service';

@@ -5,7 +5,7 @@
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
   /**
-   * Where resource JSON is built (see src/common/resource-json): `database`, by SQL that returns
+   * Where resource JSON is built (see src/common/resources): `database`, by SQL that returns
    * JSON text, or `service`, by a writer over plain rows. The benchmark decides per database
    * (bench/README.md): on SQLite the query runs in the service's own process, so building the
    * text there costs nothing extra; on PostgreSQL the database's CPU is shared by every instance.

@@ -1,5 +1,5 @@
-import type { ResourceSource } from '../common/pagination/resource-reader';
-import { type Fields, json } from '../common/resource-json/json-shape';
+import type { ResourceSource } from '../common/resources/resource-reader';
+import { type Fields, json } from '../common/resources/field-table';
 import { dateObjectJson } from './event-dates';
 
 /**

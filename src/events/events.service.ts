@@ -7,7 +7,7 @@ import type { Page } from '../common/pagination/page';
 import {
   ResourceReader,
   pageRequest,
-} from '../common/pagination/resource-reader';
+} from '../common/resources/resource-reader';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EVENT_SOURCE } from './event.fields';
 

@@ -1,5 +1,5 @@
-import type { ResourceSource } from '../common/pagination/resource-reader';
-import { type Fields, json } from '../common/resource-json/json-shape';
+import type { ResourceSource } from '../common/resources/resource-reader';
+import { type Fields, json } from '../common/resources/field-table';
 
 /**
  * The IssuedTicket resource (docs/API.md, "Issued ticket"), field by field: one table for the

@@ -7,7 +7,7 @@ import type { Page } from '../common/pagination/page';
 import {
   ResourceReader,
   pageRequest,
-} from '../common/pagination/resource-reader';
+} from '../common/resources/resource-reader';
 import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
 import { ISSUED_TICKET_SOURCE } from './issued-ticket.fields';
 

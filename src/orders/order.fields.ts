@@ -1,6 +1,6 @@
 import { CURRENCY_BASE_MULTIPLIERS } from '../common/currencies';
-import type { ResourceSource } from '../common/pagination/resource-reader';
-import { type Fields, json } from '../common/resource-json/json-shape';
+import type { ResourceSource } from '../common/resources/resource-reader';
+import { type Fields, json } from '../common/resources/field-table';
 import { eventSummaryJson } from '../events/event-summary-json';
 import { ISSUED_TICKET_FIELDS } from '../issued-tickets/issued-ticket.fields';
 

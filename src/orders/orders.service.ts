@@ -6,7 +6,7 @@ import type { Page } from '../common/pagination/page';
 import {
   ResourceReader,
   pageRequest,
-} from '../common/pagination/resource-reader';
+} from '../common/resources/resource-reader';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { ORDER_SOURCE } from './order.fields';
 

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { ResourceReader } from '../../src/common/pagination/resource-reader';
+import type { ResourceReader } from '../../src/common/resources/resource-reader';
 
 /** A statement as the service sent it. */
 export interface Statement {

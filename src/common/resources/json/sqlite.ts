@@ -1,5 +1,5 @@
-import type { Fields, JsonComputed, JsonValue } from './json-shape';
-import { checkKey } from './json-shape';
+import type { Fields, JsonComputed, JsonValue } from '../field-table';
+import { checkKey } from '../field-table';
 
 /**
  * Compiles a field table into SQLite SQL that builds the resource's JSON text inside the

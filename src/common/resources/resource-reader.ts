@@ -8,14 +8,14 @@ import {
 } from '../../database/sql-dialect';
 import { ApiError } from '../errors/api-error';
 import { parsePrefixedId } from '../ids';
-import type { Fields } from '../resource-json/json-shape';
+import type { Fields } from './field-table';
 import {
   type ResourceJson,
   compileResourceJson,
-} from '../resource-json/resource-json';
-import type { Filter } from './list-filters';
-import { type CursorQuery, DEFAULT_PAGE_SIZE } from './list-query.dto';
-import { type Page, emptyPage } from './page';
+} from './resource-json';
+import type { Filter } from '../pagination/list-filters';
+import { type CursorQuery, DEFAULT_PAGE_SIZE } from '../pagination/list-query.dto';
+import { type Page, emptyPage } from '../pagination/page';
 
 /** Where a resource lives and how its list is ordered; one per resource. */
 export interface ResourceSource {

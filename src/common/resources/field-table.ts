@@ -2,8 +2,8 @@
  * The vocabulary of a resource's field table: what each JSON value of the resource is made of,
  * laid out like the resource itself. A table is data, not SQL text, so that one table can be
  * compiled two ways (see `resource-json.ts`): into SQL that builds the JSON inside the database
- * (`json-in-sql.ts`), or into a writer that builds it in the service from plain rows
- * (`json-writer.ts`). Every scalar renders SQL NULL as JSON `null`.
+ * (`json/sqlite.ts`), or into a writer that builds it in the service from plain rows
+ * (`json/postgres.ts`). Every scalar renders SQL NULL as JSON `null`.
  *
  * `sql` strings are SQL expressions over the table aliases of the statement that reads the
  * resource (`o.id`); they come from the field tables only, never from a request.

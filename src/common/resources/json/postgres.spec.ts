@@ -1,6 +1,6 @@
-import type { ReadRows, Row } from '../../database/row-reader';
-import { type Fields, type JsonArray, json } from './json-shape';
-import { compileJsonWriter } from './json-writer';
+import type { ReadRows, Row } from '../../../database/row-reader';
+import { type Fields, type JsonArray, json } from '../field-table';
+import { compileJsonWriter } from './postgres';
 
 // The writer's children and the values they read from their parent row (`parentAliases`), with
 // the database played by a table of values per column expression.

@@ -1,8 +1,8 @@
 import type { ReadRows, Row } from '../../database/row-reader';
 import type { SqlDialect, Statement } from '../../database/sql-dialect';
-import { compileJsonInSql, joinSegments } from './json-in-sql';
-import type { Fields } from './json-shape';
-import { compileJsonWriter } from './json-writer';
+import { compileJsonInSql, joinSegments } from './json/sqlite';
+import type { Fields } from './field-table';
+import { compileJsonWriter } from './json/postgres';
 
 /**
  * A resource's field table compiled for one database: the columns the statement that reads the
@@ -14,7 +14,7 @@ export interface ResourceJson {
   readonly selectList: string;
   /**
    * The statement to send for one that selects an item: the same one when the SQL builds the
-   * JSON, else one that returns the item's children too (see json-writer.ts).
+   * JSON, else one that returns the item's children too (see json/postgres.ts).
    */
   withChildren(statement: Statement): Statement;
   /** The resource's rows among what that statement returned, in order. */

@@ -1,13 +1,13 @@
-import type { ReadRows, Row } from '../../database/row-reader';
-import type { Statement } from '../../database/sql-dialect';
-import type { Fields, JsonArray, JsonComputed, JsonValue } from './json-shape';
-import { checkKey } from './json-shape';
+import type { ReadRows, Row } from '../../../database/row-reader';
+import type { Statement } from '../../../database/sql-dialect';
+import type { Fields, JsonArray, JsonComputed, JsonValue } from '../field-table';
+import { checkKey } from '../field-table';
 
 /**
  * Compiles a field table into a writer that builds the resource's JSON text in the service from
  * plain columns: the database only selects rows, and the service, which scales by adding
  * instances, does the JSON work. The SQL it writes is PostgreSQL's (SQLite builds the JSON in SQL:
- * see json-in-sql.ts).
+ * see json/sqlite.ts).
  *
  * Two ways to read the children, each the cheaper one for its case (bench/README.md, "PostgreSQL:
  * where the time goes"):
