@@ -9,6 +9,7 @@ import {
   ResourceReader,
   type ResourceSource,
 } from '../src/common/resources/resource-reader';
+import { sortOf } from '../src/common/pagination/sort';
 import type { ReadRows, Row } from '../src/database/row-reader';
 import type { Statement } from '../src/database/sql-dialect';
 import { EVENT_SOURCE } from '../src/events/event.fields';
@@ -142,13 +143,12 @@ async function main() {
         { options: { type: 'postgres' } } as unknown as DataSource,
         resource.source,
       );
-      const {
-        table,
-        tenant: tenantColumn,
-        sortKey,
-        id,
-        order,
-      } = resource.source;
+      const { table, tenant: tenantColumn, id } = resource.source;
+      // The default order's key and direction (the list as clients read it first).
+      const { column: sortKey, direction: order } = sortOf(
+        resource.source.sorts,
+        undefined,
+      ).order;
       const [from] = table.split(' ');
       const { rows: total } = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM ${from} WHERE box_office_id = $1`,

@@ -205,6 +205,7 @@ describe('openapi.json', () => {
           'email',
           'txn_id',
           'barcode',
+          'sort',
         ].map((name) => [name, 'query']),
       ),
     );

@@ -899,6 +899,8 @@ export interface operations {
                 txn_id?: string;
                 /** @description Orders holding an issued ticket with this barcode */
                 barcode?: string;
+                /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
+                sort?: "created_at" | "-created_at";
             };
             header?: never;
             path?: never;
@@ -2318,6 +2320,8 @@ export interface operations {
                 barcode?: string;
                 /** @description The order's buyer e-mail, exact but case-insensitive */
                 email?: string;
+                /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
             };
             header?: never;
             path?: never;

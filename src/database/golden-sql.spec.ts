@@ -111,6 +111,10 @@ function render(reader: ResourceReader, resource: GoldenResource): string {
   const position = { key: 1750000000, id: 42 };
   const first: PageRequest = { limit: 100, filters: [] };
   const filtered: PageRequest = { limit: 100, filters: resource.everyFilter };
+  const { sorts } = resource.source;
+  const otherSorts = Object.keys(sorts.options).filter(
+    (sort) => sort !== sorts.default,
+  );
   const sections: (readonly [string, Statement | string])[] = [
     ['retrieve', reader.oneStatement(1, 42)],
     ['list: first page', reader.pageStatement(1, first, null, false)],
@@ -119,14 +123,27 @@ function render(reader: ResourceReader, resource: GoldenResource): string {
       reader.pageStatement(1, filtered, position, false),
     ],
     [
-      'list: ending_before (read backwards, then reversed)',
-      reader.pageStatement(1, first, null, true),
+      'list: ending_before (read backwards from the cursor, then reversed)',
+      reader.pageStatement(1, first, position, true),
     ],
     ['cursor lookup', reader.cursorStatement(1, 42)],
     [
       'probe: anything before the page?',
       reader.probeStatement(1, filtered, position, 'before'),
     ],
+    ...otherSorts.flatMap((sort) => {
+      const sorted: PageRequest = { ...first, sort };
+      return [
+        [
+          `list: sort=${sort}, starting_after`,
+          reader.pageStatement(1, sorted, position, false),
+        ] as const,
+        [
+          `cursor lookup, sort=${sort}`,
+          reader.cursorStatement(1, 42, sorted),
+        ] as const,
+      ];
+    }),
     ...reader.json.childStatements.map(
       (sql, i) => [`children ${i + 1}, for a whole page`, sql] as const,
     ),

@@ -1,3 +1,4 @@
+import { onlySort } from '../common/pagination/sort';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { type Fields, json } from '../common/resources/field-table';
 import { dateObjectJson } from './event-dates';
@@ -138,7 +139,6 @@ export const EVENT_SOURCE: ResourceSource = {
   joins: '',
   tenant: 'ev.box_office_id',
   id: 'ev.id',
-  sortKey: 'ev.start_at',
-  order: 'ASC',
+  sorts: onlySort('ev.start_at', 'ASC'),
   fields: EVENT_FIELDS,
 };

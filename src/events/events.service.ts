@@ -36,8 +36,8 @@ export class EventsService {
 /** The list's filters, as SQL on the events table. */
 export function eventFilters(query: ListEventsQueryDto): Filter[] {
   const found = [
-    ...filters.range(query, 'start_at', 'ev.start_at', true),
-    ...filters.range(query, 'end_at', 'ev.end_at', false),
+    ...filters.range(query, 'start_at', 'ev.start_at'),
+    ...filters.range(query, 'end_at', 'ev.end_at'),
   ];
   if (query.status !== undefined) {
     found.push(filters.oneOf('ev.status', query.status.split(',')));

@@ -1,3 +1,4 @@
+import { sortsBy } from '../common/pagination/sort';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { type Fields, json } from '../common/resources/field-table';
 
@@ -35,7 +36,12 @@ export const ISSUED_TICKET_SOURCE: ResourceSource = {
   joins: 'JOIN orders o ON o.id = t.order_id',
   tenant: 't.box_office_id',
   id: 't.id',
-  sortKey: 't.created_at',
-  order: 'DESC',
+  sorts: sortsBy(
+    [
+      { key: 'created_at', column: 't.created_at', keyed: false },
+      { key: 'updated_at', column: 't.updated_at', keyed: true },
+    ],
+    '-created_at',
+  ),
   fields: ISSUED_TICKET_FIELDS,
 };

@@ -39,8 +39,8 @@ export function issuedTicketFilters(
   query: ListIssuedTicketsQueryDto,
 ): Filter[] {
   const found = [
-    ...filters.range(query, 'created_at', 't.created_at', true),
-    ...filters.range(query, 'updated_at', 't.updated_at', false),
+    ...filters.range(query, 'created_at', 't.created_at'),
+    ...filters.range(query, 'updated_at', 't.updated_at'),
   ];
   if (query.event_id !== undefined) {
     found.push(

@@ -1,4 +1,5 @@
 import { CURRENCY_BASE_MULTIPLIERS } from '../common/currencies';
+import { sortsBy } from '../common/pagination/sort';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { type Fields, json } from '../common/resources/field-table';
 import { eventSummaryJson } from '../events/event-summary-json';
@@ -116,7 +117,9 @@ export const ORDER_SOURCE: ResourceSource = {
   joins: 'JOIN events e ON e.id = o.event_id',
   tenant: 'o.box_office_id',
   id: 'o.id',
-  sortKey: 'o.created_at',
-  order: 'DESC',
+  sorts: sortsBy(
+    [{ key: 'created_at', column: 'o.created_at', keyed: false }],
+    '-created_at',
+  ),
   fields: ORDER_FIELDS,
 };

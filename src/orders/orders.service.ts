@@ -34,7 +34,7 @@ export class OrdersService {
 
 /** The list's filters, as SQL on the orders table (each served by an index of its own). */
 export function orderFilters(query: ListOrdersQueryDto): Filter[] {
-  const found = filters.range(query, 'created_at', 'o.created_at', true);
+  const found = filters.range(query, 'created_at', 'o.created_at');
   if (query.event_id !== undefined) {
     found.push(
       filters.oneOf('o.event_id', filters.prefixedIds('ev_', query.event_id)),

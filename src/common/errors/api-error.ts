@@ -21,12 +21,21 @@ export class ApiError extends HttpException {
   }
 
   /** A cursor that is malformed or names no `noun` of the caller's box office. */
-  static invalidCursor(parameter: string, noun: string, prefix: string) {
+  /** `keyed`: the list's order takes cursors that carry their key (`or_9@1786645321`) too. */
+  static invalidCursor(
+    parameter: string,
+    noun: string,
+    prefix: string,
+    keyed = false,
+  ) {
     const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
+    const forms = keyed
+      ? `${prefix}<number>, or ${prefix}<number>@<unix seconds> as links give it`
+      : `${prefix}<number>`;
     return new ApiError(
       HttpStatus.BAD_REQUEST,
       ErrorCode.INVALID_CURSOR,
-      `${parameter} must be the id of ${article} ${noun} of this box office (${prefix}<number>)`,
+      `${parameter} must be the id of ${article} ${noun} of this box office (${forms})`,
     );
   }
 

@@ -5,10 +5,14 @@ import { parsePrefixedId } from '../ids';
 export interface Filter {
   condition(params: SqlParams): string;
   /**
-   * Set when the filter bounds the list's sort key, so that a keyset position that already
-   * implies it can leave it out (see `ResourceReader`).
+   * Set when the filter bounds a column by a constant, so that a keyset position on that column
+   * that already implies it can leave it out (see `ResourceReader`).
    */
-  readonly sortKeyBound?: { readonly op: Comparison; readonly value: number };
+  readonly bound?: {
+    readonly column: string;
+    readonly op: Comparison;
+    readonly value: number;
+  };
 }
 
 export type Comparison = '=' | '>' | '>=' | '<' | '<=';
@@ -35,7 +39,6 @@ export const filters = {
     query: Partial<Record<RangeKeys<F>, number>>,
     field: F,
     column: string,
-    sortKey: boolean,
   ): Filter[] {
     const found: Filter[] = [];
     for (const [suffix, op] of RANGE_SUFFIXES) {
@@ -43,7 +46,7 @@ export const filters = {
       if (value === undefined) continue;
       found.push({
         condition: (params) => `${column} ${op} ${params.add(value)}`,
-        sortKeyBound: sortKey ? { op, value } : undefined,
+        bound: { column, op, value },
       });
     }
     return found;

@@ -13,15 +13,18 @@ const MAX_LINK_LENGTH = 16_384;
 export interface ListOf {
   path: string;
   prefix: string;
+  /** Whether some of its orders carry the key in cursors (`or_9@1786645321`: see sort.ts). */
+  keyed?: boolean;
 }
 
 /**
  * `next` and `previous` of one list: the list's path, the cursor first, then the request's other
  * parameters, percent-encoded (docs/API.md, Pagination: "Links").
  */
-function LinksDto({ path, prefix }: ListOf, name: string): Type {
+function LinksDto({ path, prefix, keyed }: ListOf, name: string): Type {
+  const key = keyed ? '(@(0|[1-9][0-9]*))?' : '';
   const link = (cursor: string) =>
-    `^${path}\\?${cursor}=${prefix}[1-9][0-9]*(&[^&=]+=[^&=]+)*$`;
+    `^${path}\\?${cursor}=${prefix}[1-9][0-9]*${key}(&[^&=]+=[^&=]+)*$`;
   class LinksDto {
     @ApiProperty({
       type: String,

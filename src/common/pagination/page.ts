@@ -4,20 +4,26 @@
  */
 export interface Page {
   readonly items: readonly string[];
-  /** Prefixed id of the first and last item (null on an empty page). */
-  readonly firstId: string | null;
-  readonly lastId: string | null;
+  /**
+   * The cursors of the first and last item, as links carry them (null on an empty page): the
+   * prefixed id, with the sort key in an order whose key can change (`or_9@1786645321`).
+   */
+  readonly firstCursor: string | null;
+  readonly lastCursor: string | null;
   /** Whether a matching item comes after the last one / before the first one. */
   readonly hasNext: boolean;
   readonly hasPrevious: boolean;
+  /** Response headers that describe the page (the sync watermark, the change feed's head). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
-export function emptyPage(): Page {
+export function emptyPage(headers?: Readonly<Record<string, string>>): Page {
   return {
     items: [],
-    firstId: null,
-    lastId: null,
+    firstCursor: null,
+    lastCursor: null,
     hasNext: false,
     hasPrevious: false,
+    headers,
   };
 }

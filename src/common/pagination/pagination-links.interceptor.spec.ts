@@ -99,13 +99,29 @@ describe('wrapPage', () => {
 describe('PaginationLinksInterceptor', () => {
   const interceptor = new PaginationLinksInterceptor();
 
+  const headers = new Map<string, string>();
+
   async function render(
     page: Page,
     path: string,
     query: Record<string, unknown> = {},
+    route?: { path: string; params: Record<string, string> },
   ): Promise<unknown> {
+    headers.clear();
+    const request = {
+      path,
+      query,
+      route: route && { path: route.path },
+      params: route?.params ?? {},
+    };
+    const response = {
+      setHeader: (name: string, value: string) => headers.set(name, value),
+    };
     const context = {
-      switchToHttp: () => ({ getRequest: () => ({ path, query }) }),
+      switchToHttp: () => ({
+        getRequest: () => request,
+        getResponse: () => response,
+      }),
     } as unknown as ExecutionContext;
     const next: CallHandler = { handle: () => of(page) };
     const result = await lastValueFrom(interceptor.intercept(context, next));
@@ -115,8 +131,8 @@ describe('PaginationLinksInterceptor', () => {
 
   const page = (over: Partial<Page> = {}): Page => ({
     items: ['{"id":"or_5"}', '{"id":"or_4"}'],
-    firstId: 'or_5',
-    lastId: 'or_4',
+    firstCursor: 'or_5',
+    lastCursor: 'or_4',
     hasNext: true,
     hasPrevious: true,
     ...over,
@@ -159,8 +175,8 @@ describe('PaginationLinksInterceptor', () => {
       await render(
         {
           items: [],
-          firstId: null,
-          lastId: null,
+          firstCursor: null,
+          lastCursor: null,
           hasNext: false,
           hasPrevious: false,
         },
@@ -179,6 +195,55 @@ describe('PaginationLinksInterceptor', () => {
         next: '/v1/orders?starting_after=or_4',
         previous: '/v1/orders?ending_before=or_5',
       },
+    });
+  });
+
+  it('links a nested list under its own path, path parameters and all', async () => {
+    expect(
+      await render(
+        page(),
+        '/v1/event_series/es_3/events/',
+        { limit: '2' },
+        {
+          path: '/v1/event_series/:event_series_id/events',
+          params: { event_series_id: 'es_3' },
+        },
+      ),
+    ).toEqual({
+      data: [{ id: 'or_5' }, { id: 'or_4' }],
+      links: {
+        next: '/v1/event_series/es_3/events?starting_after=or_4&limit=2',
+        previous: '/v1/event_series/es_3/events?ending_before=or_5&limit=2',
+      },
+    });
+  });
+
+  it('carries keyed cursors as they are, `@` and all, and keeps sort', async () => {
+    expect(
+      await render(
+        page({
+          firstCursor: 'or_5@1786645321',
+          lastCursor: 'or_4@1786645300',
+        }),
+        '/v1/orders',
+        { sort: '-updated_at' },
+      ),
+    ).toEqual({
+      data: [{ id: 'or_5' }, { id: 'or_4' }],
+      links: {
+        next: '/v1/orders?starting_after=or_4@1786645300&sort=-updated_at',
+        previous: '/v1/orders?ending_before=or_5@1786645321&sort=-updated_at',
+      },
+    });
+  });
+
+  it("sets the page's headers on the response", async () => {
+    await render(
+      page({ headers: { 'X-Sync-Watermark': '1786645300' } }),
+      '/v1/orders',
+    );
+    expect(Object.fromEntries(headers)).toEqual({
+      'X-Sync-Watermark': '1786645300',
     });
   });
 });

@@ -4,7 +4,7 @@ import {
   Injectable,
   NestInterceptor,
 } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Observable, map } from 'rxjs';
 import type { Page } from './page';
 
@@ -17,7 +17,8 @@ export function pageLink(
   id: string,
   query: Record<string, unknown>,
 ): string {
-  const parts = [`${cursor}=${encodeURIComponent(id)}`];
+  // `@` may stand in a query as it is (RFC 3986): a keyed cursor reads `or_9@1786645321`.
+  const parts = [`${cursor}=${encodeURIComponent(id).replace(/%40/g, '@')}`];
   for (const [key, value] of Object.entries(query)) {
     if (CURSORS.has(key)) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
@@ -37,32 +38,45 @@ export function pageLink(
 @Injectable()
 export class PaginationLinksInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<Buffer> {
-    const request = context.switchToHttp().getRequest<Request>();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    const response = http.getResponse<Response>();
     // The raw query: the validated DTO has lost the caller's spelling of values (e.g. `canceled`).
     const query = request.query as Record<string, unknown>;
-    // The route's own path (`/v1/orders`), not the caller's spelling (`/V1/ORDERS/`).
-    const routePath = (request.route as { path?: unknown } | undefined)?.path;
-    const path =
-      (typeof routePath === 'string' ? routePath : request.path).replace(
-        /\/+$/,
-        '',
-      ) || '/';
+    const path = listPath(request);
     return next.handle().pipe(
       map((page: Page) => {
+        for (const [name, value] of Object.entries(page.headers ?? {})) {
+          response.setHeader(name, value);
+        }
         const links = {
           next:
-            page.hasNext && page.lastId
-              ? pageLink(path, 'starting_after', page.lastId, query)
+            page.hasNext && page.lastCursor
+              ? pageLink(path, 'starting_after', page.lastCursor, query)
               : null,
           previous:
-            page.hasPrevious && page.firstId
-              ? pageLink(path, 'ending_before', page.firstId, query)
+            page.hasPrevious && page.firstCursor
+              ? pageLink(path, 'ending_before', page.firstCursor, query)
               : null,
         };
         return wrapPage(page.items, links);
       }),
     );
   }
+}
+
+/**
+ * The list's own path for its links: the route's (`/v1/orders`, not the caller's `/v1/orders/`),
+ * with the values of its path parameters (`/v1/event_series/es_3/events`), each encoded.
+ */
+export function listPath(request: Request): string {
+  const route = (request.route as { path?: unknown } | undefined)?.path;
+  if (typeof route !== 'string') return request.path.replace(/\/+$/, '') || '/';
+  const params = request.params as Record<string, string | undefined>;
+  const path = route.replace(/:([A-Za-z_]\w*)/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  );
+  return path.replace(/\/+$/, '') || '/';
 }
 
 /** Reused from page to page; grown when a page needs more, never above this size. */

@@ -8,16 +8,18 @@ import {
 } from '../../database/sql-dialect';
 import { ApiError } from '../errors/api-error';
 import { parsePrefixedId } from '../ids';
+import { type Position, formatCursor, parseCursor } from '../pagination/cursor';
+import { type ResourceSorts, type SortOrder, sortOf } from '../pagination/sort';
 import type { Fields } from './field-table';
-import {
-  type ResourceJson,
-  compileResourceJson,
-} from './resource-json';
+import { type ResourceJson, compileResourceJson } from './resource-json';
 import type { Filter } from '../pagination/list-filters';
-import { type CursorQuery, DEFAULT_PAGE_SIZE } from '../pagination/list-query.dto';
+import {
+  type CursorQuery,
+  DEFAULT_PAGE_SIZE,
+} from '../pagination/list-query.dto';
 import { type Page, emptyPage } from '../pagination/page';
 
-/** Where a resource lives and how its list is ordered; one per resource. */
+/** Where a resource lives and the orders its list is read in; one per resource. */
 export interface ResourceSource {
   /** What one item is called in messages (`order`), and its id prefix (`or_`). */
   readonly noun: string;
@@ -28,9 +30,8 @@ export interface ResourceSource {
   /** The column that names the owning box office, and the integer id column. */
   readonly tenant: string;
   readonly id: string;
-  /** The list order: this column, then the id, both in `order`. */
-  readonly sortKey: string;
-  readonly order: 'ASC' | 'DESC';
+  /** The list orders (`sort`), each a key column then the id; see pagination/sort.ts. */
+  readonly sorts: ResourceSorts;
   readonly fields: Fields;
 }
 
@@ -38,31 +39,48 @@ export interface PageRequest {
   readonly limit: number;
   readonly starting_after?: unknown;
   readonly ending_before?: unknown;
+  /** The `sort` value, validated against the source's options; the default when absent. */
+  readonly sort?: string;
   readonly filters: readonly Filter[];
+  /**
+   * The parent a nested list is scoped to (the events of one series): unlike a filter, it also
+   * decides which cursors are valid, so that a cursor naming an item outside it is refused.
+   */
+  readonly scope?: Filter;
+  /**
+   * Sync mode's condition on rows not yet safe to hand out (docs/API.md, "Incremental sync"):
+   * applied to the page and its probe like a filter, named apart so that a reader sees it.
+   */
+  readonly heldBack?: Filter;
+  /** Headers the page is served with (see Page.headers). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What a list's query DTO carries besides its filters. */
+export interface ListQuery extends CursorQuery {
+  sort?: string;
 }
 
 /** A list query's page parameters (limit defaulted) with the filters the resource made of it. */
 export function pageRequest(
-  query: CursorQuery,
+  query: ListQuery,
   filters: readonly Filter[],
+  extra: Pick<PageRequest, 'scope' | 'heldBack' | 'headers'> = {},
 ): PageRequest {
   return {
     limit: query.limit ?? DEFAULT_PAGE_SIZE,
     starting_after: query.starting_after,
     ending_before: query.ending_before,
+    sort: query.sort,
     filters,
+    ...extra,
   };
 }
 
 export type CursorParameter = 'starting_after' | 'ending_before';
 
-/** A place in the list order. */
-interface Position {
-  readonly key: number;
-  readonly id: number;
-}
-
 export type { Statement } from '../../database/sql-dialect';
+export type { Position } from '../pagination/cursor';
 
 /**
  * Reads one resource for a box office: a keyset page of its list, or one item. Every statement
@@ -70,10 +88,11 @@ export type { Statement } from '../../database/sql-dialect';
  * a missing one.
  *
  * Keyset pagination on an index that starts (tenant, sort key, id): a page costs the same at any
- * depth and a fixed number of statements whatever the limit — the cursor lookup, the page
- * (limit + 1 rows, to know whether more follow), the children of its items when the service
- * builds the JSON (one statement per child array), and, when a page is reached through a cursor,
- * one probe for the other direction. An item is one statement, its children included.
+ * depth and a fixed number of statements whatever the limit — the cursor lookup (none for a
+ * cursor that carries its key), the page (limit + 1 rows, to know whether more follow), the
+ * children of its items when the service builds the JSON (one statement per child array), and,
+ * when a page is reached through a cursor, one probe for the other direction. An item is one
+ * statement, its children included.
  */
 export class ResourceReader {
   readonly dialect: SqlDialect;
@@ -91,6 +110,7 @@ export class ResourceReader {
   }
 
   async page(tenantId: number, request: PageRequest): Promise<Page> {
+    const { order } = sortOf(this.source.sorts, request.sort);
     // Both cursors given: ending_before wins (docs/API.md, "Pagination").
     const cursorName: CursorParameter | null =
       request.ending_before !== undefined
@@ -101,7 +121,7 @@ export class ResourceReader {
     const cursor =
       cursorName === null
         ? null
-        : await this.position(tenantId, request[cursorName], cursorName);
+        : await this.position(tenantId, request, order, cursorName);
     // ending_before walks back: read in reverse list order from the cursor, then flip.
     const backwards = cursorName === 'ending_before';
 
@@ -110,34 +130,40 @@ export class ResourceReader {
     const more = rows.length > request.limit;
     const pageRows = rows.slice(0, request.limit);
     if (backwards) pageRows.reverse();
-    if (pageRows.length === 0) return emptyPage();
+    if (pageRows.length === 0) return emptyPage(request.headers);
 
-    const first = pageRows[0];
-    const last = pageRows[pageRows.length - 1];
+    const first = positionOf(pageRows[0]);
+    const last = positionOf(pageRows[pageRows.length - 1]);
     // Reached through a cursor: whether anything lies the other way needs one probe.
     let other = false;
     if (cursor) {
       const probe = backwards
-        ? this.probeStatement(tenantId, request, positionOf(last), 'after')
-        : this.probeStatement(tenantId, request, positionOf(first), 'before');
+        ? this.probeStatement(tenantId, request, last, 'after')
+        : this.probeStatement(tenantId, request, first, 'before');
       other = (await this.read(probe.sql, probe.params)).length > 0;
     }
     await this.json.readChildren(pageRows, this.read);
+    const { prefix } = this.source;
     return {
       items: this.json.render(pageRows),
-      firstId: `${this.source.prefix}${String(first.id)}`,
-      lastId: `${this.source.prefix}${String(last.id)}`,
+      firstCursor: formatCursor(prefix, first, order.keyed),
+      lastCursor: formatCursor(prefix, last, order.keyed),
       hasNext: backwards ? other : more,
       hasPrevious: backwards ? more : other,
+      headers: request.headers,
     };
   }
 
   /** One item's JSON bytes; 404 for a malformed id, a missing item or another box office's. */
-  async one(tenantId: number, publicId: string): Promise<Buffer> {
+  async one(
+    tenantId: number,
+    publicId: string,
+    scope?: Filter,
+  ): Promise<Buffer> {
     const { noun, prefix } = this.source;
     const id = parsePrefixedId(prefix, publicId);
     if (id !== null) {
-      const statement = this.oneStatement(tenantId, id);
+      const statement = this.oneStatement(tenantId, id, scope);
       const rows = this.json.resourceRows(
         await this.read(statement.sql, statement.params),
       );
@@ -150,23 +176,37 @@ export class ResourceReader {
     );
   }
 
-  oneStatement(tenantId: number, id: number): Statement {
+  oneStatement(tenantId: number, id: number, scope?: Filter): Statement {
     const { table, joins, tenant, id: idColumn } = this.source;
     const params = new SqlParams(this.dialect);
+    const where = [
+      `${tenant} = ${params.add(tenantId)}`,
+      `${idColumn} = ${params.add(id)}`,
+      ...(scope ? [scope.condition(params)] : []),
+    ];
     const sql = [
       `SELECT ${idColumn} AS id,\n  ${this.json.selectList}`,
       `FROM ${table}${joins ? ` ${joins}` : ''}`,
-      `WHERE ${tenant} = ${params.add(tenantId)} AND ${idColumn} = ${params.add(id)}`,
+      `WHERE ${where.join(' AND ')}`,
     ].join('\n');
     return this.json.withChildren({ sql, params: params.values });
   }
 
-  cursorStatement(tenantId: number, id: number): Statement {
-    const { table, tenant, id: idColumn, sortKey } = this.source;
+  /** The current key of the item a plain-id cursor names, in the list's scope. */
+  cursorStatement(
+    tenantId: number,
+    id: number,
+    request: Pick<PageRequest, 'sort' | 'scope'> = {},
+  ): Statement {
+    const { table, tenant, id: idColumn, sorts } = this.source;
+    const { order } = sortOf(sorts, request.sort);
     const params = new SqlParams(this.dialect);
-    const sql = `SELECT ${idColumn} AS id, ${sortKey} AS sort_key FROM ${table} WHERE ${tenant} = ${params.add(
-      tenantId,
-    )} AND ${idColumn} = ${params.add(id)}`;
+    const where = [
+      `${tenant} = ${params.add(tenantId)}`,
+      `${idColumn} = ${params.add(id)}`,
+      ...(request.scope ? [request.scope.condition(params)] : []),
+    ];
+    const sql = `SELECT ${idColumn} AS id, ${order.column} AS sort_key FROM ${table} WHERE ${where.join(' AND ')}`;
     return { sql, params: params.values };
   }
 
@@ -176,21 +216,22 @@ export class ResourceReader {
     cursor: Position | null,
     backwards: boolean,
   ): Statement {
-    const { table, joins, id, sortKey, order } = this.source;
+    const { table, joins, id, sorts } = this.source;
+    const { order } = sortOf(sorts, request.sort);
     const params = new SqlParams(this.dialect);
     const where = this.where(
       params,
       tenantId,
-      request.filters,
+      request,
       cursor,
       backwards ? 'before' : 'after',
     );
-    const direction = backwards ? reverse(order) : order;
+    const direction = backwards ? reverse(order.direction) : order.direction;
     const sql = [
-      `SELECT ${id} AS id, ${sortKey} AS sort_key,\n  ${this.json.selectList}`,
+      `SELECT ${id} AS id, ${order.column} AS sort_key,\n  ${this.json.selectList}`,
       `FROM ${table}${joins ? ` ${joins}` : ''}`,
       `WHERE ${where}`,
-      `ORDER BY ${sortKey} ${direction}, ${id} ${direction}`,
+      `ORDER BY ${order.column} ${direction}, ${id} ${direction}`,
       `LIMIT ${params.add(request.limit + 1)}`,
     ].join('\n');
     return { sql, params: params.values };
@@ -203,55 +244,77 @@ export class ResourceReader {
     side: 'before' | 'after',
   ): Statement {
     const params = new SqlParams(this.dialect);
-    const where = this.where(params, tenantId, request.filters, from, side);
+    const where = this.where(params, tenantId, request, from, side);
     return {
       sql: `SELECT 1 AS found FROM ${this.source.table} WHERE ${where} LIMIT 1`,
       params: params.values,
     };
   }
 
-  /** The list position of the cursor's item, which must belong to this box office. */
+  /**
+   * The list position a cursor names. A cursor that carries its key is a position by itself,
+   * whether or not its row still exists (or is this box office's: no answer tells them apart);
+   * a plain id is placed at its row's current key, and must name a row of this box office in the
+   * list's scope.
+   */
   private async position(
     tenantId: number,
-    value: unknown,
+    request: PageRequest,
+    order: SortOrder,
     parameter: CursorParameter,
   ): Promise<Position> {
     const { noun, prefix } = this.source;
-    const id = parsePrefixedId(prefix, value);
-    if (id === null) throw ApiError.invalidCursor(parameter, noun, prefix);
-    const statement = this.cursorStatement(tenantId, id);
+    const cursor = parseCursor(prefix, request[parameter], order.keyed);
+    if (cursor === null) {
+      throw ApiError.invalidCursor(parameter, noun, prefix, order.keyed);
+    }
+    if (cursor.key !== null) return { key: cursor.key, id: cursor.id };
+    const statement = this.cursorStatement(tenantId, cursor.id, request);
     const rows = await this.read(statement.sql, statement.params);
-    if (rows.length === 0)
-      throw ApiError.invalidCursor(parameter, noun, prefix);
+    if (rows.length === 0) {
+      throw ApiError.invalidCursor(parameter, noun, prefix, order.keyed);
+    }
     return positionOf(rows[0]);
   }
 
-  /** Tenant, filters (AND), then the keyset position: the items `side` of it in list order. */
+  /**
+   * Tenant, scope, filters and the held-back condition (AND), then the keyset position: the
+   * items `side` of it in list order.
+   */
   private where(
     params: SqlParams,
     tenantId: number,
-    filters: readonly Filter[],
+    request: PageRequest,
     position: Position | null,
     side: 'before' | 'after',
   ): string {
-    const { tenant, sortKey, id, order } = this.source;
-    // "After" in a newest-first list is "smaller".
-    const op = (side === 'after') === (order === 'DESC') ? '<' : '>';
+    const { tenant, id, sorts } = this.source;
+    const { order } = sortOf(sorts, request.sort);
+    // "After" in a descending list is "smaller".
+    const op = (side === 'after') === (order.direction === 'DESC') ? '<' : '>';
     const clauses = [`${tenant} = ${params.add(tenantId)}`];
-    for (const filter of filters) {
-      if (position && impliedByPosition(filter, position, op)) continue;
+    const conditions = [
+      ...(request.scope ? [request.scope] : []),
+      ...request.filters,
+      ...(request.heldBack ? [request.heldBack] : []),
+    ];
+    for (const filter of conditions) {
+      if (position && impliedByPosition(filter, order.column, position, op)) {
+        continue;
+      }
       clauses.push(filter.condition(params));
     }
     if (position) {
       clauses.push(
-        `(${sortKey}, ${id}) ${op} (${params.add(position.key)}, ${params.add(position.id)})`,
+        `(${order.column}, ${id}) ${op} (${params.add(position.key)}, ${params.add(position.id)})`,
       );
     }
     return clauses.join(' AND ');
   }
 }
 
-const reverse = (order: 'ASC' | 'DESC') => (order === 'ASC' ? 'DESC' : 'ASC');
+const reverse = (direction: SortOrder['direction']) =>
+  direction === 'ASC' ? 'DESC' : 'ASC';
 
 /**
  * Whether a bound on the sort key adds nothing to the keyset condition: `(key, id) < (c, i)`
@@ -262,11 +325,12 @@ const reverse = (order: 'ASC' | 'DESC') => (order === 'ASC' ? 'DESC' : 'ASC');
  */
 function impliedByPosition(
   filter: Filter,
+  sortColumn: string,
   position: Position,
   op: '<' | '>',
 ): boolean {
-  const bound = filter.sortKeyBound;
-  if (!bound) return false;
+  const bound = filter.bound;
+  if (!bound || bound.column !== sortColumn) return false;
   const c = position.key;
   return op === '<'
     ? (bound.op === '<' && c < bound.value) ||

@@ -165,7 +165,7 @@ WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.sta
 ORDER BY ev.start_at ASC, ev.id ASC
 LIMIT $16;
 
--- list: ending_before (read backwards, then reversed)
+-- list: ending_before (read backwards from the cursor, then reversed)
 SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.id AS c0,
   ev.access_code AS c1,
@@ -195,9 +195,9 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.venue_name AS c25,
   ev.venue_postal_code AS c26
 FROM events ev
-WHERE ev.box_office_id = $1
+WHERE ev.box_office_id = $1 AND (ev.start_at, ev.id) < ($2, $3)
 ORDER BY ev.start_at DESC, ev.id DESC
-LIMIT $2;
+LIMIT $4;
 
 -- cursor lookup
 SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_id = $1 AND ev.id = $2;

@@ -377,7 +377,7 @@ WHERE ev.box_office_id = +? AND ev.start_at = +? AND ev.start_at > +? AND ev.sta
 ORDER BY ev.start_at ASC, ev.id ASC
 LIMIT +?;
 
--- list: ending_before (read backwards, then reversed)
+-- list: ending_before (read backwards from the cursor, then reversed)
 SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.end_at AS k0_unix,
   ev.timezone AS k0_timezone,
@@ -499,7 +499,7 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
     '}}'
   ) AS j2
 FROM events ev
-WHERE ev.box_office_id = +?
+WHERE ev.box_office_id = +? AND (ev.start_at, ev.id) < (+?, +?)
 ORDER BY ev.start_at DESC, ev.id DESC
 LIMIT +?;
 

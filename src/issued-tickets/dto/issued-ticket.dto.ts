@@ -6,4 +6,5 @@ export { IssuedTicketDto };
 export class IssuedTicketListDto extends PageDto(IssuedTicketDto, {
   path: '/v1/issued_tickets',
   prefix: 'it_',
+  keyed: true,
 }) {}

@@ -10,6 +10,8 @@ import {
   CursorQueryDto,
   RangeQueryDto,
 } from '../../common/pagination/list-query.dto';
+import { SortParam } from '../../common/pagination/sort';
+import { ISSUED_TICKET_SOURCE } from '../issued-ticket.fields';
 import {
   ISSUED_TICKET_STATUSES,
   type IssuedTicketStatus,
@@ -39,4 +41,7 @@ export class ListIssuedTicketsQueryDto extends IntersectionType(
 
   @EmailParam("The order's buyer e-mail, exact but case-insensitive")
   email?: string;
+
+  @SortParam(ISSUED_TICKET_SOURCE.sorts)
+  sort?: string;
 }

@@ -71,7 +71,7 @@ WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.cre
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT $19;
 
--- list: ending_before (read backwards, then reversed)
+-- list: ending_before (read backwards from the cursor, then reversed)
 SELECT t.id AS id, t.created_at AS sort_key,
   t.id AS c0,
   t.barcode AS c1,
@@ -91,12 +91,93 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.order_id AS c15,
   t.qr_code_url AS c16
 FROM issued_tickets t JOIN orders o ON o.id = t.order_id
-WHERE t.box_office_id = $1
+WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
-LIMIT $2;
+LIMIT $4;
 
 -- cursor lookup
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $16 AND eo.buyer_email_lookup = $17) AND (t.created_at, t.id) > ($18, $19) LIMIT 1;
+
+-- list: sort=created_at, starting_after
+SELECT t.id AS id, t.created_at AS sort_key,
+  t.id AS c0,
+  t.barcode AS c1,
+  t.barcode_url AS c2,
+  t.created_at AS c3,
+  t.custom_questions AS c4,
+  t.description AS c5,
+  o.buyer_email AS c6,
+  t.event_id AS c7,
+  t.full_name AS c8,
+  t.first_name AS c9,
+  t.last_name AS c10,
+  t.reservation AS c11,
+  t.status AS c12,
+  t.updated_at AS c13,
+  t.voided_at AS c14,
+  t.order_id AS c15,
+  t.qr_code_url AS c16
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
+ORDER BY t.created_at ASC, t.id ASC
+LIMIT $4;
+
+-- cursor lookup, sort=created_at
+SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
+
+-- list: sort=updated_at, starting_after
+SELECT t.id AS id, t.updated_at AS sort_key,
+  t.id AS c0,
+  t.barcode AS c1,
+  t.barcode_url AS c2,
+  t.created_at AS c3,
+  t.custom_questions AS c4,
+  t.description AS c5,
+  o.buyer_email AS c6,
+  t.event_id AS c7,
+  t.full_name AS c8,
+  t.first_name AS c9,
+  t.last_name AS c10,
+  t.reservation AS c11,
+  t.status AS c12,
+  t.updated_at AS c13,
+  t.voided_at AS c14,
+  t.order_id AS c15,
+  t.qr_code_url AS c16
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+WHERE t.box_office_id = $1 AND (t.updated_at, t.id) > ($2, $3)
+ORDER BY t.updated_at ASC, t.id ASC
+LIMIT $4;
+
+-- cursor lookup, sort=updated_at
+SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
+
+-- list: sort=-updated_at, starting_after
+SELECT t.id AS id, t.updated_at AS sort_key,
+  t.id AS c0,
+  t.barcode AS c1,
+  t.barcode_url AS c2,
+  t.created_at AS c3,
+  t.custom_questions AS c4,
+  t.description AS c5,
+  o.buyer_email AS c6,
+  t.event_id AS c7,
+  t.full_name AS c8,
+  t.first_name AS c9,
+  t.last_name AS c10,
+  t.reservation AS c11,
+  t.status AS c12,
+  t.updated_at AS c13,
+  t.voided_at AS c14,
+  t.order_id AS c15,
+  t.qr_code_url AS c16
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+WHERE t.box_office_id = $1 AND (t.updated_at, t.id) < ($2, $3)
+ORDER BY t.updated_at DESC, t.id DESC
+LIMIT $4;
+
+-- cursor lookup, sort=-updated_at
+SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;

@@ -131,7 +131,7 @@ WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.cre
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT +?;
 
--- list: ending_before (read backwards, then reversed)
+-- list: ending_before (read backwards from the cursor, then reversed)
 SELECT t.id AS id, t.created_at AS sort_key,
   concat(
     '{"object":"issued_ticket","id":"it_',
@@ -171,7 +171,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     '}'
   ) AS j0
 FROM issued_tickets t JOIN orders o ON o.id = t.order_id
-WHERE t.box_office_id = +?
+WHERE t.box_office_id = +? AND (t.created_at, t.id) > (+?, +?)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT +?;
 
@@ -180,3 +180,144 @@ SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_of
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) > (+?, +?) LIMIT 1;
+
+-- list: sort=created_at, starting_after
+SELECT t.id AS id, t.created_at AS sort_key,
+  concat(
+    '{"object":"issued_ticket","id":"it_',
+    t.id,
+    '","barcode":',
+    json_quote(t.barcode),
+    ',"barcode_url":',
+    json_quote(t.barcode_url),
+    ',"created_at":',
+    t.created_at,
+    ',"custom_questions":',
+    json(t.custom_questions),
+    ',"description":',
+    json_quote(t.description),
+    ',"email":',
+    json_quote(o.buyer_email),
+    ',"event_id":"ev_',
+    t.event_id,
+    '","full_name":',
+    json_quote(t.full_name),
+    ',"first_name":',
+    json_quote(t.first_name),
+    ',"last_name":',
+    json_quote(t.last_name),
+    ',"reservation":',
+    json_quote(t.reservation),
+    ',"status":',
+    json_quote(t.status),
+    ',"updated_at":',
+    t.updated_at,
+    ',"voided_at":',
+    coalesce(t.voided_at, 'null'),
+    ',"order_id":"or_',
+    t.order_id,
+    '","qr_code_url":',
+    json_quote(t.qr_code_url),
+    '}'
+  ) AS j0
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+WHERE t.box_office_id = +? AND (t.created_at, t.id) > (+?, +?)
+ORDER BY t.created_at ASC, t.id ASC
+LIMIT +?;
+
+-- cursor lookup, sort=created_at
+SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?;
+
+-- list: sort=updated_at, starting_after
+SELECT t.id AS id, t.updated_at AS sort_key,
+  concat(
+    '{"object":"issued_ticket","id":"it_',
+    t.id,
+    '","barcode":',
+    json_quote(t.barcode),
+    ',"barcode_url":',
+    json_quote(t.barcode_url),
+    ',"created_at":',
+    t.created_at,
+    ',"custom_questions":',
+    json(t.custom_questions),
+    ',"description":',
+    json_quote(t.description),
+    ',"email":',
+    json_quote(o.buyer_email),
+    ',"event_id":"ev_',
+    t.event_id,
+    '","full_name":',
+    json_quote(t.full_name),
+    ',"first_name":',
+    json_quote(t.first_name),
+    ',"last_name":',
+    json_quote(t.last_name),
+    ',"reservation":',
+    json_quote(t.reservation),
+    ',"status":',
+    json_quote(t.status),
+    ',"updated_at":',
+    t.updated_at,
+    ',"voided_at":',
+    coalesce(t.voided_at, 'null'),
+    ',"order_id":"or_',
+    t.order_id,
+    '","qr_code_url":',
+    json_quote(t.qr_code_url),
+    '}'
+  ) AS j0
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+WHERE t.box_office_id = +? AND (t.updated_at, t.id) > (+?, +?)
+ORDER BY t.updated_at ASC, t.id ASC
+LIMIT +?;
+
+-- cursor lookup, sort=updated_at
+SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?;
+
+-- list: sort=-updated_at, starting_after
+SELECT t.id AS id, t.updated_at AS sort_key,
+  concat(
+    '{"object":"issued_ticket","id":"it_',
+    t.id,
+    '","barcode":',
+    json_quote(t.barcode),
+    ',"barcode_url":',
+    json_quote(t.barcode_url),
+    ',"created_at":',
+    t.created_at,
+    ',"custom_questions":',
+    json(t.custom_questions),
+    ',"description":',
+    json_quote(t.description),
+    ',"email":',
+    json_quote(o.buyer_email),
+    ',"event_id":"ev_',
+    t.event_id,
+    '","full_name":',
+    json_quote(t.full_name),
+    ',"first_name":',
+    json_quote(t.first_name),
+    ',"last_name":',
+    json_quote(t.last_name),
+    ',"reservation":',
+    json_quote(t.reservation),
+    ',"status":',
+    json_quote(t.status),
+    ',"updated_at":',
+    t.updated_at,
+    ',"voided_at":',
+    coalesce(t.voided_at, 'null'),
+    ',"order_id":"or_',
+    t.order_id,
+    '","qr_code_url":',
+    json_quote(t.qr_code_url),
+    '}'
+  ) AS j0
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+WHERE t.box_office_id = +? AND (t.updated_at, t.id) < (+?, +?)
+ORDER BY t.updated_at DESC, t.id DESC
+LIMIT +?;
+
+-- cursor lookup, sort=-updated_at
+SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?;

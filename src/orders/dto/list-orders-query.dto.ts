@@ -10,7 +10,9 @@ import {
   CursorQueryDto,
   RangeQueryDto,
 } from '../../common/pagination/list-query.dto';
+import { SortParam } from '../../common/pagination/sort';
 import { NotRepeated } from '../../common/validation/strict-query';
+import { ORDER_SOURCE } from '../order.fields';
 import { ORDER_STATUSES, type OrderStatus } from '../entities/order.entity';
 
 /**
@@ -50,4 +52,7 @@ export class ListOrdersQueryDto extends IntersectionType(
 
   @TextParam('barcode', 64, 'Orders holding an issued ticket with this barcode')
   barcode?: string;
+
+  @SortParam(ORDER_SOURCE.sorts)
+  sort?: string;
 }

@@ -371,7 +371,7 @@ WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.cre
 ORDER BY o.created_at DESC, o.id DESC
 LIMIT +?;
 
--- list: ending_before (read backwards, then reversed)
+-- list: ending_before (read backwards from the cursor, then reversed)
 SELECT o.id AS id, o.created_at AS sort_key,
   e.id AS k0_id,
   e.name AS k0_name,
@@ -491,7 +491,7 @@ SELECT o.id AS id, o.created_at AS sort_key,
     '}'
   ) AS j1
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = +?
+WHERE o.box_office_id = +? AND (o.created_at, o.id) > (+?, +?)
 ORDER BY o.created_at ASC, o.id ASC
 LIMIT +?;
 
@@ -500,3 +500,130 @@ SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id 
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM orders o WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.created_at < +? AND o.created_at <= +? AND o.event_id IN (+?, +?) AND o.status = +? AND o.buyer_email_lookup = +? AND o.txn_id = +? AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = +?) AND (o.created_at, o.id) > (+?, +?) LIMIT 1;
+
+-- list: sort=created_at, starting_after
+SELECT o.id AS id, o.created_at AS sort_key,
+  e.id AS k0_id,
+  e.name AS k0_name,
+  e.start_at AS k0_start_at,
+  e.end_at AS k0_end_at,
+  e.timezone AS k0_timezone,
+  concat(
+    '{"object":"order","id":"or_',
+    o.id,
+    '","buyer_details":{"address":{"address_1":',
+    json_quote(o.address_1),
+    ',"address_2":',
+    json_quote(o.address_2),
+    ',"address_3":',
+    json_quote(o.address_3),
+    ',"postal_code":',
+    json_quote(o.postal_code),
+    '},"custom_questions":',
+    json(o.buyer_custom_questions),
+    ',"email":',
+    json_quote(o.buyer_email),
+    ',"name":',
+    json_quote(o.buyer_name),
+    ',"phone":',
+    json_quote(o.buyer_phone),
+    '},"created_at":',
+    o.created_at,
+    ',"currency":{"code":',
+    json_quote(o.currency),
+    ',"base_multiplier":',
+    CASE o.currency WHEN 'jpy' THEN 1 ELSE 100 END,
+    '},"event_summary":'
+  ) AS j0,
+  concat(
+    ',"issued_tickets":[',
+    (SELECT group_concat(concat(
+        '{"object":"issued_ticket","id":"it_',
+        t.id,
+        '","barcode":',
+        json_quote(t.barcode),
+        ',"barcode_url":',
+        json_quote(t.barcode_url),
+        ',"created_at":',
+        t.created_at,
+        ',"custom_questions":',
+        json(t.custom_questions),
+        ',"description":',
+        json_quote(t.description),
+        ',"email":',
+        json_quote(o.buyer_email),
+        ',"event_id":"ev_',
+        t.event_id,
+        '","full_name":',
+        json_quote(t.full_name),
+        ',"first_name":',
+        json_quote(t.first_name),
+        ',"last_name":',
+        json_quote(t.last_name),
+        ',"reservation":',
+        json_quote(t.reservation),
+        ',"status":',
+        json_quote(t.status),
+        ',"updated_at":',
+        t.updated_at,
+        ',"voided_at":',
+        coalesce(t.voided_at, 'null'),
+        ',"order_id":"or_',
+        t.order_id,
+        '","qr_code_url":',
+        json_quote(t.qr_code_url),
+        '}'
+      ), ',')
+     FROM issued_tickets t WHERE t.order_id = o.id),
+    '],"line_items":[',
+    (SELECT group_concat(concat(
+        '{"object":"line_item","id":"li_',
+        li.id,
+        '","booking_fee":',
+        li.booking_fee,
+        ',"description":',
+        json_quote(li.description),
+        ',"type":',
+        json_quote(li.type),
+        ',"total":',
+        li.total,
+        ',"value":',
+        li.value,
+        ',"quantity":',
+        li.quantity,
+        '}'
+      ), ',')
+     FROM line_items li WHERE li.order_id = o.id),
+    '],"payment_method":{"external_id":',
+    json_quote(o.payment_method_external_id),
+    ',"id":',
+    CASE WHEN o.payment_method_id IS NULL THEN 'null' ELSE concat('"pm_', o.payment_method_id, '"') END,
+    ',"type":',
+    json_quote(o.payment_method_type),
+    ',"name":',
+    json_quote(o.payment_method_name),
+    ',"instructions":',
+    json_quote(o.payment_method_instructions),
+    '},"refund_amount":',
+    o.refund_amount,
+    ',"status":',
+    json_quote(o.status),
+    ',"status_message":',
+    json_quote(o.status_message),
+    ',"subtotal":',
+    o.subtotal,
+    ',"tax":',
+    o.tax,
+    ',"total":',
+    o.total,
+    ',"txn_id":',
+    json_quote(o.txn_id),
+    '}'
+  ) AS j1
+FROM orders o JOIN events e ON e.id = o.event_id
+WHERE o.box_office_id = +? AND (o.created_at, o.id) > (+?, +?)
+ORDER BY o.created_at ASC, o.id ASC
+LIMIT +?;
+
+-- cursor lookup, sort=created_at
+SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = +? AND o.id = +?;

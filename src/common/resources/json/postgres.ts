@@ -1,6 +1,11 @@
 import type { ReadRows, Row } from '../../../database/row-reader';
 import type { Statement } from '../../../database/sql-dialect';
-import type { Fields, JsonArray, JsonComputed, JsonValue } from '../field-table';
+import type {
+  Fields,
+  JsonArray,
+  JsonComputed,
+  JsonValue,
+} from '../field-table';
 import { checkKey } from '../field-table';
 
 /**
