@@ -68,15 +68,24 @@ export class AppConfig {
       headersMs: this.env.HTTP_HEADERS_TIMEOUT_MS,
       requestMs: this.env.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveMs: this.env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      socketMs: this.env.HTTP_SOCKET_TIMEOUT_MS,
+      maxConnections: this.env.HTTP_MAX_CONNECTIONS,
+      maxHeaderBytes: this.env.HTTP_MAX_HEADER_BYTES,
     };
   }
 }
 
-/** The HTTP server's timeouts (README, Reliability). */
+/** The HTTP server's timeouts and bounds (docs/API.md, Limits). */
 export interface HttpTimeouts {
   headersMs: number;
   requestMs: number;
   keepAliveMs: number;
+  /** A connection making no progress while a request is in flight is closed after it. */
+  socketMs: number;
+  /** Open connections; new ones past it are closed before any byte is read. */
+  maxConnections: number;
+  /** Request line and headers together. */
+  maxHeaderBytes: number;
 }
 
 export const DEFAULT_SQLITE_PATH = 'data/boxoffice.sqlite';
