@@ -548,6 +548,38 @@ describe('HTTP limits: slowloris, endless bodies, connection and header bounds',
     socket.destroy();
   });
 
+  it('answers up to HTTP_MAX_PIPELINED pipelined requests, and closes a connection sending more before reading', async () => {
+    const request = (target: string) =>
+      requestBytes({
+        target,
+        headers: [
+          ['Authorization', AUTH],
+          ['Connection', 'keep-alive'],
+        ],
+      });
+    const count = (bytes: Buffer) =>
+      bytes.toString('latin1').split('HTTP/1.1 200').length - 1;
+
+    const within = await openSocket(port);
+    within.socket.write(
+      Buffer.concat([1, 2, 3, 4].map(() => request('/v1/orders'))),
+    );
+    const deadline = Date.now() + 3_000;
+    while (count(within.received()) < 4 && Date.now() < deadline)
+      await sleep(10);
+    expect(count(within.received())).toBe(4);
+    within.socket.destroy();
+
+    const beyond = await openSocket(port);
+    beyond.socket.write(
+      Buffer.concat(Array.from({ length: 50 }, () => request('/v1/orders'))),
+    );
+    await beyond.closed;
+    expect(count(beyond.received())).toBeLessThan(50);
+    // The server serves others as usual.
+    expect((await raw(port, { target: '/v1/ping' })).status).toBe(200);
+  });
+
   it('answers a 9 KB header with the JSON 431 naming HTTP_MAX_HEADER_BYTES’ size', async () => {
     const res = await raw(port, {
       target: '/v1/ping',
@@ -573,6 +605,15 @@ describe('HTTP limits: slowloris, endless bodies, connection and header bounds',
           ['Connection', 'keep-alive'],
         ],
       });
+    // Connections of the tests before, closing, still count: start from none.
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        t.server.getConnections((error, n) =>
+          error ? reject(error) : resolve(n),
+        ),
+      );
+    for (let i = 0; i < 300 && (await connections()) > 0; i++) await sleep(10);
+    expect(await connections()).toBe(0);
     const open = [];
     for (let i = 0; i < 5; i++) {
       const connection = await openSocket(port);

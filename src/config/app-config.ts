@@ -70,6 +70,7 @@ export class AppConfig {
       keepAliveMs: this.env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       socketMs: this.env.HTTP_SOCKET_TIMEOUT_MS,
       maxConnections: this.env.HTTP_MAX_CONNECTIONS,
+      maxPipelined: this.env.HTTP_MAX_PIPELINED,
       maxHeaderBytes: this.env.HTTP_MAX_HEADER_BYTES,
     };
   }
@@ -84,6 +85,8 @@ export interface HttpTimeouts {
   socketMs: number;
   /** Open connections; new ones past it are closed before any byte is read. */
   maxConnections: number;
+  /** Requests in flight on one connection; one more closes it. */
+  maxPipelined: number;
   /** Request line and headers together. */
   maxHeaderBytes: number;
 }

@@ -20,6 +20,7 @@ describe('validateEnvironment', () => {
         HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000,
         HTTP_SOCKET_TIMEOUT_MS: 30_000,
         HTTP_MAX_CONNECTIONS: 4_000,
+        HTTP_MAX_PIPELINED: 4,
         HTTP_MAX_HEADER_BYTES: 16_384,
       }),
     );
@@ -93,6 +94,7 @@ describe('validateEnvironment', () => {
     ['HTTP_SOCKET_TIMEOUT_MS', '999'],
     ['HTTP_MAX_CONNECTIONS', '0'],
     ['HTTP_MAX_CONNECTIONS', '1.5'],
+    ['HTTP_MAX_PIPELINED', '0'],
     ['HTTP_MAX_HEADER_BYTES', '1024'],
     ['HTTP_MAX_HEADER_BYTES', '2000000'],
   ])('rejects %s=%s, naming the key', (key, value) => {

@@ -142,6 +142,13 @@ export class Environment {
   @IntSetting({ min: 1, max: 1_000_000 })
   HTTP_MAX_CONNECTIONS = 4_000;
 
+  /**
+   * Requests one connection may have in flight (pipelined, sent before their answers); a client
+   * sending more has its connection closed.
+   */
+  @IntSetting({ min: 1, max: 100 })
+  HTTP_MAX_PIPELINED = 4;
+
   /** Request line and headers together, in bytes (Node's `maxHeaderSize`). */
   @IntSetting({ min: 4_096, max: 1_048_576 })
   HTTP_MAX_HEADER_BYTES = 16_384;

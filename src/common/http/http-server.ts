@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { HttpTimeouts } from '../../config/app-config';
@@ -33,12 +34,15 @@ const DROP_WARNING_INTERVAL_MS = 10_000;
  * - at most `maxConnections` connections are open; Node closes new ones past it before reading a
  *   byte (the client sees the connection closed or reset), with a warning at most every 10 s;
  * - the request line and headers together may take `maxHeaderBytes`;
+ * - a connection may have `maxPipelined` requests in flight: Node parses every request of a
+ *   packet at once, so a client pipelining a hundred requests for the largest page and reading
+ *   none would have a hundred pages built and held for it; one more closes the connection;
  * - what Node's parser refuses before the application sees a request (headers over that size,
  *   bytes that are not HTTP, a timeout) is answered with the one JSON error body instead of
  *   Node's bare status line;
- * - a request with a body (none is ever read) is answered as usual; a body still coming a second
- *   after the response closes the connection (Node would read and discard it until the request
- *   timeout, however much is sent);
+ * - a request with a body (none is ever read) is answered as usual; a body still coming when the
+ *   response is done ends the connection, without reading more of it (Node would read and discard
+ *   it until the request timeout, however much is sent);
  * - an `Expect` header other than `100-continue` is ignored rather than answered with Node's
  *   bare 417.
  *
@@ -68,6 +72,7 @@ export function configureHttpServer(
   );
   server.on('drop', warnOfDroppedConnections(limits.maxConnections, logger));
   server.on('request', limitUnreadBody);
+  server.on('request', limitPipelining(limits.maxPipelined));
   // Node answers an `Expect` it does not know (anything but 100-continue) with a bare 417 unless
   // told otherwise; a read-only API has nothing to expect, so such a request is served as usual.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
@@ -76,23 +81,45 @@ export function configureHttpServer(
 }
 
 /**
- * A request that announces a body (none is ever read): once its response is out, Node reads and
- * discards the body to reach the next request on the connection. A body that has not ended a
- * grace period later (an endless chunked one, a huge Content-Length) ends the connection instead.
- * The grace lets the client read its response first: a socket destroyed with unread input sends a
- * reset, which can lose what was sent just before.
+ * A request that announces a body (none is ever read): until its response is done, an unread body
+ * costs nothing (Node stops reading the socket once 16 KB of it wait). Then Node would read and
+ * discard the rest, as fast as the client sends, to reach the next request: for a huge or endless
+ * body that is CPU spent on nothing until the request timeout. So a body not complete by then ends
+ * the connection instead: the socket stops being read, is ended after the response, and destroyed
+ * a grace period later (destroying a socket with unread input sends a reset, which can lose the
+ * response on its way).
  */
 function limitUnreadBody(req: IncomingMessage, res: ServerResponse): void {
   const announced =
     req.headers['transfer-encoding'] !== undefined ||
     (req.headers['content-length'] ?? '0') !== '0';
   if (!announced) return;
-  res.once('finish', () => {
-    if (req.complete) return;
-    const timer = setTimeout(() => req.socket.destroy(), CLOSE_GRACE_MS);
-    timer.unref();
-    req.once('end', () => clearTimeout(timer));
-  });
+  // Checked once what the socket has already delivered is parsed: a response sent while the
+  // request was being parsed can finish before the end of a short body that came with it.
+  res.once('finish', () =>
+    setImmediate(() => {
+      if (req.complete) return;
+      const socket = req.socket;
+      socket.pause();
+      socket.end();
+      setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+    }),
+  );
+}
+
+/** Requests in flight per connection, counted up when one arrives and down when it is done. */
+function limitPipelining(maxPipelined: number) {
+  const inFlight = new WeakMap<Socket, number>();
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    const count = (inFlight.get(socket) ?? 0) + 1;
+    inFlight.set(socket, count);
+    res.once('close', () =>
+      inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1),
+    );
+    // The responses already queued on it are dropped with it: their writes go nowhere.
+    if (count > maxPipelined) socket.destroy();
+  };
 }
 
 /** Node's `drop` event (a connection refused past maxConnections), logged at most every 10 s. */
