@@ -27,7 +27,8 @@ Scenarios (each bounded in connections and time):
   get-bodies   50 GET requests with a 1 GB Content-Length and 50 with an endless chunked body, each
                sending as fast as the server reads (reopened when closed)
   cancelled    20 loops requesting the largest page and resetting the connection at its first bytes
-  auth-timing  --auth-requests 401s for an unknown key and as many for a revoked one, interleaved
+  auth-timing  --auth-requests 401s for an unknown key and as many for a revoked one, interleaved;
+               then as many 404s for another box office's order and for an id nobody has
 
 Exits 1 when a normal request fails, or its p99 during a scenario is 100 ms or more.
 
@@ -483,36 +484,86 @@ function normalCdf(z: number): number {
   return 0.5 * (1 + erf);
 }
 
-/** 401s for an unknown and a revoked key, interleaved on one keep-alive connection each. */
-async function authTiming(port: number, requests: number) {
-  const agents = [0, 1].map(
-    () => new Agent({ keepAlive: true, maxSockets: 1 }),
-  );
-  const times: Record<'unknown' | 'revoked', number[]> = {
-    unknown: [],
-    revoked: [],
-  };
+/** One side of a timing comparison: a request and the label it is printed under. */
+interface Timed {
+  label: string;
+  path: string;
+  authorization: string;
+}
+
+/**
+ * `requests` of each of two requests, interleaved (which goes first alternates, so that drift
+ * affects both alike) on one keep-alive connection each, after 100 of each to warm up.
+ */
+async function compareTimes(
+  port: number,
+  sides: [Timed, Timed],
+  requests: number,
+) {
+  const agents = sides.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const times: number[][] = [[], []];
   const statuses = new Set<number | null>();
-  const keys = { unknown: UNKNOWN_KEY, revoked: REVOKED_KEY } as const;
   for (let i = 0; i < requests + 100; i++) {
-    // Alternate which goes first so that drift affects both alike; the first 100 warm up.
-    const order =
-      i % 2 === 0
-        ? (['unknown', 'revoked'] as const)
-        : (['revoked', 'unknown'] as const);
+    const order = i % 2 === 0 ? [0, 1] : [1, 0];
     for (const which of order) {
+      const side = sides[which];
       const res = await timedGet(
         port,
-        agents[which === 'unknown' ? 0 : 1],
-        '/v1/orders/or_1',
-        basic(keys[which]),
+        agents[which],
+        side.path,
+        side.authorization,
       );
       statuses.add(res.status);
       if (i >= 100) times[which].push(res.ms);
     }
   }
   for (const agent of agents) agent.destroy();
-  return { times, statuses };
+  console.log(`  statuses: ${[...statuses].join(', ')}`);
+  console.log('| request | n | p10 | p50 | p90 | p99 | mean |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  sides.forEach((side, i) => {
+    const sorted = [...times[i]].sort((x, y) => x - y);
+    const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
+    console.log(
+      `| ${side.label} | ${sorted.length} | ${[0.1, 0.5, 0.9, 0.99].map((p) => `${ms(percentile(sorted, p))} ms`).join(' | ')} | ${ms(mean)} ms |`,
+    );
+  });
+  const mw = mannWhitney(times[0], times[1]);
+  const ks = kolmogorovSmirnov(times[0], times[1]);
+  console.log(
+    `  Mann-Whitney U: z = ${mw.z.toFixed(2)}, p = ${mw.p.toFixed(3)}; Kolmogorov-Smirnov: D = ${ks.d.toFixed(3)}, p = ${ks.p.toFixed(3)}`,
+  );
+  return statuses;
+}
+
+/**
+ * An order of box office 2 with as many digits as the highest id, and an id of that many digits
+ * that nobody has: the two 404s are then the same length.
+ */
+function foreignAndMissingOrder(file: string): {
+  theirs: string;
+  nobodys: string;
+} {
+  const db = new Database(file, { readonly: true });
+  try {
+    const { max } = db.prepare('SELECT MAX(id) AS max FROM orders').get() as {
+      max: number;
+    };
+    const digits = String(max).length;
+    const { id } = db
+      .prepare(
+        'SELECT MIN(id) AS id FROM orders WHERE box_office_id = 2 AND id >= ?',
+      )
+      .get(10 ** (digits - 1)) as { id: number | null };
+    if (id === null || 10 ** digits - 1 <= max) {
+      throw new Error(
+        'no order of box office 2 and unused id of as many digits',
+      );
+    }
+    return { theirs: `or_${id}`, nobodys: `or_${10 ** digits - 1}` };
+  } finally {
+    db.close();
+  }
 }
 
 const ms = (n: number) => n.toFixed(2);
@@ -595,27 +646,48 @@ async function main(): Promise<boolean> {
       console.log(
         `\nauth-timing: ${options.authRequests} requests with an unknown key, as many with a revoked one`,
       );
-      const { times, statuses } = await authTiming(
+      const statuses = await compareTimes(
         server.port,
+        [
+          {
+            label: 'unknown key',
+            path: '/v1/orders/or_1',
+            authorization: basic(UNKNOWN_KEY),
+          },
+          {
+            label: 'revoked key',
+            path: '/v1/orders/or_1',
+            authorization: basic(REVOKED_KEY),
+          },
+        ],
         options.authRequests,
-      );
-      console.log(`  statuses: ${[...statuses].join(', ')}`);
-      console.log('| key | n | p10 | p50 | p90 | p99 | mean |');
-      console.log('| --- | --- | --- | --- | --- | --- | --- |');
-      for (const which of ['unknown', 'revoked'] as const) {
-        const sorted = [...times[which]].sort((a, b) => a - b);
-        const mean = sorted.reduce((s, v) => s + v, 0) / sorted.length;
-        console.log(
-          `| ${which} | ${sorted.length} | ${[0.1, 0.5, 0.9, 0.99].map((p) => `${ms(percentile(sorted, p))} ms`).join(' | ')} | ${ms(mean)} ms |`,
-        );
-      }
-      const mw = mannWhitney(times.unknown, times.revoked);
-      const ks = kolmogorovSmirnov(times.unknown, times.revoked);
-      console.log(
-        `  Mann-Whitney U: z = ${mw.z.toFixed(2)}, p = ${mw.p.toFixed(3)}; Kolmogorov-Smirnov: D = ${ks.d.toFixed(3)}, p = ${ks.p.toFixed(3)}`,
       );
       if (statuses.size !== 1 || !statuses.has(401)) {
         console.log('  FAILED: every answer must be 401');
+        ok = false;
+      }
+      const { theirs, nobodys } = foreignAndMissingOrder(file);
+      console.log(
+        `\ntenancy-timing: box office 1 retrieving box office 2's ${theirs} against nobody's ${nobodys}, ${options.authRequests} each`,
+      );
+      const tenancy = await compareTimes(
+        server.port,
+        [
+          {
+            label: `their ${theirs}`,
+            path: `/v1/orders/${theirs}`,
+            authorization: AUTH,
+          },
+          {
+            label: `nobody's ${nobodys}`,
+            path: `/v1/orders/${nobodys}`,
+            authorization: AUTH,
+          },
+        ],
+        options.authRequests,
+      );
+      if (tenancy.size !== 1 || !tenancy.has(404)) {
+        console.log('  FAILED: every answer must be 404');
         ok = false;
       }
     }
