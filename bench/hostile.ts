@@ -427,7 +427,7 @@ function mannWhitney(a: number[], b: number[]): { z: number; p: number } {
     ...a.map((v) => ({ v, g: 0 })),
     ...b.map((v) => ({ v, g: 1 })),
   ].sort((x, y) => x.v - y.v);
-  const ranks = new Array<number>(all.length);
+  const ranks: number[] = Array.from({ length: all.length }, () => 0);
   let tieTerm = 0;
   for (let i = 0; i < all.length;) {
     let j = i;
