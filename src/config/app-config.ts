@@ -63,7 +63,8 @@ export class AppConfig {
       windowSeconds: this.env.AUTH_FAILURE_WINDOW_S,
     };
   }
-  get httpTimeouts(): HttpTimeouts {
+  /** The HTTP server's timeouts and bounds (named so for create-app.ts, which passes them on). */
+  get httpTimeouts(): HttpServerLimits {
     return {
       headersMs: this.env.HTTP_HEADERS_TIMEOUT_MS,
       requestMs: this.env.HTTP_REQUEST_TIMEOUT_MS,
@@ -77,7 +78,7 @@ export class AppConfig {
 }
 
 /** The HTTP server's timeouts and bounds (docs/API.md, Limits). */
-export interface HttpTimeouts {
+export interface HttpServerLimits {
   headersMs: number;
   requestMs: number;
   keepAliveMs: number;

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import type { HttpTimeouts } from '../../config/app-config';
+import type { HttpServerLimits } from '../../config/app-config';
 import { ErrorCode } from '../errors/error-codes';
 
 /**
@@ -50,7 +50,7 @@ const DROP_WARNING_INTERVAL_MS = 10_000;
  */
 export function configureHttpServer(
   server: Server,
-  limits: HttpTimeouts,
+  limits: HttpServerLimits,
   logger: Logger,
 ): void {
   server.headersTimeout = limits.headersMs;
