@@ -34,9 +34,10 @@ const DROP_WARNING_INTERVAL_MS = 10_000;
  * - at most `maxConnections` connections are open; Node closes new ones past it before reading a
  *   byte (the client sees the connection closed or reset), with a warning at most every 10 s;
  * - the request line and headers together may take `maxHeaderBytes`;
- * - a connection may have `maxPipelined` requests in flight: Node parses every request of a
- *   packet at once, so a client pipelining a hundred requests for the largest page and reading
- *   none would have a hundred pages built and held for it; one more closes the connection;
+ * - a connection may have `maxPipelined` requests in flight, one more closes it: Node stops
+ *   reading pipelined requests only once answers wait to be written, so a client pipelining
+ *   requests for the largest page and reading none has several built and held for it first
+ *   (bench/README.md, Hostile clients); the setting makes that number a stated bound;
  * - what Node's parser refuses before the application sees a request (headers over that size,
  *   bytes that are not HTTP, a timeout) is answered with the one JSON error body instead of
  *   Node's bare status line;
