@@ -11,6 +11,7 @@ import {
   raw,
   requestBytes,
 } from './utils/raw-http';
+import { PING, RESOURCE_ROUTES } from './utils/routes';
 
 /**
  * Property-based hostile input against every endpoint, sent as raw bytes (docs/API.md, Errors
@@ -34,60 +35,18 @@ const B_EMAIL = 'b.secret.buyer@tenant-b.example';
 const B_EVENT_NAME = 'Tenant B Private Gala';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** Every list and retrieval route (test/utils/routes.ts): a new resource is one row there. */
+const RESOURCES = RESOURCE_ROUTES.map((route) => route.name);
 const ENDPOINTS = [
-  '/v1/ping',
-  '/v1/orders',
-  '/v1/orders/',
-  '/v1/events',
-  '/v1/events/',
-  '/v1/issued_tickets',
-  '/v1/issued_tickets/',
+  PING,
+  ...RESOURCES.flatMap((name) => [`/v1/${name}`, `/v1/${name}/`]),
 ];
 /** Each list's parameters (docs/API.md, Endpoints); ping ignores its query. */
 const LIST_KEYS: Record<string, string[]> = {
   ping: ['limit', 'anything'],
-  orders: [
-    'limit',
-    'starting_after',
-    'ending_before',
-    'created_at',
-    'created_at.gt',
-    'created_at.gte',
-    'created_at.lt',
-    'created_at.lte',
-    'event_id',
-    'status',
-    'email',
-    'txn_id',
-    'barcode',
-  ],
-  events: [
-    'limit',
-    'starting_after',
-    'ending_before',
-    'start_at',
-    'start_at.gt',
-    'start_at.lte',
-    'end_at',
-    'end_at.gte',
-    'end_at.lt',
-    'status',
-    'event_series_id',
-  ],
-  issued_tickets: [
-    'limit',
-    'starting_after',
-    'ending_before',
-    'event_id',
-    'order_id',
-    'status',
-    'barcode',
-    'email',
-    'created_at.gte',
-    'updated_at',
-    'updated_at.gt',
-    'updated_at.lte',
-  ],
+  ...Object.fromEntries(
+    RESOURCE_ROUTES.map((route) => [route.name, route.listKeys]),
+  ),
 };
 const QUERY_KEYS = [...new Set(Object.values(LIST_KEYS).flat())];
 const HOSTILE_KEYS = [
@@ -294,9 +253,7 @@ describe('hostile input, property-based (FUZZ_SEED reproduces a run)', () => {
       ...aOrderIds,
       ...aEvents.map((e) => `ev_${e.id}`),
       ...aTickets.map((ticket) => `it_${ticket.id}`),
-      'or_999999',
-      'ev_999999',
-      'it_999999',
+      ...RESOURCE_ROUTES.map((route) => `${route.idPrefix}999999`),
       'or_0',
       'or_01',
       'or_-1',
@@ -508,7 +465,7 @@ describe('hostile input, property-based (FUZZ_SEED reproduces a run)', () => {
       {
         weight: 3,
         arbitrary: fc
-          .constantFrom('ping', 'orders', 'events', 'issued_tickets')
+          .constantFrom('ping', ...RESOURCES)
           .chain((resource) =>
             fc.tuple(
               fc.constantFrom(`/v1/${resource}`, `/v1/${resource}/`),
@@ -520,10 +477,7 @@ describe('hostile input, property-based (FUZZ_SEED reproduces a run)', () => {
         weight: 1,
         arbitrary: fc.tuple(
           fc
-            .tuple(
-              fc.constantFrom('orders', 'events', 'issued_tickets'),
-              pooledId(),
-            )
+            .tuple(fc.constantFrom(...RESOURCES), pooledId())
             .map(([resource, id]) => `/v1/${resource}/${id}`),
           queryArb(QUERY_KEYS),
         ),
@@ -553,10 +507,7 @@ describe('hostile input, property-based (FUZZ_SEED reproduces a run)', () => {
       {
         weight: 3,
         arbitrary: fc
-          .tuple(
-            fc.constantFrom('orders', 'events', 'issued_tickets'),
-            inUrl(idArb()),
-          )
+          .tuple(fc.constantFrom(...RESOURCES), inUrl(idArb()))
           .map(([resource, id]) => `/v1/${resource}/${id}`),
       },
       {
@@ -716,10 +667,7 @@ describe('hostile input, property-based (FUZZ_SEED reproduces a run)', () => {
       fc.constantFrom(...ENDPOINTS),
       fc.constantFrom('/v1/orders?limit=1', '/v1/nope'),
       fc
-        .tuple(
-          fc.constantFrom('orders', 'events', 'issued_tickets'),
-          pooledId(),
-        )
+        .tuple(fc.constantFrom(...RESOURCES), pooledId())
         .map(([resource, id]) => `/v1/${resource}/${id}`),
     );
     await check(

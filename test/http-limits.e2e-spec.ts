@@ -62,15 +62,22 @@ describe('HTTP limits, default settings', () => {
   });
   afterAll(() => t.close());
 
-  it('sets the documented timeouts on the HTTP server', () => {
+  it('sets the documented timeouts and bounds on the HTTP server', () => {
     expect({
       headersTimeout: t.server.headersTimeout,
       requestTimeout: t.server.requestTimeout,
       keepAliveTimeout: t.server.keepAliveTimeout,
+      timeout: t.server.timeout,
+      maxConnections: t.server.maxConnections,
+      maxHeaderSize: (t.server as unknown as { maxHeaderSize: number })
+        .maxHeaderSize,
     }).toEqual({
       headersTimeout: 10_000,
       requestTimeout: 30_000,
       keepAliveTimeout: 5_000,
+      timeout: 30_000,
+      maxConnections: 4_000,
+      maxHeaderSize: 16_384,
     });
   });
 
@@ -431,4 +438,225 @@ describe('HTTP limits: slow and idle clients', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(Date.now() - started).toBeLessThan(4_000);
   });
+});
+
+/** A connected socket that records what it receives and when it closes. */
+async function openSocket(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  let received = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    received = Buffer.concat([received, chunk]);
+  });
+  socket.on('error', () => undefined);
+  const closed = once(socket, 'close').then(() => undefined);
+  await once(socket, 'connect');
+  return { socket, received: () => received, closed };
+}
+
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+describe('HTTP limits: slowloris, endless bodies, connection and header bounds', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HTTP_REQUEST_TIMEOUT_MS: '20000',
+      HTTP_MAX_CONNECTIONS: '5',
+      HTTP_MAX_HEADER_BYTES: '8192',
+      RATE_LIMIT_MAX: '100000',
+    });
+    await seed(t);
+    port = await portOf(t.server);
+  });
+  afterAll(() => t.close());
+
+  it('closes a connection trickling its headers byte by byte after the headers timeout, with the JSON 408', async () => {
+    const { socket, received, closed } = await openSocket(port);
+    const head = `GET /v1/orders HTTP/1.1\r\nHost: x\r\nAuthorization: ${AUTH}\r\n${'X-Slow: y\r\n'.repeat(50)}\r\n`;
+    let sent = 0;
+    let isClosed = false;
+    void closed.then(() => (isClosed = true));
+    // One byte every 20 ms: the whole head would take over 14 s.
+    while (!isClosed && sent < head.length) {
+      socket.write(head[sent++]);
+      await sleep(20);
+    }
+    await closed;
+    expect(sent).toBeLessThan(head.length);
+    const res = parseResponse(received(), false, true);
+    expect(res?.status).toBe(408);
+    expect(JSON.parse(res?.text ?? '{}')).toEqual(
+      errorBody(408, 'REQUEST_TIMEOUT', 'The request was not received in time'),
+    );
+  }, 10_000);
+
+  it('answers a GET whose chunked body never ends, then closes the connection instead of reading the body until the request timeout', async () => {
+    const { socket, received, closed } = await openSocket(port);
+    socket.write(
+      requestBytes({
+        target: '/v1/orders',
+        headers: [
+          ['Authorization', AUTH],
+          ['Transfer-Encoding', 'chunked'],
+          ['Connection', 'keep-alive'],
+        ],
+      }),
+    );
+    let isClosed = false;
+    void closed.then(() => (isClosed = true));
+    const chunk = Buffer.alloc(16 * 1024, 'a');
+    // Keeps sending, well past the response, until the server closes the connection: 2,000
+    // chunks take far longer than the grace period and far less than the 20 s request timeout.
+    let chunks = 0;
+    while (!isClosed && chunks < 2_000) {
+      socket.write(`${chunk.length.toString(16)}\r\n`);
+      socket.write(chunk);
+      socket.write('\r\n');
+      chunks += 1;
+      await sleep(5);
+    }
+    expect(isClosed).toBe(true);
+    const res = parseResponse(received(), false, true);
+    expect(res?.status).toBe(200);
+    expect(JSON.parse(res?.text ?? '{}').data).toHaveLength(3);
+  }, 30_000);
+
+  it('keeps the connection of a GET whose body ends in time (Node discards it), for the next request', async () => {
+    const { socket, received } = await openSocket(port);
+    socket.write(
+      requestBytes({
+        target: '/v1/ping',
+        headers: [
+          ['Content-Length', '4'],
+          ['Connection', 'keep-alive'],
+        ],
+        body: 'abcd',
+      }),
+    );
+    socket.write(requestBytes({ target: '/v1/ping' }));
+    const deadline = Date.now() + 3_000;
+    while (
+      received().toString('latin1').split('HTTP/1.1 200').length < 3 &&
+      Date.now() < deadline
+    ) {
+      await sleep(10);
+    }
+    expect(received().toString('latin1').split('HTTP/1.1 200')).toHaveLength(3);
+    socket.destroy();
+  });
+
+  it('answers up to HTTP_MAX_PIPELINED pipelined requests, and closes a connection sending more before reading', async () => {
+    const request = (target: string) =>
+      requestBytes({
+        target,
+        headers: [
+          ['Authorization', AUTH],
+          ['Connection', 'keep-alive'],
+        ],
+      });
+    const count = (bytes: Buffer) =>
+      bytes.toString('latin1').split('HTTP/1.1 200').length - 1;
+
+    const within = await openSocket(port);
+    within.socket.write(
+      Buffer.concat([1, 2, 3, 4].map(() => request('/v1/orders'))),
+    );
+    const deadline = Date.now() + 3_000;
+    while (count(within.received()) < 4 && Date.now() < deadline)
+      await sleep(10);
+    expect(count(within.received())).toBe(4);
+    within.socket.destroy();
+
+    const beyond = await openSocket(port);
+    beyond.socket.write(
+      Buffer.concat(Array.from({ length: 50 }, () => request('/v1/orders'))),
+    );
+    await beyond.closed;
+    expect(count(beyond.received())).toBeLessThan(50);
+    // The server serves others as usual.
+    expect((await raw(port, { target: '/v1/ping' })).status).toBe(200);
+  });
+
+  it('answers a 9 KB header with the JSON 431 naming HTTP_MAX_HEADER_BYTES’ size', async () => {
+    const res = await raw(port, {
+      target: '/v1/ping',
+      headers: [['X-Padding', 'x'.repeat(9 * 1024)]],
+    });
+    expect(res.status).toBe(431);
+    expectEnvelope(
+      res,
+      errorBody(
+        431,
+        'HEADERS_TOO_LARGE',
+        'The request line and headers must not exceed 8 KB together',
+      ),
+    );
+  });
+
+  it('closes new connections past HTTP_MAX_CONNECTIONS at once, while those open are still served', async () => {
+    const keepAlive = (target: string): Buffer =>
+      requestBytes({
+        target,
+        headers: [
+          ['Authorization', AUTH],
+          ['Connection', 'keep-alive'],
+        ],
+      });
+    // Connections of the tests before, closing, still count: start from none.
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        t.server.getConnections((error, n) =>
+          error ? reject(error) : resolve(n),
+        ),
+      );
+    for (let i = 0; i < 300 && (await connections()) > 0; i++) await sleep(10);
+    expect(await connections()).toBe(0);
+    const open = [];
+    for (let i = 0; i < 5; i++) {
+      const connection = await openSocket(port);
+      connection.socket.write(keepAlive('/v1/ping'));
+      open.push(connection);
+    }
+    // Each of the five has been answered (so each is counted as open).
+    const deadline = Date.now() + 3_000;
+    while (
+      open.some((c) => !parseResponse(c.received(), false, false)) &&
+      Date.now() < deadline
+    ) {
+      await sleep(10);
+    }
+    for (const c of open) {
+      expect(parseResponse(c.received(), false, false)?.status).toBe(200);
+    }
+
+    // The sixth: connected by the kernel, then closed by Node without a byte of response.
+    const refused = await openSocket(port);
+    refused.socket.write(keepAlive('/v1/ping'));
+    await refused.closed;
+    expect(refused.received().length).toBe(0);
+
+    // The open ones are still served.
+    const first = open[0];
+    const before = first.received().length;
+    first.socket.write(keepAlive('/v1/orders'));
+    while (
+      !parseResponse(first.received().subarray(before), false, false) &&
+      Date.now() < deadline + 3_000
+    ) {
+      await sleep(10);
+    }
+    expect(
+      parseResponse(first.received().subarray(before), false, false)?.status,
+    ).toBe(200);
+
+    // Once they close, new connections are accepted again.
+    for (const c of open) c.socket.destroy();
+    await Promise.all(open.map((c) => c.closed));
+    await sleep(50);
+    const res = await raw(port, { target: '/v1/ping' });
+    expect(res.status).toBe(200);
+  }, 15_000);
 });

@@ -12,7 +12,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
   testTimeout: 60_000,
   maxWorkers: 1,
-  // These files run server processes, proxies and traffic loops: whatever one leaves behind must
-  // not keep CI waiting once every test has finished.
-  forceExit: true,
+  // These files run server processes, proxies and traffic loops; what a failing file leaves
+  // running is stopped after it, so that jest ends by itself (no forceExit).
+  setupFilesAfterEnv: ['<rootDir>/test/multi-instance/leftovers.setup.ts'],
 };

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { seedDemoData } from '../seeds/demo-data';
 import { ApiKeysService } from '../src/auth/api-keys.service';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
+import { portOf, sendRaw } from './utils/raw-http';
 
 // Observability and secrets (README, Reliability: Logs; docs/API.md, Authentication): one JSON
 // access-log line per request at LOG_LEVEL=info, each 5xx logged once with its stack, and no API
@@ -205,6 +206,65 @@ describe('request logs and stored secrets', () => {
     ]) {
       expect(dump).not.toContain(secret);
     }
+  });
+
+  it('cannot be made to write a line of the client’s through request ids or paths (CR LF, ANSI escapes, quotes)', async () => {
+    const port = await portOf(t.server);
+    const before = output.length;
+    const INJECTED = '{"level":60,"msg":"injected"}';
+    // Targets and request ids a client controls, each trying to end the line, start another,
+    // break out of the JSON string or drive a terminal.
+    const targets = [
+      `/v1/orders/or_1%0D%0A${encodeURIComponent(INJECTED)}`,
+      `/v1/orders%0A${encodeURIComponent(INJECTED)}`,
+      '/v1/orders/%1B%5B31mred%1B%5B0m',
+      '/v1/orders/%22%7D%0A%7B%22level%22%3A60',
+      '/v1/orders/\\u000a',
+      `/v1/orders?limit=1%0D%0A${encodeURIComponent(INJECTED)}`,
+      `/v1/nope/${encodeURIComponent(INJECTED)}`,
+    ];
+    const requestIds = [
+      INJECTED,
+      '"},{"level":60',
+      'a\x1b[2Jb',
+      'a\u2028b',
+      'id%0D%0Ainjected',
+    ];
+    const sent: string[] = [];
+    for (const target of targets) {
+      for (const requestId of requestIds) {
+        const bytes = Buffer.concat([
+          Buffer.from(
+            `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basicAuth(DEMO_KEY)}\r\nX-Request-Id: `,
+            'latin1',
+          ),
+          Buffer.from(requestId, 'utf8'),
+          Buffer.from('\r\nConnection: close\r\n\r\n', 'latin1'),
+        ]);
+        const res = await sendRaw(port, bytes);
+        expect(res.status).toBeLessThan(500);
+        sent.push(res.headers['x-request-id']);
+      }
+    }
+    const written = output.slice(before).split('\n').filter(Boolean);
+    // One JSON line per request (Node refuses some before the API sees them: those get one line
+    // too), each a whole JSON object; none is the client's, none holds an escape or a bare CR.
+    expect(written).toHaveLength(targets.length * requestIds.length);
+    for (const line of written) {
+      const parsed = JSON.parse(line) as LogLine;
+      expect(parsed.msg).not.toBe('injected');
+      // No control character, DEL or line separator written raw (JSON escapes them).
+      const controls = Array.from({ length: line.length }, (_, i) =>
+        line.charCodeAt(i),
+      ).filter(
+        (code) =>
+          code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029,
+      );
+      expect(controls).toEqual([]);
+    }
+    // The request ids the client chose were replaced (outside the safe alphabet), never logged.
+    for (const id of sent) expect(id).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
+    expect(output.slice(before)).not.toContain('injected');
   });
 
   it('logs a 5xx once with its stack and request id, beside its access line', async () => {

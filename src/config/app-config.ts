@@ -63,20 +63,33 @@ export class AppConfig {
       windowSeconds: this.env.AUTH_FAILURE_WINDOW_S,
     };
   }
-  get httpTimeouts(): HttpTimeouts {
+  /** The HTTP server's timeouts and bounds (named so for create-app.ts, which passes them on). */
+  get httpTimeouts(): HttpServerLimits {
     return {
       headersMs: this.env.HTTP_HEADERS_TIMEOUT_MS,
       requestMs: this.env.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveMs: this.env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      socketMs: this.env.HTTP_SOCKET_TIMEOUT_MS,
+      maxConnections: this.env.HTTP_MAX_CONNECTIONS,
+      maxPipelined: this.env.HTTP_MAX_PIPELINED,
+      maxHeaderBytes: this.env.HTTP_MAX_HEADER_BYTES,
     };
   }
 }
 
-/** The HTTP server's timeouts (README, Reliability). */
-export interface HttpTimeouts {
+/** The HTTP server's timeouts and bounds (docs/API.md, Limits). */
+export interface HttpServerLimits {
   headersMs: number;
   requestMs: number;
   keepAliveMs: number;
+  /** A connection making no progress while a request is in flight is closed after it. */
+  socketMs: number;
+  /** Open connections; new ones past it are closed before any byte is read. */
+  maxConnections: number;
+  /** Requests in flight on one connection; one more closes it. */
+  maxPipelined: number;
+  /** Request line and headers together. */
+  maxHeaderBytes: number;
 }
 
 export const DEFAULT_SQLITE_PATH = 'data/boxoffice.sqlite';

@@ -18,6 +18,10 @@ describe('validateEnvironment', () => {
         HTTP_HEADERS_TIMEOUT_MS: 10_000,
         HTTP_REQUEST_TIMEOUT_MS: 30_000,
         HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000,
+        HTTP_SOCKET_TIMEOUT_MS: 30_000,
+        HTTP_MAX_CONNECTIONS: 4_000,
+        HTTP_MAX_PIPELINED: 4,
+        HTTP_MAX_HEADER_BYTES: 16_384,
       }),
     );
     expect(env.DATABASE_URL).toBeUndefined();
@@ -87,6 +91,12 @@ describe('validateEnvironment', () => {
     ['AUTH_FAILURE_MAX', '0'],
     ['HTTP_HEADERS_TIMEOUT_MS', '0'],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 'long'],
+    ['HTTP_SOCKET_TIMEOUT_MS', '999'],
+    ['HTTP_MAX_CONNECTIONS', '0'],
+    ['HTTP_MAX_CONNECTIONS', '1.5'],
+    ['HTTP_MAX_PIPELINED', '0'],
+    ['HTTP_MAX_HEADER_BYTES', '1024'],
+    ['HTTP_MAX_HEADER_BYTES', '2000000'],
   ])('rejects %s=%s, naming the key', (key, value) => {
     expect(() => validateEnvironment({ [key]: value })).toThrow(
       new RegExp(`\\b${key}\\b`),
@@ -108,6 +118,21 @@ describe('validateEnvironment', () => {
         HTTP_REQUEST_TIMEOUT_MS: '30000',
       }).HTTP_HEADERS_TIMEOUT_MS,
     ).toBe(30_000);
+  });
+
+  it('refuses a socket timeout a slow statement could outlast (its answer would find the connection closed)', () => {
+    expect(() =>
+      validateEnvironment({
+        HTTP_SOCKET_TIMEOUT_MS: '10000',
+        DB_STATEMENT_TIMEOUT_MS: '10000',
+      }),
+    ).toThrow(/HTTP_SOCKET_TIMEOUT_MS: must exceed DB_STATEMENT_TIMEOUT_MS/);
+    expect(
+      validateEnvironment({
+        HTTP_SOCKET_TIMEOUT_MS: '5000',
+        DB_STATEMENT_TIMEOUT_MS: '0',
+      }).HTTP_SOCKET_TIMEOUT_MS,
+    ).toBe(5_000);
   });
 
   it('names every offending key at once', () => {

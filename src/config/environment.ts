@@ -130,6 +130,28 @@ export class Environment {
   /** How long an idle keep-alive connection stays open (Node's `keepAliveTimeout`). */
   @IntSetting({ min: 1 })
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  /**
+   * How long a connection may make no progress while a request is in flight (Node's `timeout`):
+   * a client that stops reading its response is disconnected after it.
+   */
+  @IntSetting({ min: 1_000 })
+  HTTP_SOCKET_TIMEOUT_MS = 30_000;
+
+  /** Open connections per instance (Node's `maxConnections`); new ones past it are closed at once. */
+  @IntSetting({ min: 1, max: 1_000_000 })
+  HTTP_MAX_CONNECTIONS = 4_000;
+
+  /**
+   * Requests one connection may have in flight (pipelined, sent before their answers); a client
+   * sending more has its connection closed.
+   */
+  @IntSetting({ min: 1, max: 100 })
+  HTTP_MAX_PIPELINED = 4;
+
+  /** Request line and headers together, in bytes (Node's `maxHeaderSize`). */
+  @IntSetting({ min: 4_096, max: 1_048_576 })
+  HTTP_MAX_HEADER_BYTES = 16_384;
 }
 
 /** The names of every setting (class fields are defined even when optional). */
@@ -155,6 +177,14 @@ export function validateEnvironment(raw: Record<string, unknown>): Environment {
     errors.push(
       'HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
     );
+  }
+  // A statement may run that long without a byte on the connection; its answer must find it open.
+  if (
+    errors.length === 0 &&
+    env.DB_STATEMENT_TIMEOUT_MS > 0 &&
+    env.HTTP_SOCKET_TIMEOUT_MS <= env.DB_STATEMENT_TIMEOUT_MS
+  ) {
+    errors.push('HTTP_SOCKET_TIMEOUT_MS: must exceed DB_STATEMENT_TIMEOUT_MS');
   }
   if (errors.length > 0) {
     throw new Error(`Invalid configuration: ${errors.join('; ')}`);

@@ -123,4 +123,10 @@ describe('several instances on one PostgreSQL and one Redis', () => {
       .sort((a, b) => a - b);
     expect(remaining).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
   });
+
+  it('never reported the healthy Redis as unavailable: each instance connected to it before listening', () => {
+    for (const server of servers) {
+      expect(server.output()).not.toMatch(/Redis unavailable/);
+    }
+  });
 });

@@ -35,7 +35,12 @@ class PrivateRedis {
       ],
       { stdio: 'ignore' },
     );
+    // Bounded: a redis-server that cannot start (port taken) would have this poll forever.
+    const deadline = Date.now() + 10_000;
     for (;;) {
+      if (this.process.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`redis-server did not start on port ${this.port}`);
+      }
       const probe = new Redis(this.port, '127.0.0.1', {
         lazyConnect: true,
         maxRetriesPerRequest: 0,

@@ -31,6 +31,27 @@ export interface Exit {
 
 const SERVER_MAIN = join(__dirname, '../../dist/src/main.js');
 
+/** Server processes started and not exited yet. */
+const children = new Set<ChildProcess>();
+
+/**
+ * Kills (SIGKILL) every server process still running: what a file leaves when it fails before
+ * stopping its servers (or one of several starting together fails), which would keep jest from
+ * exiting (multi-instance/leftovers.setup.ts). Returns how many there were.
+ */
+export async function killLeftoverServers(): Promise<number> {
+  const left = [...children];
+  await Promise.all(left.map(kill));
+  return left.length;
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+}
+
 /** Starts `node dist/src/main.js` (the production entry point) without waiting for it. */
 export function spawnServer(env: Record<string, string>, port: number) {
   const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
@@ -43,6 +64,8 @@ export function spawnServer(env: Record<string, string>, port: number) {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   let output = '';
   const listeners = new Set<() => void>();
   const collect = (chunk: Buffer) => {
@@ -96,8 +119,11 @@ export async function startServer(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline)
+    if (Date.now() > deadline) {
+      // Not left running: nothing would ever stop it.
+      await kill(child);
       throw new Error(`server did not start:\n${spawned.output()}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

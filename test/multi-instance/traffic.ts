@@ -49,6 +49,9 @@ export async function sample(
   }
 }
 
+/** Traffic runs not stopped yet: what a file that failed midway leaves running. */
+const running = new Set<Traffic>();
+
 /**
  * `loops` clients, each sending `url` again as soon as its last request ended (keep-alive
  * connections), with `pauseMs` between requests, until stopped.
@@ -59,9 +62,9 @@ export function startTraffic(
   options: { loops?: number; pauseMs?: number; timeoutMs?: number } = {},
 ): Traffic {
   const samples: Sample[] = [];
-  let running = true;
+  let sending = true;
   const loop = async () => {
-    while (running) {
+    while (sending) {
       samples.push(await sample(url, headers, options.timeoutMs));
       await new Promise((resolve) =>
         setTimeout(resolve, options.pauseMs ?? 20),
@@ -69,11 +72,25 @@ export function startTraffic(
     }
   };
   const loops = Array.from({ length: options.loops ?? 4 }, loop);
-  return {
+  const traffic: Traffic = {
     samples,
     stop: async () => {
-      running = false;
+      sending = false;
+      running.delete(traffic);
       await Promise.all(loops);
     },
   };
+  running.add(traffic);
+  return traffic;
+}
+
+/**
+ * Stops every traffic run a test left going (it failed before its `stop()`): each loop would
+ * otherwise keep sending, to a server long stopped, and keep jest from exiting
+ * (multi-instance/leftovers.setup.ts).
+ */
+export async function stopLeftoverTraffic(): Promise<number> {
+  const left = [...running];
+  await Promise.all(left.map((traffic) => traffic.stop()));
+  return left.length;
 }

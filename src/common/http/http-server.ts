@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type IncomingMessage,
-  maxHeaderSize,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import type { HttpTimeouts } from '../../config/app-config';
+import type { HttpServerLimits } from '../../config/app-config';
 import { ErrorCode } from '../errors/error-codes';
 
 /**
@@ -16,20 +12,38 @@ import { ErrorCode } from '../errors/error-codes';
  */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/** How long a connection refused by clientError stays open for its response to drain. */
+/**
+ * How long a connection closed by the server stays open for its response to drain (refused by
+ * clientError, or answered while its request still had a body coming).
+ */
 const CLOSE_GRACE_MS = 1_000;
 
+/** At most one warning per this interval about connections refused past maxConnections. */
+const DROP_WARNING_INTERVAL_MS = 10_000;
+
 /**
- * The HTTP server's defences against slow and malformed clients (README, Reliability;
- * docs/API.md, Limits):
+ * The HTTP server's defences against slow, idle, greedy and malformed clients (docs/API.md,
+ * Limits; each bound is a setting):
  *
  * - a client must send its request line and headers within `headersMs` and its whole request
  *   within `requestMs`, else it gets 408 and the connection is closed; an idle keep-alive
- *   connection is closed after `keepAliveMs`. Slow clients holding connections open therefore
- *   cost a socket each for a bounded time, and never delay other requests;
- * - what Node's parser refuses before the application sees a request (headers over Node's
- *   16 KB limit, bytes that are not HTTP, a timeout) is answered with the one JSON error body
- *   instead of Node's bare status line;
+ *   connection is closed after `keepAliveMs`, and one that makes no progress for `socketMs`
+ *   while a request is in flight (a client that stopped reading its response) is destroyed.
+ *   Slow clients holding connections open therefore cost a socket each for a bounded time, and
+ *   never delay other requests;
+ * - at most `maxConnections` connections are open; Node closes new ones past it before reading a
+ *   byte (the client sees the connection closed or reset), with a warning at most every 10 s;
+ * - the request line and headers together may take `maxHeaderBytes`;
+ * - a connection may have `maxPipelined` requests in flight, one more closes it: Node stops
+ *   reading pipelined requests only once answers wait to be written, so a client pipelining
+ *   requests for the largest page and reading none has several built and held for it first
+ *   (bench/README.md, Hostile clients); the setting makes that number a stated bound;
+ * - what Node's parser refuses before the application sees a request (headers over that size,
+ *   bytes that are not HTTP, a timeout) is answered with the one JSON error body instead of
+ *   Node's bare status line;
+ * - a request with a body (none is ever read) is answered as usual; a body still coming when the
+ *   response is done ends the connection, without reading more of it (Node would read and discard
+ *   it until the request timeout, however much is sent);
  * - an `Expect` header other than `100-continue` is ignored rather than answered with Node's
  *   bare 417.
  *
@@ -37,23 +51,29 @@ const CLOSE_GRACE_MS = 1_000;
  */
 export function configureHttpServer(
   server: Server,
-  timeouts: HttpTimeouts,
+  limits: HttpServerLimits,
   logger: Logger,
 ): void {
-  server.headersTimeout = timeouts.headersMs;
-  server.requestTimeout = timeouts.requestMs;
-  server.keepAliveTimeout = timeouts.keepAliveMs;
-  // An option of http.createServer that @types/node does not declare; Node reads the property
-  // when the server starts listening.
-  (
-    server as Server & { connectionsCheckingInterval: number }
-  ).connectionsCheckingInterval = Math.min(
-    TIMEOUT_CHECK_INTERVAL_MS,
-    timeouts.headersMs,
-  );
+  server.headersTimeout = limits.headersMs;
+  server.requestTimeout = limits.requestMs;
+  server.keepAliveTimeout = limits.keepAliveMs;
+  server.timeout = limits.socketMs;
+  server.maxConnections = limits.maxConnections;
+  // Options of http.createServer that @types/node does not declare as properties; Node reads
+  // them when the server starts listening (the interval) and per connection (the header size).
+  Object.assign(server, {
+    connectionsCheckingInterval: Math.min(
+      TIMEOUT_CHECK_INTERVAL_MS,
+      limits.headersMs,
+    ),
+    maxHeaderSize: limits.maxHeaderBytes,
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
-    answerClientError(error, socket, logger),
+    answerClientError(error, socket, limits.maxHeaderBytes, logger),
   );
+  server.on('drop', warnOfDroppedConnections(limits.maxConnections, logger));
+  server.on('request', limitUnreadBody);
+  server.on('request', limitPipelining(limits.maxPipelined));
   // Node answers an `Expect` it does not know (anything but 100-continue) with a bare 417 unless
   // told otherwise; a read-only API has nothing to expect, so such a request is served as usual.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
@@ -61,8 +81,69 @@ export function configureHttpServer(
   );
 }
 
+/**
+ * A request that announces a body (none is ever read): until its response is done, an unread body
+ * costs nothing (Node stops reading the socket once 16 KB of it wait). Then Node would read and
+ * discard the rest, as fast as the client sends, to reach the next request: for a huge or endless
+ * body that is CPU spent on nothing until the request timeout. So a body not complete by then ends
+ * the connection instead: the socket stops being read, is ended after the response, and destroyed
+ * a grace period later (destroying a socket with unread input sends a reset, which can lose the
+ * response on its way).
+ */
+function limitUnreadBody(req: IncomingMessage, res: ServerResponse): void {
+  const announced =
+    req.headers['transfer-encoding'] !== undefined ||
+    (req.headers['content-length'] ?? '0') !== '0';
+  if (!announced) return;
+  // Checked once what the socket has already delivered is parsed: a response sent while the
+  // request was being parsed can finish before the end of a short body that came with it.
+  res.once('finish', () =>
+    setImmediate(() => {
+      if (req.complete) return;
+      const socket = req.socket;
+      socket.pause();
+      socket.end();
+      setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref();
+    }),
+  );
+}
+
+/** Requests in flight per connection, counted up when one arrives and down when it is done. */
+function limitPipelining(maxPipelined: number) {
+  const inFlight = new WeakMap<Socket, number>();
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const socket = req.socket;
+    const count = (inFlight.get(socket) ?? 0) + 1;
+    inFlight.set(socket, count);
+    res.once('close', () =>
+      inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1),
+    );
+    // The responses already queued on it are dropped with it: their writes go nowhere.
+    if (count > maxPipelined) socket.destroy();
+  };
+}
+
+/** Node's `drop` event (a connection refused past maxConnections), logged at most every 10 s. */
+function warnOfDroppedConnections(maxConnections: number, logger: Logger) {
+  let dropped = 0;
+  let lastWarning = -Infinity;
+  return () => {
+    dropped += 1;
+    const now = Date.now();
+    if (now - lastWarning < DROP_WARNING_INTERVAL_MS) return;
+    logger.warn(
+      { dropped, max_connections: maxConnections },
+      `HTTP_MAX_CONNECTIONS (${maxConnections}) reached: new connections are closed (${dropped} so far)`,
+    );
+    lastWarning = now;
+  };
+}
+
 /** Node's parser and timeout errors, as the status and body Node's default handler would pick. */
-function describeClientError(code: string | undefined): {
+function describeClientError(
+  code: string | undefined,
+  maxHeaderBytes: number,
+): {
   status: number;
   reason: string;
   error_code: ErrorCode;
@@ -74,7 +155,7 @@ function describeClientError(code: string | undefined): {
         status: 431,
         reason: 'Request Header Fields Too Large',
         error_code: ErrorCode.HEADERS_TOO_LARGE,
-        message: `The request line and headers must not exceed ${maxHeaderSize / 1024} KB together`,
+        message: `The request line and headers must not exceed ${sizeInWords(maxHeaderBytes)} together`,
       };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return {
@@ -102,6 +183,7 @@ function describeClientError(code: string | undefined): {
 function answerClientError(
   error: NodeJS.ErrnoException,
   socket: Duplex,
+  maxHeaderBytes: number,
   logger: Logger,
 ): void {
   const inFlight = (socket as { _httpMessage?: ServerResponse | null })
@@ -114,7 +196,10 @@ function answerClientError(
     socket.destroy();
     return;
   }
-  const { status, reason, ...fields } = describeClientError(error.code);
+  const { status, reason, ...fields } = describeClientError(
+    error.code,
+    maxHeaderBytes,
+  );
   const requestId = randomUUID();
   const body = JSON.stringify({ status, ...fields });
   socket.end(
@@ -134,4 +219,9 @@ function answerClientError(
     { status, client_error: error.code ?? 'unknown', request_id: requestId },
     `client error ${status} ${error.code ?? ''}`.trimEnd(),
   );
+}
+
+/** `16 KB` for whole kilobytes, else `<n> bytes`. */
+function sizeInWords(bytes: number): string {
+  return bytes % 1024 === 0 ? `${bytes / 1024} KB` : `${bytes} bytes`;
 }

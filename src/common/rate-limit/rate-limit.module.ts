@@ -1,4 +1,9 @@
-import { Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Module,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { AuthFailureLimiter } from './auth-failure-limiter';
 import { RateLimitMiddleware } from './rate-limit.middleware';
@@ -25,10 +30,15 @@ import { RedisRateLimitStore } from './redis-rate-limit.store';
   ],
   exports: [RateLimitMiddleware, AuthFailureLimiter],
 })
-export class RateLimitModule implements OnApplicationShutdown {
+export class RateLimitModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
   ) {}
+
+  /** Start-up waits here, bounded, for Redis's first connection: before the server listens. */
+  async onModuleInit() {
+    if (this.store instanceof RedisRateLimitStore) await this.store.connect();
+  }
 
   async onApplicationShutdown() {
     if (this.store instanceof RedisRateLimitStore) await this.store.close();

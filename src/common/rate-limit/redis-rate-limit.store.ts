@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import {
@@ -14,6 +15,9 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}
 `;
+
+/** How long start-up waits for the first connection to Redis (ioredis's connect timeout too). */
+export const REDIS_CONNECT_TIMEOUT_MS = 2_000;
 
 type RedisWithHit = Redis & {
   rateLimitHit(key: string, windowMs: number): Promise<[number, number]>;
@@ -41,7 +45,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: 250,
-      connectTimeout: 2_000,
+      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     }) as RedisWithHit;
     this.redis.defineCommand('rateLimitHit', {
@@ -50,6 +54,27 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
     // Errors are reported through failed hits; without a listener ioredis would log each retry.
     this.redis.on('error', () => undefined);
+  }
+
+  /**
+   * Waits until the first connection is ready, for at most REDIS_CONNECT_TIMEOUT_MS: called before
+   * the server listens, so that no request reaches a Redis still connecting (commands are not
+   * queued while disconnected: such a request would fall back and log an outage that is none).
+   * A Redis that does not answer in time is an outage like any other: one warning, and the
+   * requests are counted in memory until it answers.
+   */
+  async connect(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    try {
+      await once(this.redis, 'ready', {
+        signal: AbortSignal.timeout(REDIS_CONNECT_TIMEOUT_MS),
+      });
+    } catch {
+      this.degraded = true;
+      this.logger.warn(
+        `Redis unavailable (no connection within ${REDIS_CONNECT_TIMEOUT_MS} ms of start-up): counting rate limits per instance until it is back`,
+      );
+    }
   }
 
   async hit(identity: string, windowMs: number): Promise<RateLimitHit> {

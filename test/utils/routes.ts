@@ -1,0 +1,77 @@
+/**
+ * Every list and retrieval route of the API, one row per resource, for the suites that send the
+ * same abuse to each (test/protocol-abuse.e2e-spec.ts, test/hostile-input.e2e-spec.ts). A new
+ * endpoint is one more row: its list's query parameters (docs/API.md, Endpoints), its id prefix,
+ * and which of its parameters take a comma list of ids.
+ */
+export interface ResourceRoute {
+  /** The path segment: `/v1/<name>` lists, `/v1/<name>/<id>` retrieves. */
+  name: string;
+  idPrefix: string;
+  listKeys: string[];
+  /** Parameters that take a comma list of ids, with the ids' prefix. */
+  idLists: { key: string; prefix: string }[];
+}
+
+export const RESOURCE_ROUTES: ResourceRoute[] = [
+  {
+    name: 'orders',
+    idPrefix: 'or_',
+    listKeys: [
+      'limit',
+      'starting_after',
+      'ending_before',
+      'created_at',
+      'created_at.gt',
+      'created_at.gte',
+      'created_at.lt',
+      'created_at.lte',
+      'event_id',
+      'status',
+      'email',
+      'txn_id',
+      'barcode',
+    ],
+    idLists: [{ key: 'event_id', prefix: 'ev_' }],
+  },
+  {
+    name: 'events',
+    idPrefix: 'ev_',
+    listKeys: [
+      'limit',
+      'starting_after',
+      'ending_before',
+      'start_at',
+      'start_at.gt',
+      'start_at.lte',
+      'end_at',
+      'end_at.gte',
+      'end_at.lt',
+      'status',
+      'event_series_id',
+    ],
+    idLists: [],
+  },
+  {
+    name: 'issued_tickets',
+    idPrefix: 'it_',
+    listKeys: [
+      'limit',
+      'starting_after',
+      'ending_before',
+      'event_id',
+      'order_id',
+      'status',
+      'barcode',
+      'email',
+      'created_at.gte',
+      'updated_at',
+      'updated_at.gt',
+      'updated_at.lte',
+    ],
+    idLists: [{ key: 'event_id', prefix: 'ev_' }],
+  },
+];
+
+/** The route without a resource: `GET /v1/ping` (no key, its query ignored). */
+export const PING = '/v1/ping';
