@@ -63,6 +63,16 @@ export class AppConfig {
       windowSeconds: this.env.AUTH_FAILURE_WINDOW_S,
     };
   }
+  /** SQLite's sync lag, in seconds (the horizon is the database clock minus it). */
+  get syncLagSeconds() {
+    return this.env.SYNC_LAG_S;
+  }
+  /** How long change-feed entries are kept, in seconds. */
+  get changesRetentionSeconds() {
+    return (
+      this.env.CHANGES_RETENTION_S ?? this.env.CHANGES_RETENTION_DAYS * 86_400
+    );
+  }
   get httpTimeouts(): HttpTimeouts {
     return {
       headersMs: this.env.HTTP_HEADERS_TIMEOUT_MS,

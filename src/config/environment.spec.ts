@@ -18,9 +18,12 @@ describe('validateEnvironment', () => {
         HTTP_HEADERS_TIMEOUT_MS: 10_000,
         HTTP_REQUEST_TIMEOUT_MS: 30_000,
         HTTP_KEEP_ALIVE_TIMEOUT_MS: 5_000,
+        SYNC_LAG_S: 2,
+        CHANGES_RETENTION_DAYS: 30,
       }),
     );
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.CHANGES_RETENTION_S).toBeUndefined();
     expect(env.REDIS_URL).toBeUndefined();
   });
 
@@ -87,6 +90,9 @@ describe('validateEnvironment', () => {
     ['AUTH_FAILURE_MAX', '0'],
     ['HTTP_HEADERS_TIMEOUT_MS', '0'],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 'long'],
+    ['SYNC_LAG_S', '0'],
+    ['CHANGES_RETENTION_DAYS', '0'],
+    ['CHANGES_RETENTION_S', 'week'],
   ])('rejects %s=%s, naming the key', (key, value) => {
     expect(() => validateEnvironment({ [key]: value })).toThrow(
       new RegExp(`\\b${key}\\b`),

@@ -130,6 +130,24 @@ export class Environment {
   /** How long an idle keep-alive connection stays open (Node's `keepAliveTimeout`). */
   @IntSetting({ min: 1 })
   HTTP_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+  // Incremental sync and the change feed (docs/API.md, "Incremental sync", "Change feed").
+
+  /**
+   * SQLite only: how far the sync horizon stays behind the database clock. A writer must commit
+   * before the second `stamp + SYNC_LAG_S` begins.
+   */
+  @IntSetting({ min: 1, max: 3600 })
+  SYNC_LAG_S = 2;
+
+  /** How long change-feed entries are kept. */
+  @IntSetting({ min: 1 })
+  CHANGES_RETENTION_DAYS = 30;
+
+  /** The same in seconds, for tests; when set it wins over CHANGES_RETENTION_DAYS. */
+  @IsOptional()
+  @IntSetting({ min: 1 })
+  CHANGES_RETENTION_S?: number;
 }
 
 /** The names of every setting (class fields are defined even when optional). */

@@ -92,14 +92,12 @@ export class SyncAndChanges1765200000000 implements MigrationInterface {
           { name: 'resource_id', type: 'integer' },
           { name: 'created_at', type: 'bigint' },
         ],
+        // The primary key serves the feed and retention (which removes a prefix of each box
+        // office's entries); this index the `resource_id` filter and the line-item check.
         indices: [
           new TableIndex({
             name: 'IDX_changes_resource',
             columnNames: ['box_office_id', 'resource_id', 'id'],
-          }),
-          new TableIndex({
-            name: 'IDX_changes_created',
-            columnNames: ['created_at'],
           }),
         ],
       }),
