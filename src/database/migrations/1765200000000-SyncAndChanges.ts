@@ -298,7 +298,8 @@ function sqliteTriggers(
     // The stamping UPDATE moves the order through trg_issued_tickets_sync_bump; in import mode
     // the order is moved to the time as written.
     `CREATE TRIGGER trg_issued_tickets_sync_insert AFTER INSERT ON issued_tickets BEGIN
-       UPDATE issued_tickets SET updated_at = max(NEW.updated_at, NEW.created_at, ${SQLITE_STAMP})
+       UPDATE issued_tickets
+          SET updated_at = max(NEW.updated_at, NEW.created_at, coalesce(NEW.voided_at, 0), ${SQLITE_STAMP})
         WHERE id = NEW.id AND ${SQLITE_WRITING};
        UPDATE orders SET updated_at = NEW.updated_at
         WHERE id = NEW.order_id AND updated_at < NEW.updated_at;
@@ -307,7 +308,8 @@ function sqliteTriggers(
     `CREATE TRIGGER trg_issued_tickets_sync_update AFTER UPDATE ON issued_tickets
        WHEN ${ticketChanged} AND ${SQLITE_WRITING} BEGIN
        UPDATE issued_tickets
-          SET updated_at = max(NEW.updated_at, OLD.updated_at, NEW.created_at, ${SQLITE_STAMP})
+          SET updated_at = max(NEW.updated_at, OLD.updated_at, NEW.created_at,
+                               coalesce(NEW.voided_at, 0), ${SQLITE_STAMP})
         WHERE id = NEW.id;
        ${sqliteRecord('NEW.box_office_id', 'ISSUED_TICKET.UPDATED', 'NEW.id', ticketOwn)}
        ${sqliteStampOrder('OLD.order_id')}
@@ -399,13 +401,17 @@ const rowTrigger = (table: string, when: 'before' | 'after', ops: string) =>
 const pgStampOrder = (id: string) =>
   `UPDATE orders SET updated_at = sync_stamp() WHERE id = ${id} AND updated_at < sync_stamp();`;
 
-/** The stamp of a row written, or rewritten, outside import mode: never backwards. */
-const pgStampBefore = (changedCondition: string) =>
+/**
+ * The stamp of a row written, or rewritten, outside import mode: never backwards, never before
+ * the row's own times (`also`: a ticket's voided_at).
+ */
+const pgStampBefore = (changedCondition: string, also = '') =>
   `IF sync_importing() THEN RETURN NEW; END IF;
    IF TG_OP = 'INSERT' THEN
-     NEW.updated_at := greatest(NEW.updated_at, NEW.created_at, sync_stamp());
+     NEW.updated_at := greatest(NEW.updated_at, NEW.created_at, ${also} sync_stamp());
    ELSIF ${changedCondition} OR NEW.updated_at IS DISTINCT FROM OLD.updated_at THEN
-     NEW.updated_at := greatest(NEW.updated_at, OLD.updated_at, NEW.created_at, sync_stamp());
+     NEW.updated_at := greatest(NEW.updated_at, OLD.updated_at, NEW.created_at, ${also}
+                                sync_stamp());
    END IF;
    RETURN NEW;`;
 
@@ -474,7 +480,10 @@ function postgresTriggers(
     rowTrigger('orders', 'before', 'INSERT OR UPDATE'),
     rowTrigger('orders', 'after', 'INSERT OR UPDATE OR DELETE'),
 
-    plpgsql('issued_tickets_sync_before', pgStampBefore(ticketChanged)),
+    plpgsql(
+      'issued_tickets_sync_before',
+      pgStampBefore(ticketChanged, 'coalesce(NEW.voided_at, 0),'),
+    ),
     // An order is never older than any of its tickets, whoever moved the ticket's time (import
     // mode included).
     plpgsql(
