@@ -29,6 +29,7 @@ type Action = (pick: Picker) => Promise<PrintedChange[]>;
 const MIX: readonly [
   weight: number,
   make: (w: ActivityWriter, o: RunState) => Action,
+  needsCheckIns?: true,
 ][] = [
   [
     30,
@@ -61,10 +62,12 @@ const MIX: readonly [
     15,
     (w, o) => async (p) =>
       w.checkIn(`it_${await p.ticket('out')}`, undefined, o.options),
+    true,
   ],
   [
     8,
     (w, o) => async (p) => w.checkOut(`it_${await p.ticket('in')}`, o.options),
+    true,
   ],
   [
     7,
@@ -172,9 +175,11 @@ export async function runActivity(
     created: [],
   };
   const picker = new Picker(db, options.boxOfficeId, random);
-  const actions = MIX.map(
-    ([weight, make]) => [weight, make(writer, state)] as const,
-  );
+  // Check-ins and check-outs only where the database has them.
+  const checkIns = await writer.hasCheckIns();
+  const actions = MIX.filter(
+    ([, , needsCheckIns]) => checkIns || !needsCheckIns,
+  ).map(([weight, make]) => [weight, make(writer, state)] as const);
   const totalWeight = actions.reduce((sum, [weight]) => sum + weight, 0);
   const interval = 1000 / options.rate;
   const started = Date.now();

@@ -271,17 +271,22 @@ export class ActivityWriter {
   }
 
   private async requireCheckIns() {
+    if (!(await this.hasCheckIns())) {
+      throw new ActivityError(
+        'this database has no check-ins (table check_ins): migrate it first',
+      );
+    }
+  }
+
+  /** Whether the database has check-ins (table check_ins). */
+  async hasCheckIns(): Promise<boolean> {
     const [row] = await this.db.query(
       this.db.type === 'sqlite'
         ? sql`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'check_ins'`
         : sql`SELECT count(*) AS n FROM information_schema.tables
                WHERE table_schema = current_schema() AND table_name = 'check_ins'`,
     );
-    if (Number(row.n) === 0) {
-      throw new ActivityError(
-        'this database has no check-ins (table check_ins): migrate it first',
-      );
-    }
+    return Number(row.n) > 0;
   }
 
   private async ticket(id: number) {

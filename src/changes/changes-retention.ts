@@ -30,38 +30,38 @@ export async function deleteExpiredChanges(
     'SELECT box_office_id FROM change_heads ORDER BY box_office_id',
   );
   let removed = 0;
-  for (const { box_office_id } of offices) {
-    const office = Number(box_office_id);
-    const p = new SqlParams(dialect);
-    const [young] = await dataSource.query<{ id: unknown }[]>(
-      `SELECT id FROM changes WHERE box_office_id = ${p.add(office)}
+  const runner = dataSource.createQueryRunner();
+  try {
+    for (const { box_office_id } of offices) {
+      const office = Number(box_office_id);
+      const p = new SqlParams(dialect);
+      const [young] = await dataSource.query<{ id: unknown }[]>(
+        `SELECT id FROM changes WHERE box_office_id = ${p.add(office)}
           AND created_at >= ${p.add(cutoff)} ORDER BY id LIMIT 1`,
-      p.values,
-    );
-    const keepFrom = young === undefined ? null : Number(young.id);
-    for (;;) {
-      const d = new SqlParams(dialect);
-      const officeParam = d.add(office);
-      const bound = keepFrom === null ? '' : `AND id < ${d.add(keepFrom)}`;
-      const result: unknown = await dataSource.query(
-        `DELETE FROM changes WHERE box_office_id = ${officeParam} AND id IN (
-           SELECT id FROM changes WHERE box_office_id = ${officeParam} ${bound}
-            ORDER BY id LIMIT ${d.add(batch)})`,
-        d.values,
+        p.values,
       );
-      const count = affectedRows(result);
-      removed += count;
-      if (count < batch) break;
+      const keepFrom = young === undefined ? null : Number(young.id);
+      for (;;) {
+        const d = new SqlParams(dialect);
+        const outer = d.add(office);
+        const inner = d.add(office);
+        const bound = keepFrom === null ? '' : `AND id < ${d.add(keepFrom)}`;
+        const result = await runner.query(
+          `DELETE FROM changes WHERE box_office_id = ${outer} AND id IN (
+           SELECT id FROM changes WHERE box_office_id = ${inner} ${bound}
+            ORDER BY id LIMIT ${d.add(batch)})`,
+          d.values,
+          true,
+        );
+        const count = result.affected ?? 0;
+        removed += count;
+        if (count < batch) break;
+      }
     }
+  } finally {
+    await runner.release();
   }
   return removed;
-}
-
-/** The number of rows a DELETE removed, as each driver reports it through TypeORM. */
-function affectedRows(result: unknown): number {
-  if (Array.isArray(result) && typeof result[1] === 'number') return result[1];
-  const changes = (result as { changes?: unknown } | null)?.changes;
-  return typeof changes === 'number' ? changes : 0;
 }
 
 /**
