@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Connection, connect, sql } from '../dev/activity/connection';
 import { runActivity } from '../dev/activity/run';
@@ -132,6 +134,37 @@ describe('sync horizon, change feed and the development writer', () => {
       }
       expect(after).toBeGreaterThanOrEqual(stamp);
     });
+
+    // pg_locks is readable by every role: the horizon needs no privilege, and sees a writer of
+    // another role.
+    itOnPostgres(
+      'works for a role without privileges, below an open stamped transaction of another role',
+      async () => {
+        const role = `sync_reader_${process.pid}_${Date.now()}`;
+        await ds.query(`CREATE ROLE ${role} LOGIN`);
+        const url = new URL(database.url);
+        url.username = role;
+        const reader = new Client({ connectionString: url.toString() });
+        await reader.connect();
+        try {
+          const order = await historicOrder();
+          const held = writer.voidTicket(`it_${order.tickets[0]}`, {
+            holdMs: 3000,
+          });
+          // Long enough that the clock alone would put the horizon past the stamp.
+          await sleep(2200);
+          const statement = syncHorizonStatement('postgres', LAG);
+          const { rows } = await reader.query<{ horizon: string }>(
+            statement.sql,
+          );
+          const [{ stamp }] = await held;
+          expect(Number(rows[0].horizon)).toBeLessThan(stamp);
+        } finally {
+          await reader.end();
+          await ds.query(`DROP ROLE ${role}`);
+        }
+      },
+    );
 
     itOnSqlite(
       'on SQLite refuses a hold the lag does not allow, and writes nothing',
