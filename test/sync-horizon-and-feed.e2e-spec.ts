@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type Connection, connect, sql } from '../dev/activity/connection';
 import { runActivity } from '../dev/activity/run';
