@@ -255,6 +255,31 @@ describe('sync triggers: every writer stamps updated_at and writes change entrie
     ]);
   });
 
+  it("an event's ticket types, groups and payment methods are part of it: EVENT.UPDATED, except what is left to sell", async () => {
+    const f = new Factory(ds);
+    const created = await f.event(office);
+    const type = await f.ticketType(created.id);
+    // Written in the second the event was created in: part of its creation.
+    expect((await newEntries()).entries).toEqual([
+      `EVENT.CREATED ${created.id}`,
+    ]);
+    await db.query(
+      sql`UPDATE ticket_types SET quantity = quantity - 2 WHERE id = ${type.id}`,
+    );
+    expect((await newEntries()).entries).toEqual([]);
+    await sleep(1100);
+    await db.query(
+      sql`UPDATE ticket_types SET price = 3000 WHERE id = ${type.id}`,
+    );
+    await f.paymentMethod(created.id);
+    await db.query(sql`DELETE FROM ticket_types WHERE id = ${type.id}`);
+    expect((await newEntries()).entries).toEqual([
+      `EVENT.UPDATED ${created.id}`,
+      `EVENT.UPDATED ${created.id}`,
+      `EVENT.UPDATED ${created.id}`,
+    ]);
+  });
+
   it('ids are per box office, with no gap when a transaction rolls back', async () => {
     const order = await historicOrder();
     await newEntries();

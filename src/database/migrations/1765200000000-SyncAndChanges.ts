@@ -56,6 +56,18 @@ interface Tracked {
   own: string[];
 }
 
+/**
+ * A table whose rows are part of another resource's JSON (line items of an order; ticket types,
+ * groups and payment methods of an event): a change of one is a change of the parent.
+ */
+interface Part {
+  table: string;
+  parent: 'orders' | 'events';
+  link: string;
+  kind: 'ORDER' | 'EVENT';
+  own: string[];
+}
+
 type Dialect = 'sqlite' | 'postgres';
 
 export class SyncAndChanges1765200000000 implements MigrationInterface {
@@ -117,16 +129,22 @@ export class SyncAndChanges1765200000000 implements MigrationInterface {
       'issued_tickets',
       'checked_in',
     );
+    const parts = await partTables(queryRunner);
     const statements =
       dialect === 'postgres'
-        ? postgresTriggers(tracked, checkedIn)
-        : sqliteTriggers(tracked, checkedIn);
+        ? postgresTriggers(tracked, parts, checkedIn)
+        : sqliteTriggers(tracked, parts, checkedIn);
     for (const statement of statements) await queryRunner.query(statement);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     const tracked = await trackedTables(queryRunner);
-    for (const statement of dropTriggers(tracked, isPostgres(queryRunner))) {
+    const parts = await partTables(queryRunner);
+    for (const statement of dropTriggers(
+      tracked,
+      parts,
+      isPostgres(queryRunner),
+    )) {
       await queryRunner.query(statement);
     }
     if (!isPostgres(queryRunner)) await queryRunner.dropTable('sync_import');
@@ -175,18 +193,65 @@ async function trackedTables(queryRunner: QueryRunner): Promise<Tracked[]> {
   return tracked;
 }
 
+/**
+ * The parts, with their own columns as the schema has them now. A ticket type's `quantity` (what
+ * is left) is a counter of sales, not a change of the event.
+ */
+async function partTables(queryRunner: QueryRunner): Promise<Part[]> {
+  const plan = [
+    { table: 'line_items', parent: 'orders', link: 'order_id', kind: 'ORDER' },
+    {
+      table: 'ticket_types',
+      parent: 'events',
+      link: 'event_id',
+      kind: 'EVENT',
+    },
+    {
+      table: 'ticket_groups',
+      parent: 'events',
+      link: 'event_id',
+      kind: 'EVENT',
+    },
+    {
+      table: 'event_payment_methods',
+      parent: 'events',
+      link: 'event_id',
+      kind: 'EVENT',
+    },
+  ] as const;
+  const parts: Part[] = [];
+  for (const part of plan) {
+    const schema = await queryRunner.getTable(part.table);
+    if (!schema) continue;
+    const own = schema.columns
+      .map((column) => column.name)
+      .filter(
+        (name) => name !== 'id' && name !== 'quantity' && !DERIVED.test(name),
+      );
+    parts.push({ ...part, own });
+  }
+  return parts;
+}
+
 /** The SQLite triggers each table gets (named trg_<table>_sync_<name>). */
 const SQLITE_TRIGGERS: Record<string, string[]> = {
   orders: ['insert', 'update', 'stamp', 'delete'],
   issued_tickets: ['insert', 'update', 'stamp', 'bump', 'delete'],
   line_items: ['insert', 'update', 'delete'],
+  ticket_types: ['insert', 'update', 'delete'],
+  ticket_groups: ['insert', 'update', 'delete'],
+  event_payment_methods: ['insert', 'update', 'delete'],
   events: ['insert', 'update', 'delete'],
   event_series: ['insert', 'update', 'delete'],
   check_ins: ['insert'],
 };
 
-function dropTriggers(tracked: Tracked[], postgres: boolean): string[] {
-  const tables = [...tracked.map((t) => t.table), 'line_items'];
+function dropTriggers(
+  tracked: Tracked[],
+  parts: Part[],
+  postgres: boolean,
+): string[] {
+  const tables = [...tracked, ...parts].map((t) => t.table);
   if (!postgres) {
     return tables.flatMap((table) =>
       SQLITE_TRIGGERS[table].map(
@@ -221,15 +286,6 @@ const changed = (columns: string[], distinct: string) =>
 
 const SQLITE_STAMP = 'unixepoch()';
 const SQLITE_WRITING = 'NOT EXISTS (SELECT 1 FROM sync_import)';
-const LINE_ITEM_COLUMNS = [
-  'order_id',
-  'type',
-  'description',
-  'quantity',
-  'value',
-  'booking_fee',
-  'total',
-];
 
 /** One entry for the resource, numbered from the box office's counter row, when `guard` holds. */
 function sqliteRecord(
@@ -250,6 +306,7 @@ const sqliteStampOrder = (id: string) =>
 
 function sqliteTriggers(
   tracked: Tracked[],
+  parts: Part[],
   ticketsCheckedIn: boolean,
 ): string[] {
   const own = (table: string) => tracked.find((t) => t.table === table)!.own;
@@ -258,14 +315,16 @@ function sqliteTriggers(
   const ticketChanged = ticketsCheckedIn
     ? `(${ticketOwn} OR NEW.checked_in IS NOT OLD.checked_in)`
     : ticketOwn;
-  // Line items are part of their order: a change of one is a change of the order, except while
-  // the order is being created (its ORDER.CREATED entry has the same stamp).
-  const lineItemChange = (id: string) => {
-    const office = `(SELECT box_office_id FROM orders WHERE id = ${id})`;
+  // A part's change is a change of its parent, except while the parent is being created (its
+  // CREATED entry has the same stamp); an order also moves to the stamp. When the parent itself
+  // is being deleted it is gone already, and nothing is written.
+  const partChange = ({ parent, kind }: Part, id: string) => {
+    const office = `(SELECT box_office_id FROM ${parent} WHERE id = ${id})`;
     const guard = `${office} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
         WHERE c.box_office_id = ${office} AND c.resource_id = ${id}
-          AND c.type = 'ORDER.CREATED' AND c.created_at = ${SQLITE_STAMP})`;
-    return `${sqliteRecord(office, 'ORDER.UPDATED', id, guard)} ${sqliteStampOrder(id)}`;
+          AND c.type = '${kind}.CREATED' AND c.created_at = ${SQLITE_STAMP})`;
+    return `${sqliteRecord(office, `${kind}.UPDATED`, id, guard)}
+            ${parent === 'orders' ? sqliteStampOrder(id) : ''}`;
   };
 
   const statements = [
@@ -329,16 +388,21 @@ function sqliteTriggers(
        ${sqliteRecord('OLD.box_office_id', 'ISSUED_TICKET.DELETED', 'OLD.id')}
        ${sqliteStampOrder('OLD.order_id')}
      END`,
-
-    `CREATE TRIGGER trg_line_items_sync_insert AFTER INSERT ON line_items
-       WHEN ${SQLITE_WRITING} BEGIN ${lineItemChange('NEW.order_id')} END`,
-    `CREATE TRIGGER trg_line_items_sync_update AFTER UPDATE ON line_items
-       WHEN ${changed(LINE_ITEM_COLUMNS, 'IS NOT')} AND ${SQLITE_WRITING} BEGIN
-       ${lineItemChange('NEW.order_id')}
-     END`,
-    `CREATE TRIGGER trg_line_items_sync_delete AFTER DELETE ON line_items
-       WHEN ${SQLITE_WRITING} BEGIN ${lineItemChange('OLD.order_id')} END`,
   ];
+
+  for (const part of parts) {
+    const { table, link } = part;
+    statements.push(
+      `CREATE TRIGGER trg_${table}_sync_insert AFTER INSERT ON ${table}
+         WHEN ${SQLITE_WRITING} BEGIN ${partChange(part, `NEW.${link}`)} END`,
+      `CREATE TRIGGER trg_${table}_sync_update AFTER UPDATE ON ${table}
+         WHEN ${changed(part.own, 'IS NOT')} AND ${SQLITE_WRITING} BEGIN
+         ${partChange(part, `NEW.${link}`)}
+       END`,
+      `CREATE TRIGGER trg_${table}_sync_delete AFTER DELETE ON ${table}
+         WHEN ${SQLITE_WRITING} BEGIN ${partChange(part, `OLD.${link}`)} END`,
+    );
+  }
 
   for (const { table, kind, own } of tracked) {
     if (table === 'orders' || table === 'issued_tickets') continue;
@@ -417,6 +481,7 @@ const pgStampBefore = (changedCondition: string, also = '') =>
 
 function postgresTriggers(
   tracked: Tracked[],
+  parts: Part[],
   ticketsCheckedIn: boolean,
 ): string[] {
   const own = (table: string) => tracked.find((t) => t.table === table)!.own;
@@ -508,30 +573,34 @@ function postgresTriggers(
     ),
     rowTrigger('issued_tickets', 'before', 'INSERT OR UPDATE'),
     rowTrigger('issued_tickets', 'after', 'INSERT OR UPDATE OR DELETE'),
-
-    // Line items are part of their order: a change of one is a change of the order, except while
-    // the order is being created (its ORDER.CREATED entry has the same stamp). When the order
-    // itself is being deleted it is gone already, and nothing is written.
-    plpgsql(
-      'line_items_sync_after',
-      `IF sync_importing() THEN RETURN NULL; END IF;
-       IF TG_OP = 'UPDATE' AND NOT ${changed(LINE_ITEM_COLUMNS, 'IS DISTINCT FROM')} THEN
-         RETURN NULL;
-       END IF;
-       item := CASE WHEN TG_OP = 'DELETE' THEN OLD.order_id ELSE NEW.order_id END;
-       SELECT o.box_office_id INTO office FROM orders o WHERE o.id = item;
-       IF office IS NULL THEN RETURN NULL; END IF;
-       IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                        AND c.resource_id = item AND c.type = 'ORDER.CREATED'
-                        AND c.created_at = sync_stamp()) THEN
-         PERFORM record_change(office, 'ORDER.UPDATED', item);
-       END IF;
-       ${pgStampOrder('item')}
-       RETURN NULL;`,
-      'item integer; office integer;',
-    ),
-    rowTrigger('line_items', 'after', 'INSERT OR UPDATE OR DELETE'),
   ];
+
+  // A part's change is a change of its parent, except while the parent is being created (its
+  // CREATED entry has the same stamp); an order also moves to the stamp. When the parent itself
+  // is being deleted it is gone already, and nothing is written.
+  for (const { table, parent, link, kind, own } of parts) {
+    statements.push(
+      plpgsql(
+        `${table}_sync_after`,
+        `IF sync_importing() THEN RETURN NULL; END IF;
+         IF TG_OP = 'UPDATE' THEN
+           IF NOT ${changed(own, 'IS DISTINCT FROM')} THEN RETURN NULL; END IF;
+         END IF;
+         IF TG_OP = 'DELETE' THEN item := OLD.${link}; ELSE item := NEW.${link}; END IF;
+         SELECT p.box_office_id INTO office FROM ${parent} p WHERE p.id = item;
+         IF office IS NULL THEN RETURN NULL; END IF;
+         IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                          AND c.resource_id = item AND c.type = '${kind}.CREATED'
+                          AND c.created_at = sync_stamp()) THEN
+           PERFORM record_change(office, '${kind}.UPDATED', item);
+         END IF;
+         ${parent === 'orders' ? pgStampOrder('item') : ''}
+         RETURN NULL;`,
+        'item integer; office integer;',
+      ),
+      rowTrigger(table, 'after', 'INSERT OR UPDATE OR DELETE'),
+    );
+  }
 
   for (const { table, kind, own } of tracked) {
     if (table === 'orders' || table === 'issued_tickets') continue;
