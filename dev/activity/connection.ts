@@ -40,10 +40,18 @@ export async function connect(url: string | undefined): Promise<Connection> {
     const db = new Database(target.database, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
+    // Prepared once per text, as a writer of many changes would: preparing a statement compiles
+    // its table's triggers too.
+    const cache = new Map<string, Database.Statement>();
     return {
       type: 'sqlite',
       query: <T>(statement: Sql) => {
-        const prepared = db.prepare(text(statement, 'sqlite'));
+        const sqlText = text(statement, 'sqlite');
+        let prepared = cache.get(sqlText);
+        if (!prepared) {
+          prepared = db.prepare(sqlText);
+          cache.set(sqlText, prepared);
+        }
         const values = statement.values.map((v) =>
           typeof v === 'boolean' ? Number(v) : v,
         );
