@@ -5,6 +5,7 @@ import { changeHead, changePage } from '../src/changes/change-feed';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
+import { inImportMode } from '../src/sync/import-mode';
 import { Factory } from './utils/factories';
 import {
   durableTestDatabase,
@@ -152,6 +153,26 @@ describe('sync triggers on check-ins and event series', () => {
     ).toBeGreaterThanOrEqual(Number(now.now) - 1);
   });
 
+  it('an imported check-in keeps its times, makes no entry, and its ticket and order are never older than it', async () => {
+    const f = new Factory(ds);
+    const fresh = await f.order(office, (await f.event(office)).id, {
+      createdAt: 1_750_000_000,
+    });
+    const ticket = fresh.issuedTickets![0].id;
+    const head = await changeHead(ds, office);
+    await inImportMode(ds.manager, (manager) =>
+      manager.query(
+        `INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_id,
+           quantity, check_in_at, created_at)
+         SELECT box_office_id, id, event_id, 1, 1, 1750000500, 1750000600
+           FROM issued_tickets WHERE id = ${ticket}`,
+      ),
+    );
+    expect(await entries(head)).toEqual([]);
+    expect(await updatedAt('issued_tickets', ticket)).toBe(1_750_000_600);
+    expect(await updatedAt('orders', fresh.id)).toBe(1_750_000_600);
+  });
+
   it('event series are EVENT_SERIES.CREATED, UPDATED and DELETED', async () => {
     const head = await changeHead(ds, office);
     const [series] = await db.query<{ id: unknown }>(
@@ -167,5 +188,17 @@ describe('sync triggers on check-ins and event series', () => {
       `EVENT_SERIES.UPDATED ${id}`,
       `EVENT_SERIES.DELETED ${id}`,
     ]);
+  });
+
+  it('reverting the migration removes every sync trigger and function, these tables’ too', async () => {
+    await ds.undoLastMigration({ transaction: 'each' });
+    const left = await ds.query<{ name: string }[]>(
+      ds.options.type === 'postgres'
+        ? `SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgname LIKE '%sync%'
+           UNION ALL SELECT proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = 'public' AND (proname LIKE '%sync%' OR proname = 'record_change')`
+        : `SELECT name FROM sqlite_master WHERE name LIKE '%sync%' OR name IN ('changes', 'change_heads')`,
+    );
+    expect(left).toEqual([]);
   });
 });

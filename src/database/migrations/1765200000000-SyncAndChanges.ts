@@ -243,7 +243,7 @@ const SQLITE_TRIGGERS: Record<string, string[]> = {
   event_payment_methods: ['insert', 'update', 'delete'],
   events: ['insert', 'update', 'delete'],
   event_series: ['insert', 'update', 'delete'],
-  check_ins: ['insert'],
+  check_ins: ['insert', 'bump'],
 };
 
 function dropTriggers(
@@ -415,6 +415,11 @@ function sqliteTriggers(
            ${sqliteRecord('NEW.box_office_id', 'CHECK_IN.CREATED', 'NEW.id')}
            UPDATE issued_tickets SET updated_at = ${SQLITE_STAMP}
             WHERE id = NEW.issued_ticket_id AND updated_at < ${SQLITE_STAMP};
+         END`,
+        // A ticket is never older than its check-ins, imported ones included.
+        `CREATE TRIGGER trg_check_ins_sync_bump AFTER INSERT ON check_ins BEGIN
+           UPDATE issued_tickets SET updated_at = NEW.created_at
+            WHERE id = NEW.issued_ticket_id AND updated_at < NEW.created_at;
          END`,
       );
       continue;
@@ -617,10 +622,12 @@ function postgresTriggers(
         rowTrigger('check_ins', 'before', 'INSERT'),
         plpgsql(
           'check_ins_sync_after',
-          `IF sync_importing() THEN RETURN NULL; END IF;
+          `-- A ticket is never older than its check-ins, imported ones included (outside import
+           -- mode created_at is the stamp).
+           UPDATE issued_tickets SET updated_at = NEW.created_at
+            WHERE id = NEW.issued_ticket_id AND updated_at < NEW.created_at;
+           IF sync_importing() THEN RETURN NULL; END IF;
            PERFORM record_change(NEW.box_office_id, 'CHECK_IN.CREATED', NEW.id);
-           UPDATE issued_tickets SET updated_at = sync_stamp()
-            WHERE id = NEW.issued_ticket_id AND updated_at < sync_stamp();
            RETURN NULL;`,
         ),
         rowTrigger('check_ins', 'after', 'INSERT'),
