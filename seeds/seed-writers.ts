@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { postgresDialect } from '../src/database/sql-dialect';
+import { IMPORT_MODE } from '../src/sync/import-mode';
 
 /**
  * Bulk row writers for the seeder, one per database. A million orders come with some four million
@@ -238,7 +239,10 @@ class SqliteSeedWriter implements SeedWriter {
   async run<T>(work: (writer: SeedWriter) => Promise<T>): Promise<T> {
     this.db.exec('BEGIN IMMEDIATE');
     try {
+      // Seeded rows are history: they keep their times and make no change entries.
+      this.db.exec(IMPORT_MODE.sqlite.on);
       const result = await work(this);
+      this.db.exec(IMPORT_MODE.sqlite.off);
       for (const { sql } of this.droppedIndexes ?? []) this.db.exec(sql);
       // AUTOINCREMENT moves each sequence past explicitly inserted ids by itself.
       this.db.exec('COMMIT');
@@ -256,6 +260,9 @@ class SqliteSeedWriter implements SeedWriter {
   clear(): Promise<void> {
     this.droppedIndexes ??= this.dropIndexes();
     for (const table of CHILDREN_FIRST) this.db.exec(`DELETE FROM ${table}`);
+    // The feed described the data cleared. Its counters stay, so a poller's old position is
+    // older than the oldest entry kept: it is told to read the lists again (410).
+    this.db.exec('DELETE FROM changes');
     // AUTOINCREMENT tables keep their high-water mark here; forget it so ids restart at 1.
     const hasSequences = this.db
       .prepare(
@@ -353,7 +360,10 @@ class PostgresSeedWriter implements SeedWriter {
       await this.runner.query('SELECT pg_advisory_xact_lock($1)', [
         SEED_LOCK_KEY,
       ]);
+      // Seeded rows are history: they keep their times and make no change entries.
+      await this.runner.query(IMPORT_MODE.postgres.on);
       const result = await work(this);
+      await this.runner.query(IMPORT_MODE.postgres.off);
       await this.moveSequences();
       await this.runner.commitTransaction();
       return result;
@@ -372,6 +382,9 @@ class PostgresSeedWriter implements SeedWriter {
     await this.runner.query(
       `TRUNCATE TABLE ${CHILDREN_FIRST.join(', ')} RESTART IDENTITY CASCADE`,
     );
+    // The feed described the data cleared. Its counters stay, so a poller's old position is
+    // older than the oldest entry kept: it is told to read the lists again (410).
+    await this.runner.query('TRUNCATE TABLE changes');
   }
 
   async insert(batch: RowBatch): Promise<void> {

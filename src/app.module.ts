@@ -4,6 +4,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
+import { ChangesModule } from './changes/changes.module';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { StrictValidationPipe } from './common/validation/validation.pipe';
@@ -15,6 +16,7 @@ import { HealthModule } from './health/health.module';
 import { IssuedTicketsModule } from './issued-tickets/issued-tickets.module';
 import { loggerOptions } from './logger-options';
 import { OrdersModule } from './orders/orders.module';
+import { SyncModule } from './sync/sync.module';
 
 /**
  * Every global behaviour is registered here. App-level settings live in createApp (create-app.ts),
@@ -30,6 +32,8 @@ import { OrdersModule } from './orders/orders.module';
     OrdersModule,
     EventsModule,
     IssuedTicketsModule,
+    SyncModule,
+    ChangesModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -1,3 +1,4 @@
+import { inImportMode } from '../src/sync/import-mode';
 import { IssuedTicket } from '../src/orders/entities/issued-ticket.entity';
 import type { Order } from '../src/orders/entities/order.entity';
 import {
@@ -103,25 +104,35 @@ describe('GET /v1/issued_tickets', () => {
       orders.push(...(await f.orders(a.id, event.id, overrides)));
     }
     // Changes after purchase: every fifth order's second ticket is voided, every seventh
-    // order's first ticket renamed; both move updated_at.
-    const tickets = t.dataSource.getRepository(IssuedTicket);
-    for (const [i, order] of orders.entries()) {
-      const [first, second] = order.issuedTickets!;
-      if (i % 5 === 0) {
-        const at = order.createdAt + 3000 + i;
-        await tickets.update(second.id, {
-          status: 'void',
-          voidedAt: at,
-          updatedAt: at,
-        });
-        Object.assign(second, { status: 'void', voidedAt: at, updatedAt: at });
+    // order's first ticket renamed; both move updated_at. Written as history (import mode), so
+    // the times are the ones given.
+    await inImportMode(t.dataSource.manager, async (manager) => {
+      const tickets = manager.getRepository(IssuedTicket);
+      for (const [i, order] of orders.entries()) {
+        const [first, second] = order.issuedTickets!;
+        if (i % 5 === 0) {
+          const at = order.createdAt + 3000 + i;
+          await tickets.update(second.id, {
+            status: 'void',
+            voidedAt: at,
+            updatedAt: at,
+          });
+          Object.assign(second, {
+            status: 'void',
+            voidedAt: at,
+            updatedAt: at,
+          });
+        }
+        if (i % 7 === 0) {
+          const at = order.createdAt + 2000 + i;
+          await tickets.update(first.id, {
+            fullName: 'Renamed',
+            updatedAt: at,
+          });
+          first.updatedAt = at;
+        }
       }
-      if (i % 7 === 0) {
-        const at = order.createdAt + 2000 + i;
-        await tickets.update(first.id, { fullName: 'Renamed', updatedAt: at });
-        first.updatedAt = at;
-      }
-    }
+    });
     all = orders
       .flatMap((order) =>
         order.issuedTickets!.map((ticket): Known => ({

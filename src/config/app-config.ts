@@ -63,6 +63,16 @@ export class AppConfig {
       windowSeconds: this.env.AUTH_FAILURE_WINDOW_S,
     };
   }
+  /** SQLite's sync lag, in seconds (the horizon is the database clock minus it). */
+  get syncLagSeconds() {
+    return this.env.SYNC_LAG_S;
+  }
+  /** How long change-feed entries are kept, in seconds. */
+  get changesRetentionSeconds() {
+    return (
+      this.env.CHANGES_RETENTION_S ?? this.env.CHANGES_RETENTION_DAYS * 86_400
+    );
+  }
   /** The HTTP server's timeouts and bounds (named so for create-app.ts, which passes them on). */
   get httpTimeouts(): HttpServerLimits {
     return {

@@ -22,9 +22,12 @@ describe('validateEnvironment', () => {
         HTTP_MAX_CONNECTIONS: 4_000,
         HTTP_MAX_PIPELINED: 4,
         HTTP_MAX_HEADER_BYTES: 16_384,
+        SYNC_LAG_S: 2,
+        CHANGES_RETENTION_DAYS: 30,
       }),
     );
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.CHANGES_RETENTION_S).toBeUndefined();
     expect(env.REDIS_URL).toBeUndefined();
   });
 
@@ -97,6 +100,9 @@ describe('validateEnvironment', () => {
     ['HTTP_MAX_PIPELINED', '0'],
     ['HTTP_MAX_HEADER_BYTES', '1024'],
     ['HTTP_MAX_HEADER_BYTES', '2000000'],
+    ['SYNC_LAG_S', '0'],
+    ['CHANGES_RETENTION_DAYS', '0'],
+    ['CHANGES_RETENTION_S', 'week'],
   ])('rejects %s=%s, naming the key', (key, value) => {
     expect(() => validateEnvironment({ [key]: value })).toThrow(
       new RegExp(`\\b${key}\\b`),

@@ -152,6 +152,23 @@ export class Environment {
   /** Request line and headers together, in bytes (Node's `maxHeaderSize`). */
   @IntSetting({ min: 4_096, max: 1_048_576 })
   HTTP_MAX_HEADER_BYTES = 16_384;
+  // Incremental sync and the change feed (docs/API.md, "Incremental sync", "Change feed").
+
+  /**
+   * SQLite only: how far the sync horizon stays behind the database clock. A writer must commit
+   * before the second `stamp + SYNC_LAG_S` begins.
+   */
+  @IntSetting({ min: 1, max: 3600 })
+  SYNC_LAG_S = 2;
+
+  /** How long change-feed entries are kept. */
+  @IntSetting({ min: 1 })
+  CHANGES_RETENTION_DAYS = 30;
+
+  /** The same in seconds, for tests; when set it wins over CHANGES_RETENTION_DAYS. */
+  @IsOptional()
+  @IntSetting({ min: 1 })
+  CHANGES_RETENTION_S?: number;
 }
 
 /** The names of every setting (class fields are defined even when optional). */

@@ -13,6 +13,7 @@ import { LineItem } from '../orders/entities/line-item.entity';
 import { Order } from '../orders/entities/order.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
 import { EventsAndTicketTypes1764000000000 } from './migrations/1764000000000-EventsAndTicketTypes';
+import { SyncAndChanges1765200000000 } from './migrations/1765200000000-SyncAndChanges';
 
 export const ENTITIES = [
   BoxOffice,
@@ -28,6 +29,7 @@ export const ENTITIES = [
 export const MIGRATIONS = [
   InitialSchema1763800000000,
   EventsAndTicketTypes1764000000000,
+  SyncAndChanges1765200000000,
 ];
 
 export interface DataSourceTuning {

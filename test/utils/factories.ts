@@ -9,6 +9,7 @@ import { TicketType } from '../../src/events/entities/ticket-type.entity';
 import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { Order } from '../../src/orders/entities/order.entity';
+import { inImportMode } from '../../src/sync/import-mode';
 
 /** The default order's line items: two £25.00 tickets with £1.00 booking fees, 20% VAT. */
 export const TWO_TICKETS_WITH_VAT: readonly DeepPartial<LineItem>[] = [
@@ -180,16 +181,19 @@ export class Factory {
 
   /**
    * A completed GBP order of two £25.00 tickets + 20% VAT, unless overridden. With `ticketType`,
-   * its default tickets are of that type (and described by its name).
+   * its default tickets are of that type (and described by its name). Orders are written as
+   * history (import mode): they keep the times given, and make no change entries.
    */
   async order(
     boxOfficeId: number,
     eventId: number,
     overrides: OrderOverrides = {},
   ): Promise<Order> {
-    return this.dataSource
-      .getRepository(Order)
-      .save(this.orderFields(boxOfficeId, eventId, overrides));
+    return inImportMode(this.dataSource.manager, (manager) =>
+      manager
+        .getRepository(Order)
+        .save(this.orderFields(boxOfficeId, eventId, overrides)),
+    );
   }
 
   /**
@@ -201,7 +205,7 @@ export class Factory {
     eventId: number,
     overridesList: OrderOverrides[],
   ): Promise<Order[]> {
-    return this.dataSource.transaction(async (manager) => {
+    return inImportMode(this.dataSource.manager, async (manager) => {
       const saved: Order[] = [];
       for (const overrides of overridesList) {
         saved.push(

@@ -46,6 +46,8 @@ export interface CustomQuestion {
   'id',
 ])
 @Index('IDX_orders_txn', ['boxOfficeId', 'txnId', 'createdAt', 'id'])
+// The updated_at sorts and filters (docs/API.md, "Incremental sync").
+@Index('IDX_orders_updated', ['boxOfficeId', 'updatedAt', 'id'])
 export class Order {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;

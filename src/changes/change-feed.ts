@@ -1,0 +1,149 @@
+import type { DataSource } from 'typeorm';
+import { dialectFor, SqlParams } from '../database/sql-dialect';
+
+/**
+ * The change feed's reads (docs/API.md, "Change feed"). Entries are numbered per box office by
+ * the writing transactions (migration SyncAndChanges): the counter row `change_heads` is held by
+ * a writer until it commits, so whatever a reader sees of one box office's entries is always
+ * 1..head with no hole, on both databases. No query here needs to hold anything back.
+ */
+
+export const CHANGE_TYPES = [
+  'ORDER.CREATED',
+  'ORDER.UPDATED',
+  'ORDER.DELETED',
+  'ISSUED_TICKET.CREATED',
+  'ISSUED_TICKET.UPDATED',
+  'ISSUED_TICKET.DELETED',
+  'EVENT.CREATED',
+  'EVENT.UPDATED',
+  'EVENT.DELETED',
+  'EVENT_SERIES.CREATED',
+  'EVENT_SERIES.UPDATED',
+  'EVENT_SERIES.DELETED',
+  'CHECK_IN.CREATED',
+] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/** Each resource family's id prefix and the path its resources are read at. */
+export const CHANGE_RESOURCES = {
+  ORDER: { prefix: 'or_', path: '/v1/orders/' },
+  ISSUED_TICKET: { prefix: 'it_', path: '/v1/issued_tickets/' },
+  EVENT: { prefix: 'ev_', path: '/v1/events/' },
+  EVENT_SERIES: { prefix: 'es_', path: '/v1/event_series/' },
+  CHECK_IN: { prefix: 'ci_', path: '/v1/check_ins/' },
+} as const;
+export type ChangeFamily = keyof typeof CHANGE_RESOURCES;
+
+/** One entry as stored. */
+export interface ChangeRow {
+  id: number;
+  type: ChangeType;
+  resourceId: number;
+  createdAt: number;
+}
+
+export interface ChangePageQuery {
+  boxOfficeId: number;
+  /** Entries with a greater id (0: from the start). */
+  after: number;
+  limit: number;
+  /** Only these types (none: all). */
+  types?: readonly ChangeType[];
+  /** Only entries about this resource: its family's types and its number. */
+  resource?: { family: ChangeFamily; id: number };
+  createdAt?: { gt?: number; gte?: number; lt?: number; lte?: number };
+}
+
+const number = (value: unknown) => Number(value);
+
+/** The newest entry a reader can see now (0 when the box office has none yet): `chg_<n>`. */
+export async function changeHead(
+  dataSource: DataSource,
+  boxOfficeId: number,
+): Promise<number> {
+  const p = new SqlParams(dialectFor(dataSource.options.type));
+  const rows = await dataSource.query<{ last_id: unknown }[]>(
+    `SELECT last_id FROM change_heads WHERE box_office_id = ${p.add(boxOfficeId)}`,
+    p.values,
+  );
+  return rows.length === 0 ? 0 : number(rows[0].last_id);
+}
+
+/** The entries after `after`, oldest first, as many as `limit`. */
+export async function changePage(
+  dataSource: DataSource,
+  query: ChangePageQuery,
+): Promise<ChangeRow[]> {
+  const p = new SqlParams(dialectFor(dataSource.options.type));
+  const where = [
+    `box_office_id = ${p.add(query.boxOfficeId)}`,
+    `id > ${p.add(query.after)}`,
+  ];
+  if (query.types && query.types.length > 0) {
+    where.push(`type IN (${query.types.map((t) => p.add(t)).join(', ')})`);
+  }
+  if (query.resource) {
+    const family = CHANGE_TYPES.filter((t) =>
+      t.startsWith(`${query.resource!.family}.`),
+    );
+    where.push(`resource_id = ${p.add(query.resource.id)}`);
+    where.push(`type IN (${family.map((t) => p.add(t)).join(', ')})`);
+  }
+  const range = query.createdAt ?? {};
+  const ops = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+  for (const key of Object.keys(ops) as (keyof typeof ops)[]) {
+    if (range[key] !== undefined) {
+      where.push(`created_at ${ops[key]} ${p.add(range[key])}`);
+    }
+  }
+  const rows = await dataSource.query<Record<string, unknown>[]>(
+    `SELECT id, type, resource_id, created_at FROM changes
+      WHERE ${where.join(' AND ')} ORDER BY id LIMIT ${p.add(query.limit)}`,
+    p.values,
+  );
+  return rows.map((row) => ({
+    id: number(row.id),
+    type: row.type as ChangeType,
+    resourceId: number(row.resource_id),
+    createdAt: number(row.created_at),
+  }));
+}
+
+/** The oldest entry still kept (null when none is). */
+export async function oldestKeptChange(
+  dataSource: DataSource,
+  boxOfficeId: number,
+): Promise<number | null> {
+  const p = new SqlParams(dialectFor(dataSource.options.type));
+  const [row] = await dataSource.query<{ oldest: unknown }[]>(
+    `SELECT min(id) AS oldest FROM changes WHERE box_office_id = ${p.add(boxOfficeId)}`,
+    p.values,
+  );
+  return row.oldest === null ? null : number(row.oldest);
+}
+
+/**
+ * Whether a position is older than what the feed still holds: some entry after it was removed by
+ * retention (410 CURSOR_EXPIRED), so reading on would silently skip it. Retention removes a
+ * prefix of each box office's entries, so that is: an entry after the position exists (the head
+ * is past it) and the oldest kept is not the next one. Read after the page, so that a cleanup
+ * running in between is noticed.
+ */
+export async function isChangePositionExpired(
+  dataSource: DataSource,
+  boxOfficeId: number,
+  after: number,
+): Promise<boolean> {
+  const head = await changeHead(dataSource, boxOfficeId);
+  if (after >= head) return false;
+  const oldest = await oldestKeptChange(dataSource, boxOfficeId);
+  return oldest === null || oldest > after + 1;
+}
+
+/** `chg_<n>`. */
+export const changeId = (n: number) => `chg_${n}`;
+
+/** The family of a type: `ORDER` of `ORDER.UPDATED`. */
+export const changeFamily = (type: ChangeType) =>
+  type.slice(0, type.indexOf('.')) as ChangeFamily;

@@ -1,0 +1,204 @@
+import type { DataSource } from 'typeorm';
+import { type Connection, connect, sql } from '../dev/activity/connection';
+import { ActivityWriter } from '../dev/activity/writer';
+import { changeHead, changePage } from '../src/changes/change-feed';
+import { MIGRATIONS } from '../src/database/data-source-options';
+import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
+import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
+import { inImportMode } from '../src/sync/import-mode';
+import { Factory } from './utils/factories';
+import {
+  durableTestDatabase,
+  openWithMigrations,
+} from './utils/migrated-database';
+import type { TestDatabase } from './utils/test-database';
+
+/**
+ * The tables of check-ins and event series as the shared schema has them (their own migrations
+ * come before SyncAndChanges), made by hand here so that SyncAndChanges' triggers on them are
+ * exercised: the entries, the stamp of a check-in's created_at, and the moves of its ticket and
+ * order. Only the columns the triggers and the writer touch.
+ */
+async function addCheckInsAndSeries(ds: DataSource) {
+  const postgres = ds.options.type === 'postgres';
+  const id = postgres
+    ? 'serial PRIMARY KEY'
+    : 'integer PRIMARY KEY AUTOINCREMENT';
+  await ds.query(
+    `CREATE TABLE event_series (id ${id}, box_office_id integer NOT NULL,
+       name varchar(300) NOT NULL, created_at bigint NOT NULL)`,
+  );
+  await ds.query(
+    `CREATE TABLE check_ins (id ${id}, box_office_id integer NOT NULL,
+       issued_ticket_id integer NOT NULL REFERENCES issued_tickets (id) ON DELETE CASCADE,
+       event_id integer NOT NULL, event_series_id integer NOT NULL, quantity integer NOT NULL,
+       check_in_at bigint NOT NULL, created_at bigint NOT NULL)`,
+  );
+  await ds.query(
+    `ALTER TABLE issued_tickets ADD COLUMN checked_in boolean NOT NULL DEFAULT ${postgres ? 'false' : '0'}`,
+  );
+}
+
+// docs/API.md, "Incremental sync" and "Change feed": check-ins and event series. On SQLite by
+// default, on PostgreSQL under `npm run test:e2e:postgres`.
+describe('sync triggers on check-ins and event series', () => {
+  let database: TestDatabase;
+  let ds: DataSource;
+  let db: Connection;
+  let writer: ActivityWriter;
+  let office: number;
+  let order: { id: number; tickets: number[] };
+
+  const entries = async (after: number) =>
+    (await changePage(ds, { boxOfficeId: office, after, limit: 100 })).map(
+      (e) => ({ entry: `${e.type} ${e.resourceId}`, stamp: e.createdAt }),
+    );
+  const updatedAt = async (table: 'orders' | 'issued_tickets', id: number) =>
+    Number(
+      (
+        await ds.query<{ updated_at: unknown }[]>(
+          `SELECT updated_at FROM ${table} WHERE id = ${id}`,
+        )
+      )[0].updated_at,
+    );
+
+  beforeAll(async () => {
+    database = await durableTestDatabase();
+    const before = await openWithMigrations(database.url, [
+      InitialSchema1763800000000,
+      EventsAndTicketTypes1764000000000,
+    ]);
+    await addCheckInsAndSeries(before);
+    await before.destroy();
+    ds = await openWithMigrations(database.url, MIGRATIONS);
+    db = await connect(database.url);
+    writer = new ActivityWriter(db, 2);
+    const f = new Factory(ds);
+    office = (await f.boxOffice('Door')).id;
+    const event = await f.event(office);
+    const saved = await f.order(office, event.id, { createdAt: 1_750_000_000 });
+    order = { id: saved.id, tickets: saved.issuedTickets!.map((t) => t.id) };
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await ds?.destroy();
+    await database?.drop();
+  });
+
+  it('a check-in is CHECK_IN.CREATED, recorded at its stamp, and moves its ticket and order to it', async () => {
+    const head = await changeHead(ds, office);
+    const [printed] = await writer.checkIn(
+      `it_${order.tickets[0]}`,
+      1_750_000_100,
+    );
+    const written = await entries(head);
+    expect(written).toEqual([
+      {
+        entry: `CHECK_IN.CREATED ${printed.resource_id.slice(3)}`,
+        stamp: printed.stamp,
+      },
+    ]);
+    expect(printed.type).toBe('CHECK_IN.CREATED');
+    const [row] = await ds.query<
+      { check_in_at: unknown; created_at: unknown }[]
+    >(
+      `SELECT check_in_at, created_at FROM check_ins WHERE id = ${printed.resource_id.slice(3)}`,
+    );
+    expect(Number(row.check_in_at)).toBe(1_750_000_100);
+    expect(Number(row.created_at)).toBe(printed.stamp);
+    expect(await updatedAt('issued_tickets', order.tickets[0])).toBe(
+      printed.stamp,
+    );
+    expect(await updatedAt('orders', order.id)).toBe(printed.stamp);
+    expect(await updatedAt('issued_tickets', order.tickets[1])).toBe(
+      1_750_000_000,
+    );
+  });
+
+  it('check-out needs a check-in; a void ticket cannot be checked in', async () => {
+    await expect(writer.checkIn(`it_${order.tickets[0]}`)).rejects.toThrow(
+      `it_${order.tickets[0]} is already checked in`,
+    );
+    expect(
+      (await writer.checkOut(`it_${order.tickets[0]}`)).map((p) => p.type),
+    ).toEqual(['CHECK_IN.CREATED']);
+    await expect(writer.checkOut(`it_${order.tickets[0]}`)).rejects.toThrow(
+      `it_${order.tickets[0]} is not checked in: nothing to check out`,
+    );
+    await writer.voidTicket(`it_${order.tickets[1]}`);
+    await expect(writer.checkIn(`it_${order.tickets[1]}`)).rejects.toThrow(
+      `it_${order.tickets[1]} is void: a void ticket cannot be checked in`,
+    );
+  });
+
+  it("a ticket's checked_in flag, kept from its check-ins, moves the ticket but is no entry of its own", async () => {
+    const f = new Factory(ds);
+    const fresh = await f.order(office, (await f.event(office)).id, {
+      createdAt: 1_750_000_000,
+    });
+    const ticket = fresh.issuedTickets![0].id;
+    const head = await changeHead(ds, office);
+    await db.query(
+      sql`UPDATE issued_tickets SET checked_in = ${true} WHERE id = ${ticket}`,
+    );
+    expect(await entries(head)).toEqual([]);
+    const [now] = await db.query<{ now: unknown }>(
+      db.type === 'sqlite'
+        ? sql`SELECT unixepoch() AS now`
+        : sql`SELECT floor(extract(epoch FROM clock_timestamp()))::bigint AS now`,
+    );
+    expect(
+      await updatedAt('issued_tickets', order.tickets[0]),
+    ).toBeGreaterThanOrEqual(Number(now.now) - 1);
+  });
+
+  it('an imported check-in keeps its times, makes no entry, and its ticket and order are never older than it', async () => {
+    const f = new Factory(ds);
+    const fresh = await f.order(office, (await f.event(office)).id, {
+      createdAt: 1_750_000_000,
+    });
+    const ticket = fresh.issuedTickets![0].id;
+    const head = await changeHead(ds, office);
+    await inImportMode(ds.manager, (manager) =>
+      manager.query(
+        `INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_id,
+           quantity, check_in_at, created_at)
+         SELECT box_office_id, id, event_id, 1, 1, 1750000500, 1750000600
+           FROM issued_tickets WHERE id = ${ticket}`,
+      ),
+    );
+    expect(await entries(head)).toEqual([]);
+    expect(await updatedAt('issued_tickets', ticket)).toBe(1_750_000_600);
+    expect(await updatedAt('orders', fresh.id)).toBe(1_750_000_600);
+  });
+
+  it('event series are EVENT_SERIES.CREATED, UPDATED and DELETED', async () => {
+    const head = await changeHead(ds, office);
+    const [series] = await db.query<{ id: unknown }>(
+      sql`INSERT INTO event_series (box_office_id, name, created_at) VALUES (${office}, 'Comedy', 1) RETURNING id`,
+    );
+    const id = Number(series.id);
+    await db.query(
+      sql`UPDATE event_series SET name = 'Comedy Night' WHERE id = ${id}`,
+    );
+    await db.query(sql`DELETE FROM event_series WHERE id = ${id}`);
+    expect((await entries(head)).map((e) => e.entry)).toEqual([
+      `EVENT_SERIES.CREATED ${id}`,
+      `EVENT_SERIES.UPDATED ${id}`,
+      `EVENT_SERIES.DELETED ${id}`,
+    ]);
+  });
+
+  it('reverting the migration removes every sync trigger and function, these tables’ too', async () => {
+    await ds.undoLastMigration({ transaction: 'each' });
+    const left = await ds.query<{ name: string }[]>(
+      ds.options.type === 'postgres'
+        ? `SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgname LIKE '%sync%'
+           UNION ALL SELECT proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = 'public' AND (proname LIKE '%sync%' OR proname = 'record_change')`
+        : `SELECT name FROM sqlite_master WHERE name LIKE '%sync%' OR name IN ('changes', 'change_heads')`,
+    );
+    expect(left).toEqual([]);
+  });
+});

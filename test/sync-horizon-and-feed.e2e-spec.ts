@@ -1,0 +1,443 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { type Connection, connect, sql } from '../dev/activity/connection';
+import { runActivity } from '../dev/activity/run';
+import {
+  ActivityError,
+  ActivityWriter,
+  type PrintedChange,
+} from '../dev/activity/writer';
+import {
+  changeHead,
+  changePage,
+  isChangePositionExpired,
+  oldestKeptChange,
+} from '../src/changes/change-feed';
+import { deleteExpiredChanges } from '../src/changes/changes-retention';
+import { MIGRATIONS } from '../src/database/data-source-options';
+import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
+import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
+import {
+  readSyncHorizon,
+  syncHorizonStatement,
+} from '../src/sync/sync-horizon';
+import { Factory } from './utils/factories';
+import {
+  durableTestDatabase,
+  openWithMigrations,
+} from './utils/migrated-database';
+import type { TestDatabase } from './utils/test-database';
+
+const LAG = 2;
+/** Whether this run is on PostgreSQL (`npm run test:e2e:postgres`; test/utils/test-database.ts). */
+const onPostgres = /^postgres(ql)?:\/\//.test(
+  process.env.TEST_DATABASE_URL ?? '',
+);
+const itOnPostgres = onPostgres ? it : it.skip;
+const itOnSqlite = onPostgres ? it.skip : it;
+
+// docs/API.md, "Incremental sync" (the horizon) and "Change feed" (commit order, retention), and
+// the development writer. On SQLite by default, on PostgreSQL under `npm run test:e2e:postgres`.
+describe('sync horizon, change feed and the development writer', () => {
+  let database: TestDatabase;
+  let ds: DataSource;
+  let db: Connection;
+  let writer: ActivityWriter;
+  let office: number;
+  let eventId: number;
+  let postgres: boolean;
+
+  const horizon = () =>
+    readSyncHorizon(ds, syncHorizonStatement(ds.options.type, LAG));
+
+  async function clock() {
+    return writer.clock();
+  }
+
+  async function historicOrder() {
+    const order = await new Factory(ds).order(office, eventId, {
+      createdAt: 1_750_000_000,
+    });
+    return {
+      id: order.id,
+      tickets: order.issuedTickets!.map((t) => t.id),
+    };
+  }
+
+  beforeAll(async () => {
+    database = await durableTestDatabase();
+    ds = await openWithMigrations(database.url, MIGRATIONS);
+    postgres = ds.options.type === 'postgres';
+    db = await connect(database.url);
+    writer = new ActivityWriter(db, LAG);
+    const f = new Factory(ds);
+    office = (await f.boxOffice('Sync')).id;
+    eventId = (await f.event(office)).id;
+    await f.ticketType(eventId);
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await ds?.destroy();
+    await database?.drop();
+  });
+
+  describe('the sync horizon', () => {
+    it('is an integer below the database clock', async () => {
+      const now = await clock();
+      const h = await horizon();
+      expect(Number.isInteger(h)).toBe(true);
+      expect(h).toBeLessThan(now);
+      expect(h).toBeGreaterThanOrEqual(now - (postgres ? 2 : LAG + 1));
+    });
+
+    it('stays below a held change until it commits; the change is invisible until then, then appears above every horizon read meanwhile', async () => {
+      const order = await historicOrder();
+      const holdMs = postgres ? 2500 : 1000;
+      let settled = false;
+      const held = writer
+        .voidTicket(`it_${order.tickets[0]}`, { holdMs })
+        .finally(() => (settled = true));
+      // A horizon read counts when the change was still invisible after it: it was read before
+      // the commit.
+      const seenDuringHold: number[] = [];
+      while (!settled) {
+        const h = await horizon();
+        const [ticket] = await ds.query<{ status: string }[]>(
+          `SELECT status FROM issued_tickets WHERE id = ${order.tickets[0]}`,
+        );
+        if (ticket.status === 'valid') seenDuringHold.push(h);
+        await sleep(100);
+      }
+      const printed = await held;
+      expect(printed).toEqual([
+        {
+          type: 'ISSUED_TICKET.UPDATED',
+          resource_id: `it_${order.tickets[0]}`,
+          stamp: expect.any(Number) as number,
+        },
+      ]);
+      const stamp = printed[0].stamp;
+      expect(seenDuringHold.length).toBeGreaterThan(2);
+      expect(Math.max(...seenDuringHold)).toBeLessThan(stamp);
+      // Committed: the rows carry the stamp, and the horizon passes it soon after.
+      const [ticket] = await ds.query<{ updated_at: unknown }[]>(
+        `SELECT updated_at FROM issued_tickets WHERE id = ${order.tickets[0]}`,
+      );
+      expect(Number(ticket.updated_at)).toBe(stamp);
+      let after = await horizon();
+      for (let i = 0; i < 40 && after < stamp; i++) {
+        await sleep(100);
+        after = await horizon();
+      }
+      expect(after).toBeGreaterThanOrEqual(stamp);
+    });
+
+    // pg_locks is readable by every role: the horizon needs no privilege, and sees a writer of
+    // another role.
+    itOnPostgres(
+      'works for a role without privileges, below an open stamped transaction of another role',
+      async () => {
+        const role = `sync_reader_${process.pid}_${Date.now()}`;
+        await ds.query(`CREATE ROLE ${role} LOGIN`);
+        const url = new URL(database.url);
+        url.username = role;
+        const reader = new Client({ connectionString: url.toString() });
+        await reader.connect();
+        try {
+          const order = await historicOrder();
+          const held = writer.voidTicket(`it_${order.tickets[0]}`, {
+            holdMs: 3000,
+          });
+          // Long enough that the clock alone would put the horizon past the stamp.
+          await sleep(2200);
+          const statement = syncHorizonStatement('postgres', LAG);
+          const { rows } = await reader.query<{ horizon: string }>(
+            statement.sql,
+          );
+          const [{ stamp }] = await held;
+          expect(Number(rows[0].horizon)).toBeLessThan(stamp);
+        } finally {
+          await reader.end();
+          await ds.query(`DROP ROLE ${role}`);
+        }
+      },
+    );
+
+    itOnSqlite(
+      'on SQLite refuses a hold the lag does not allow, and writes nothing',
+      async () => {
+        const order = await historicOrder();
+        const head = await changeHead(ds, office);
+        await expect(
+          writer.voidTicket(`it_${order.tickets[0]}`, { holdMs: LAG * 1000 }),
+        ).rejects.toThrow(
+          new ActivityError(
+            `--hold-ms ${LAG * 1000}: on SQLite a writer must commit within SYNC_LAG_S (${LAG} s) of its stamp, so at most ${LAG * 1000 - 250}`,
+          ),
+        );
+        expect(await changeHead(ds, office)).toBe(head);
+      },
+    );
+  });
+
+  describe('change ids in commit order', () => {
+    // On SQLite writers take turns whole (BEGIN IMMEDIATE): there is no concurrent writer.
+    itOnPostgres(
+      'a later writer of the same box office gets its id only once the earlier one has committed; a poller never sees a later id first',
+      async () => {
+        const order = await historicOrder();
+        const second = await connect(database.url);
+        try {
+          const head = await changeHead(ds, office);
+          await db.begin();
+          await db.query(sql`UPDATE orders SET tax = 1 WHERE id = ${order.id}`);
+          await second.begin();
+          let secondDone = false;
+          const secondWrite = second
+            .query(
+              sql`UPDATE issued_tickets SET full_name = 'Later' WHERE id = ${order.tickets[1]}`,
+            )
+            .then(() => (secondDone = true));
+          await sleep(300);
+          // The second waits for the first (the box office's counter row), so it cannot commit
+          // first; and nothing of either is visible yet.
+          expect(secondDone).toBe(false);
+          expect(
+            await changePage(ds, {
+              boxOfficeId: office,
+              after: head,
+              limit: 10,
+            }),
+          ).toEqual([]);
+          await db.commit();
+          await secondWrite;
+          expect(
+            (
+              await changePage(ds, {
+                boxOfficeId: office,
+                after: head,
+                limit: 10,
+              })
+            ).map((e) => [e.id, e.type]),
+          ).toEqual([[head + 1, 'ORDER.UPDATED']]);
+          await second.commit();
+          expect(
+            (
+              await changePage(ds, {
+                boxOfficeId: office,
+                after: head,
+                limit: 10,
+              })
+            ).map((e) => [e.id, e.type]),
+          ).toEqual([
+            [head + 1, 'ORDER.UPDATED'],
+            [head + 2, 'ISSUED_TICKET.UPDATED'],
+          ]);
+          expect(await changeHead(ds, office)).toBe(head + 2);
+        } finally {
+          await second.rollback().catch(() => undefined);
+          await second.close();
+        }
+      },
+    );
+  });
+
+  describe('the feed reads', () => {
+    it('pages after a position, filtered by type, resource and time', async () => {
+      const order = await historicOrder();
+      const head = await changeHead(ds, office);
+      await writer.refundOrder(`or_${order.id}`, 100);
+      await writer.voidTicket(`it_${order.tickets[0]}`);
+      const all = await changePage(ds, {
+        boxOfficeId: office,
+        after: head,
+        limit: 100,
+      });
+      expect(all.map((e) => [e.id, e.type, e.resourceId])).toEqual([
+        [head + 1, 'ORDER.UPDATED', order.id],
+        [head + 2, 'ISSUED_TICKET.UPDATED', order.tickets[0]],
+      ]);
+      expect(
+        await changePage(ds, {
+          boxOfficeId: office,
+          after: head,
+          limit: 100,
+          types: ['ISSUED_TICKET.UPDATED'],
+        }),
+      ).toEqual([all[1]]);
+      expect(
+        await changePage(ds, {
+          boxOfficeId: office,
+          after: 0,
+          limit: 100,
+          resource: { family: 'ISSUED_TICKET', id: order.tickets[0] },
+        }),
+      ).toEqual([all[1]]);
+      expect(
+        await changePage(ds, {
+          boxOfficeId: office,
+          after: head,
+          limit: 1,
+          createdAt: { gte: all[0].createdAt },
+        }),
+      ).toEqual([all[0]]);
+      expect(
+        await changePage(ds, {
+          boxOfficeId: office,
+          after: head,
+          limit: 100,
+          createdAt: { lt: all[0].createdAt },
+        }),
+      ).toEqual([]);
+    });
+
+    it('retention removes a prefix in batches, and a position before it is expired', async () => {
+      const head = await changeHead(ds, office);
+      expect(head).toBeGreaterThan(2);
+      expect(await isChangePositionExpired(ds, office, 0)).toBe(false);
+      // Everything older than now + 1 s: every entry, three at a time.
+      const removed = await deleteExpiredChanges(ds, (await clock()) + 1, 3);
+      expect(removed).toBeGreaterThanOrEqual(head);
+      expect(await oldestKeptChange(ds, office)).toBeNull();
+      expect(await changeHead(ds, office)).toBe(head);
+      expect(await isChangePositionExpired(ds, office, head - 1)).toBe(true);
+      expect(await isChangePositionExpired(ds, office, head)).toBe(false);
+
+      const order = await historicOrder();
+      await writer.refundOrder(`or_${order.id}`, 50);
+      expect(await oldestKeptChange(ds, office)).toBe(head + 1);
+      expect(await isChangePositionExpired(ds, office, head)).toBe(false);
+      expect(await isChangePositionExpired(ds, office, head - 1)).toBe(true);
+      // Entries younger than the cutoff stay.
+      expect(await deleteExpiredChanges(ds, (await clock()) - 60)).toBe(0);
+      expect(await oldestKeptChange(ds, office)).toBe(head + 1);
+    });
+  });
+
+  describe('the development writer', () => {
+    it('refuses what the data does not allow, with a clear error, and writes nothing', async () => {
+      const order = await historicOrder();
+      const head = await changeHead(ds, office);
+      await writer.voidTicket(`it_${order.tickets[0]}`);
+      const after = await changeHead(ds, office);
+      await expect(writer.voidTicket(`it_${order.tickets[0]}`)).rejects.toThrow(
+        `it_${order.tickets[0]} is already void`,
+      );
+      await expect(writer.refundOrder(`or_${order.id}`, 6241)).rejects.toThrow(
+        `or_${order.id}: refunds would reach 6241, more than its total 6240 (0 refunded already)`,
+      );
+      await expect(writer.cancelOrder('or_999999')).rejects.toThrow(
+        'or_999999 does not exist',
+      );
+      await expect(writer.voidTicket('or_5')).rejects.toThrow(
+        'expected an id like it_5, got "or_5"',
+      );
+      expect(after).toBe(head + 1);
+      expect(await changeHead(ds, office)).toBe(after);
+    });
+
+    it('prints, per change, exactly the entries it wrote: a new order, a cancellation, an edit, a deletion', async () => {
+      const created = await writer.newOrder(`ev_${eventId}`, {
+        random: () => 0.5,
+      });
+      expect(created.map((c) => c.type)).toEqual([
+        'ORDER.CREATED',
+        'ISSUED_TICKET.CREATED',
+        'ISSUED_TICKET.CREATED',
+      ]);
+      const orderId = created[0].resource_id;
+      const cancelled = await writer.cancelOrder(orderId);
+      expect(cancelled.map((c) => `${c.type} ${c.resource_id}`)).toEqual([
+        `ORDER.UPDATED ${orderId}`,
+        `ISSUED_TICKET.UPDATED ${created[1].resource_id}`,
+        `ISSUED_TICKET.UPDATED ${created[2].resource_id}`,
+      ]);
+      expect(
+        (await writer.editEvent(`ev_${eventId}`, 'Edited by activity')).map(
+          (c) => `${c.type} ${c.resource_id}`,
+        ),
+      ).toEqual([`EVENT.UPDATED ev_${eventId}`]);
+      const deleted = await writer.deleteOrder(orderId);
+      expect(deleted.map((c) => `${c.type} ${c.resource_id}`).sort()).toEqual(
+        [
+          `ORDER.DELETED ${orderId}`,
+          `ISSUED_TICKET.DELETED ${created[1].resource_id}`,
+          `ISSUED_TICKET.DELETED ${created[2].resource_id}`,
+        ].sort(),
+      );
+      for (const change of [...created, ...cancelled, ...deleted]) {
+        expect(change.stamp).toBeGreaterThan(1_700_000_000);
+      }
+    });
+
+    it('a run prints every entry the feed then holds, type for type', async () => {
+      const head = await changeHead(ds, office);
+      const printed: PrintedChange[] = [];
+      const summary = await runActivity(
+        writer,
+        db,
+        { boxOfficeId: office, durationS: 2, rate: 10, seed: 7 },
+        (entries) => printed.push(...entries),
+      );
+      expect(summary.changes).toBeGreaterThan(5);
+      expect(summary.entries).toBe(printed.length);
+      const feed = await changePage(ds, {
+        boxOfficeId: office,
+        after: head,
+        limit: 1000,
+      });
+      expect(feed.map((e) => e.id)).toEqual(feed.map((_, i) => head + 1 + i));
+      const key = (type: string, id: string | number, stamp: number) =>
+        `${type} ${String(id).replace(/^[a-z]+_/, '')} ${stamp}`;
+      expect(feed.map((e) => key(e.type, e.resourceId, e.createdAt))).toEqual(
+        printed.map((p) => key(p.type, p.resource_id, p.stamp)),
+      );
+    });
+  });
+});
+
+// docs/API.md, "Upgrading": the migration fills orders.updated_at from the order's own times and
+// its tickets'.
+describe('upgrading: orders.updated_at is backfilled', () => {
+  let database: TestDatabase;
+  afterAll(() => database?.drop());
+
+  it('to the latest of the order’s updated_at and created_at and its tickets’ updated_at', async () => {
+    database = await durableTestDatabase();
+    const before = await openWithMigrations(database.url, [
+      InitialSchema1763800000000,
+      EventsAndTicketTypes1764000000000,
+    ]);
+    const f = new Factory(before);
+    const office = (await f.boxOffice('Upgrade')).id;
+    const event = (await f.event(office)).id;
+    // The factory writes in import mode, which needs the new tables: plain saves here.
+    const repository = before.getRepository('Order');
+    const behind = await repository.save(
+      f['orderFields'](office, event, { createdAt: 1_750_000_000 }),
+    );
+    const ahead = await repository.save(
+      f['orderFields'](office, event, { createdAt: 1_750_000_000 }),
+    );
+    await before.query(
+      `UPDATE issued_tickets SET updated_at = 1750009999 WHERE order_id = ${(behind as { id: number }).id}`,
+    );
+    await before.destroy();
+
+    const after = await openWithMigrations(database.url, MIGRATIONS);
+    try {
+      const times = await after.query<{ id: number; updated_at: unknown }[]>(
+        'SELECT id, updated_at FROM orders ORDER BY id',
+      );
+      expect(times.map((t) => [Number(t.id), Number(t.updated_at)])).toEqual([
+        [(behind as { id: number }).id, 1_750_009_999],
+        [(ahead as { id: number }).id, 1_750_000_060],
+      ]);
+      expect(await after.query('SELECT * FROM changes')).toEqual([]);
+    } finally {
+      await after.destroy();
+    }
+  });
+});

@@ -1,0 +1,325 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
+import { type Connection, connect, sql } from '../dev/activity/connection';
+import { changeHead, changePage } from '../src/changes/change-feed';
+import { MIGRATIONS } from '../src/database/data-source-options';
+import { Factory } from './utils/factories';
+import {
+  durableTestDatabase,
+  openWithMigrations,
+} from './utils/migrated-database';
+import type { TestDatabase } from './utils/test-database';
+
+// docs/API.md, "Incremental sync" and "Change feed": the rules the database's triggers keep for
+// every writer. The writes here are plain SQL through the driver, as a sales system's would be.
+// On SQLite by default, on PostgreSQL under `npm run test:e2e:postgres`.
+describe('sync triggers: every writer stamps updated_at and writes change entries', () => {
+  let database: TestDatabase;
+  let ds: DataSource;
+  let db: Connection;
+  let office: number;
+  let otherOffice: number;
+  let eventId: number;
+  let seen = 0;
+
+  /** The entries written since the last call, as `TYPE resource_id`, and their stamps. */
+  async function newEntries(boxOfficeId = office) {
+    const page = await changePage(ds, {
+      boxOfficeId,
+      after: boxOfficeId === office ? seen : 0,
+      limit: 100,
+    });
+    if (boxOfficeId === office && page.length > 0) seen = page.at(-1)!.id;
+    return {
+      entries: page.map((e) => `${e.type} ${e.resourceId}`),
+      stamps: [...new Set(page.map((e) => e.createdAt))],
+      ids: page.map((e) => e.id),
+    };
+  }
+
+  async function row(table: 'orders' | 'issued_tickets', id: number) {
+    const [found] = await db.query<Record<string, unknown>>(
+      table === 'orders'
+        ? sql`SELECT updated_at, created_at FROM orders WHERE id = ${id}`
+        : sql`SELECT updated_at, created_at, voided_at, order_id FROM issued_tickets WHERE id = ${id}`,
+    );
+    return {
+      updatedAt: Number(found.updated_at),
+      createdAt: Number(found.created_at),
+    };
+  }
+
+  /** An order of history (two tickets, created long ago), as the seeder writes them. */
+  async function historicOrder(createdAt = 1_750_000_000) {
+    const order = await new Factory(ds).order(office, eventId, { createdAt });
+    return {
+      id: order.id,
+      tickets: order.issuedTickets!.map((t) => t.id),
+    };
+  }
+
+  /** The database clock. */
+  async function clock() {
+    const [now] = await db.query<{ now: unknown }>(
+      db.type === 'sqlite'
+        ? sql`SELECT unixepoch() AS now`
+        : sql`SELECT floor(extract(epoch FROM clock_timestamp()))::bigint AS now`,
+    );
+    return Number(now.now);
+  }
+
+  beforeAll(async () => {
+    database = await durableTestDatabase();
+    ds = await openWithMigrations(database.url, MIGRATIONS);
+    db = await connect(database.url);
+    const f = new Factory(ds);
+    office = (await f.boxOffice('Sync')).id;
+    otherOffice = (await f.boxOffice('Other')).id;
+    eventId = (await f.event(office)).id;
+    await newEntries();
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await ds?.destroy();
+    await database?.drop();
+  });
+
+  it('a new order, with its line items and tickets, is ORDER.CREATED and ISSUED_TICKET.CREATED, stamped now', async () => {
+    const before = await clock();
+    await db.begin();
+    const [order] = await db.query<{ id: unknown }>(
+      sql`INSERT INTO orders (box_office_id, event_id, status, currency, subtotal, tax, total,
+            refund_amount, created_at, updated_at, buyer_name, buyer_email, buyer_email_lookup,
+            address_1, buyer_custom_questions, payment_method_type)
+          VALUES (${office}, ${eventId}, 'completed', 'gbp', 100, 20, 120, 0, 1700000000,
+            1700000000, 'Direct Writer', 'd@example.com', 'd@example.com', '1 Street', '[]',
+            'stripe') RETURNING id`,
+    );
+    const id = Number(order.id);
+    await db.query(
+      sql`INSERT INTO line_items (order_id, type, description, quantity, value, booking_fee, total)
+          VALUES (${id}, 'ticket', 'GA', 1, 100, 0, 100)`,
+    );
+    const [ticket] = await db.query<{ id: unknown }>(
+      sql`INSERT INTO issued_tickets (box_office_id, order_id, event_id, status, barcode,
+            barcode_url, qr_code_url, description, custom_questions, created_at, updated_at)
+          VALUES (${office}, ${id}, ${eventId}, 'valid', 'DIRECT1', 'https://x.example/b',
+            'https://x.example/q', 'GA', '[]', 1700000000, 1700000000) RETURNING id`,
+    );
+    await db.commit();
+    const { entries, stamps } = await newEntries();
+    expect(entries).toEqual([
+      `ORDER.CREATED ${id}`,
+      `ISSUED_TICKET.CREATED ${Number(ticket.id)}`,
+    ]);
+    expect(stamps).toHaveLength(1);
+    expect(stamps[0]).toBeGreaterThanOrEqual(before);
+    // The writer's own times do not stand: the row became visible now.
+    expect((await row('orders', id)).updatedAt).toBe(stamps[0]);
+    expect((await row('issued_tickets', Number(ticket.id))).updatedAt).toBe(
+      stamps[0],
+    );
+    expect((await row('orders', id)).createdAt).toBe(1_700_000_000);
+  });
+
+  it('voiding a ticket moves the ticket and its order to the stamp: ISSUED_TICKET.UPDATED only', async () => {
+    const order = await historicOrder();
+    await newEntries();
+    await db.query(
+      sql`UPDATE issued_tickets SET status = 'void', voided_at = 1750000500 WHERE id = ${order.tickets[0]}`,
+    );
+    const { entries, stamps } = await newEntries();
+    expect(entries).toEqual([`ISSUED_TICKET.UPDATED ${order.tickets[0]}`]);
+    expect((await row('issued_tickets', order.tickets[0])).updatedAt).toBe(
+      stamps[0],
+    );
+    expect((await row('orders', order.id)).updatedAt).toBe(stamps[0]);
+    // The other ticket did not change.
+    expect((await row('issued_tickets', order.tickets[1])).updatedAt).toBe(
+      1_750_000_000,
+    );
+  });
+
+  it('a refund, a status message or buyer details are ORDER.UPDATED; the e-mail, shown in every ticket, moves them too', async () => {
+    const order = await historicOrder();
+    await newEntries();
+    await db.query(
+      sql`UPDATE orders SET refund_amount = 100, status_message = 'Partly refunded' WHERE id = ${order.id}`,
+    );
+    let { entries, stamps } = await newEntries();
+    expect(entries).toEqual([`ORDER.UPDATED ${order.id}`]);
+    expect((await row('orders', order.id)).updatedAt).toBe(stamps[0]);
+    expect((await row('issued_tickets', order.tickets[0])).updatedAt).toBe(
+      1_750_000_000,
+    );
+
+    await db.query(
+      sql`UPDATE orders SET buyer_email = 'new@example.com', buyer_email_lookup = 'new@example.com' WHERE id = ${order.id}`,
+    );
+    ({ entries, stamps } = await newEntries());
+    expect(entries).toEqual([`ORDER.UPDATED ${order.id}`]);
+    for (const ticket of order.tickets) {
+      expect((await row('issued_tickets', ticket)).updatedAt).toBe(stamps[0]);
+    }
+  });
+
+  it('updated_at never goes backwards, whatever a writer sets, and an order is never older than its tickets', async () => {
+    const order = await historicOrder();
+    await db.query(
+      sql`UPDATE issued_tickets SET full_name = 'Renamed' WHERE id = ${order.tickets[0]}`,
+    );
+    const stamped = (await row('issued_tickets', order.tickets[0])).updatedAt;
+    await newEntries();
+    await db.query(
+      sql`UPDATE orders SET updated_at = 1 WHERE id = ${order.id}`,
+    );
+    await db.query(
+      sql`UPDATE issued_tickets SET updated_at = 1 WHERE id = ${order.tickets[0]}`,
+    );
+    expect((await newEntries()).entries).toEqual([]);
+    expect(
+      (await row('issued_tickets', order.tickets[0])).updatedAt,
+    ).toBeGreaterThanOrEqual(stamped);
+    const orderTime = (await row('orders', order.id)).updatedAt;
+    expect(orderTime).toBeGreaterThanOrEqual(stamped);
+    for (const ticket of order.tickets) {
+      expect(orderTime).toBeGreaterThanOrEqual(
+        (await row('issued_tickets', ticket)).updatedAt,
+      );
+    }
+  });
+
+  it('a line item added after the order was created is ORDER.UPDATED', async () => {
+    const order = await historicOrder();
+    await newEntries();
+    await db.query(
+      sql`INSERT INTO line_items (order_id, type, description, quantity, value, booking_fee, total)
+          VALUES (${order.id}, 'fee', 'Postage', 1, 200, 0, 200)`,
+    );
+    const { entries, stamps } = await newEntries();
+    expect(entries).toEqual([`ORDER.UPDATED ${order.id}`]);
+    expect((await row('orders', order.id)).updatedAt).toBe(stamps[0]);
+  });
+
+  it('an order status change moves the event counter but writes no EVENT entry (counters are not changes)', async () => {
+    const order = await historicOrder();
+    await newEntries();
+    await db.query(
+      sql`UPDATE orders SET status = 'cancelled' WHERE id = ${order.id}`,
+    );
+    expect((await newEntries()).entries).toEqual([`ORDER.UPDATED ${order.id}`]);
+    await db.query(
+      sql`UPDATE events SET completed_orders_count = completed_orders_count + 5,
+            valid_tickets_count = valid_tickets_count + 1 WHERE id = ${eventId}`,
+    );
+    expect((await newEntries()).entries).toEqual([]);
+  });
+
+  it('renaming an event is EVENT.UPDATED and moves its orders (their event_summary), with no ORDER entry', async () => {
+    const order = await historicOrder();
+    await newEntries();
+    await db.query(
+      sql`UPDATE events SET name = 'Renamed Night' WHERE id = ${eventId}`,
+    );
+    const { entries, stamps } = await newEntries();
+    expect(entries).toEqual([`EVENT.UPDATED ${eventId}`]);
+    expect((await row('orders', order.id)).updatedAt).toBe(stamps[0]);
+    // A ticket does not show the event's name.
+    expect((await row('issued_tickets', order.tickets[0])).updatedAt).toBe(
+      1_750_000_000,
+    );
+  });
+
+  it('deleting an order is ORDER.DELETED and ISSUED_TICKET.DELETED for each of its tickets', async () => {
+    const order = await historicOrder();
+    await newEntries();
+    await db.query(sql`DELETE FROM orders WHERE id = ${order.id}`);
+    const { entries } = await newEntries();
+    expect([...entries].sort()).toEqual(
+      [
+        `ORDER.DELETED ${order.id}`,
+        ...order.tickets.map((t) => `ISSUED_TICKET.DELETED ${t}`),
+      ].sort(),
+    );
+  });
+
+  it('events are EVENT.CREATED and EVENT.DELETED', async () => {
+    const created = await new Factory(ds).event(office);
+    expect((await newEntries()).entries).toEqual([
+      `EVENT.CREATED ${created.id}`,
+    ]);
+    await db.query(sql`DELETE FROM events WHERE id = ${created.id}`);
+    expect((await newEntries()).entries).toEqual([
+      `EVENT.DELETED ${created.id}`,
+    ]);
+  });
+
+  it("an event's ticket types, groups and payment methods are part of it: EVENT.UPDATED, except what is left to sell", async () => {
+    const f = new Factory(ds);
+    const created = await f.event(office);
+    const type = await f.ticketType(created.id);
+    // Written in the second the event was created in: part of its creation.
+    expect((await newEntries()).entries).toEqual([
+      `EVENT.CREATED ${created.id}`,
+    ]);
+    await db.query(
+      sql`UPDATE ticket_types SET quantity = quantity - 2 WHERE id = ${type.id}`,
+    );
+    expect((await newEntries()).entries).toEqual([]);
+    await sleep(1100);
+    await db.query(
+      sql`UPDATE ticket_types SET price = 3000 WHERE id = ${type.id}`,
+    );
+    await f.paymentMethod(created.id);
+    await db.query(sql`DELETE FROM ticket_types WHERE id = ${type.id}`);
+    expect((await newEntries()).entries).toEqual([
+      `EVENT.UPDATED ${created.id}`,
+      `EVENT.UPDATED ${created.id}`,
+      `EVENT.UPDATED ${created.id}`,
+    ]);
+  });
+
+  it('ids are per box office, with no gap when a transaction rolls back', async () => {
+    const order = await historicOrder();
+    await newEntries();
+    const head = await changeHead(ds, office);
+    await db.begin();
+    await db.query(sql`UPDATE orders SET tax = 21 WHERE id = ${order.id}`);
+    await db.rollback();
+    await db.query(sql`UPDATE orders SET tax = 22 WHERE id = ${order.id}`);
+    expect((await newEntries()).ids).toEqual([head + 1]);
+
+    const otherEvent = await new Factory(ds).event(otherOffice);
+    const other = await newEntries(otherOffice);
+    expect(other.entries).toEqual([`EVENT.CREATED ${otherEvent.id}`]);
+    expect(other.ids).toEqual([1]);
+  });
+
+  it('in import mode rows keep their times and make no entries', async () => {
+    const order = await historicOrder(1_600_000_000);
+    expect((await newEntries()).entries).toEqual([]);
+    expect(await row('orders', order.id)).toEqual({
+      createdAt: 1_600_000_000,
+      updatedAt: 1_600_000_060,
+    });
+  });
+
+  it('a change in a later second than its order was created in is an entry of its own', async () => {
+    const order = await historicOrder();
+    await db.query(
+      sql`UPDATE orders SET status_message = 'first' WHERE id = ${order.id}`,
+    );
+    await sleep(1100);
+    await db.query(
+      sql`UPDATE orders SET status_message = 'second' WHERE id = ${order.id}`,
+    );
+    const { entries, stamps } = await newEntries();
+    expect(entries).toEqual([
+      `ORDER.UPDATED ${order.id}`,
+      `ORDER.UPDATED ${order.id}`,
+    ]);
+    expect(stamps).toHaveLength(2);
+    expect((await row('orders', order.id)).updatedAt).toBe(stamps[1]);
+  });
+});
