@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import {
   BoxOfficeApiError,
   type CachedResponse,
+  basicAuthorization,
+  changesSince,
   createBoxOfficeClient,
   listAll,
 } from '../client/src/index';
@@ -141,6 +143,38 @@ describe('Typed client (client/)', () => {
       status: 401,
       body: { status: 401, error_code: 'UNAUTHORIZED' },
     });
+  });
+
+  it('follows the change feed from a stored position with changesSince, and resumes from it', async () => {
+    const client = createBoxOfficeClient({
+      baseUrl,
+      apiKey: DEMO_BOX_OFFICES[0].apiKey,
+    });
+    const [first, second] = await ordersOf(DEMO_BOX_OFFICES[0].id);
+    const start = (
+      await fetch(`${baseUrl}/v1/changes`, {
+        headers: {
+          Authorization: basicAuthorization(DEMO_BOX_OFFICES[0].apiKey),
+        },
+      })
+    ).headers.get('X-Change-Head')!;
+    // A sales system's writes, straight into the database.
+    await t.dataSource.query(
+      `UPDATE orders SET status_message = 'Called the buyer' WHERE id = ${first}`,
+    );
+    const run1 = await collect(changesSince(client, start));
+    expect(run1.map(({ change }) => [change.type, change.resource_id])).toEqual(
+      [['ORDER.UPDATED', `or_${first}`]],
+    );
+    const stored = run1[run1.length - 1].position;
+    await t.dataSource.query(
+      `UPDATE orders SET status_message = 'Refund promised' WHERE id = ${second}`,
+    );
+    const run2 = await collect(changesSince(client, stored));
+    expect(run2.map(({ change }) => change.resource_url)).toEqual([
+      `/v1/orders/or_${second}`,
+    ]);
+    expect(await collect(changesSince(client, run2[0].position))).toEqual([]);
   });
 
   it('sends Basic auth with the key as user name and an empty password', async () => {

@@ -292,6 +292,7 @@ describe('GET /v1/orders/{order_id}', () => {
       tax: 1040,
       total: 6240,
       txn_id: 'txn_known_1',
+      updated_at: 1_750_000_600,
     });
     // `reservation` is present even where it is null.
     expect(Object.keys(res.body.issued_tickets[1])).toContain('reservation');
@@ -365,6 +366,7 @@ describe('GET /v1/orders/{order_id}', () => {
       tax: 0,
       total: 3000,
       txn_id: null,
+      updated_at: 1_760_000_000,
     });
   });
 

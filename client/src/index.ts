@@ -11,6 +11,8 @@ export type Order = components['schemas']['OrderDto'];
 export type BoxOfficeEvent = components['schemas']['EventDto'];
 export type IssuedTicket = components['schemas']['IssuedTicketDto'];
 export type ErrorBody = components['schemas']['ErrorBodyDto'];
+/** An entry of the change feed (docs/API.md, GET /v1/changes). */
+export type Change = components['schemas']['ChangeDto'];
 export type BoxOfficeClient = Client<paths>;
 
 export interface BoxOfficeClientOptions {
@@ -125,6 +127,51 @@ export async function* listAll<P extends ListPath>(
     const next = data.links.next;
     nextQuery = next ? next.slice(next.indexOf('?') + 1) : undefined;
   } while (nextQuery !== undefined);
+}
+
+/** An entry of the feed and the position to store once it is handled. */
+export interface ChangeAt {
+  change: Change;
+  /** `starting_after` for the next run: this entry's id. */
+  position: string;
+}
+
+/**
+ * The change feed from a stored position (`chg_0`, or the `X-Change-Head` noted before a full
+ * read of the lists), oldest first, until the feed has nothing more for now: store each
+ * `position` once its change is handled, and call again later from the last one stored. Entries
+ * are numbered in commit order with no gap, so nothing is skipped between runs.
+ *
+ *     for await (const { change, position } of changesSince(client, stored)) {
+ *       await apply(change); // re-read change.resource_url; a 404 there means deleted
+ *       stored = position;
+ *     }
+ *
+ * Throws BoxOfficeApiError on a non-2xx answer: 410 CURSOR_EXPIRED when the position is older
+ * than the feed keeps (read the lists again, then follow the feed from its head).
+ */
+export async function* changesSince(
+  client: BoxOfficeClient,
+  position: string,
+  options: {
+    query?: Omit<ListQuery<'/v1/changes'>, 'starting_after'>;
+    signal?: AbortSignal;
+  } = {},
+): AsyncGenerator<ChangeAt, void, undefined> {
+  let query: ListQuery<'/v1/changes'> = {
+    ...options.query,
+    starting_after: position,
+  };
+  for (;;) {
+    const { data, error, response } = await client.GET('/v1/changes', {
+      params: { query },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (!data) throw new BoxOfficeApiError(response.status, asErrorBody(error));
+    if (data.data.length === 0) return;
+    for (const change of data.data) yield { change, position: change.id };
+    query = { ...query, starting_after: data.data[data.data.length - 1].id };
+  }
 }
 
 function asErrorBody(error: unknown): ErrorBody | undefined {

@@ -1,6 +1,8 @@
 // Compile-time checks of the client's types (`npm run client:build` type-checks this file; it is
 // never run): listAll yields each list's resource and takes that list's query parameters.
 import {
+  type Change,
+  changesSince,
   createBoxOfficeClient,
   listAll,
   type BoxOfficeEvent,
@@ -17,7 +19,10 @@ type Equal<A, B> =
 const expectType = <T extends true>(): T => true as T;
 
 expectType<
-  Equal<ListPath, '/v1/orders' | '/v1/events' | '/v1/issued_tickets'>
+  Equal<
+    ListPath,
+    '/v1/orders' | '/v1/events' | '/v1/issued_tickets' | '/v1/changes'
+  >
 >();
 expectType<Equal<ItemOf<'/v1/orders'>, Order>>();
 expectType<Equal<ItemOf<'/v1/events'>, BoxOfficeEvent>>();
@@ -38,6 +43,14 @@ export async function typedWalks(): Promise<string[]> {
   for await (const event of listAll(client, '/v1/events')) {
     seen.push(...event.ticket_types.map((type) => type.name));
   }
+  for await (const { change, position } of changesSince(client, 'chg_0', {
+    query: { type: 'ORDER.*' },
+  })) {
+    expectType<Equal<typeof change, Change>>();
+    seen.push(change.resource_url, position);
+  }
+  // @ts-expect-error: the position is given apart, not as a query parameter
+  changesSince(client, 'chg_0', { query: { starting_after: 'chg_1' } });
   // @ts-expect-error: orders have no `start_at` filter
   listAll(client, '/v1/orders', { query: { start_at: 1 } });
   // @ts-expect-error: limit is a number

@@ -6,6 +6,7 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/http/api-operations';
+import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { IssuedTicketDto, IssuedTicketListDto } from './dto/issued-ticket.dto';
@@ -25,6 +26,7 @@ export class IssuedTicketsController {
       'Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND; updated_at filters serve incremental sync.',
     type: IssuedTicketListDto,
     noun: 'issued ticket',
+    pageHeaders: SYNC_PAGE_HEADERS,
   })
   list(
     @CurrentCaller() caller: Caller,

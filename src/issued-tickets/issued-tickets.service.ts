@@ -8,22 +8,41 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
+import { SyncHorizon } from '../sync/sync-horizon';
+import { syncPage } from '../sync/sync-mode';
 import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
 import { ISSUED_TICKET_SOURCE } from './issued-ticket.fields';
+
+const TICKET_SYNC_COLUMNS = {
+  created_at: 't.created_at',
+  updated_at: 't.updated_at',
+};
 
 /** Reads a box office's issued tickets on their own (docs/API.md, "Issued tickets"). */
 @Injectable()
 export class IssuedTicketsService {
   readonly reader: ResourceReader;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly horizon: SyncHorizon,
+  ) {
     this.reader = new ResourceReader(dataSource, ISSUED_TICKET_SOURCE);
   }
 
-  list(boxOfficeId: number, query: ListIssuedTicketsQueryDto): Promise<Page> {
+  /** A page, read below the sync horizon taken first (docs/API.md, "Incremental sync"). */
+  async list(
+    boxOfficeId: number,
+    query: ListIssuedTicketsQueryDto,
+  ): Promise<Page> {
+    const horizon = await this.horizon.read();
     return this.reader.page(
       boxOfficeId,
-      pageRequest(query, issuedTicketFilters(boxOfficeId, query)),
+      pageRequest(
+        query,
+        issuedTicketFilters(boxOfficeId, query),
+        syncPage(query, TICKET_SYNC_COLUMNS, horizon),
+      ),
     );
   }
 

@@ -108,6 +108,7 @@ export const ORDER_FIELDS: Fields = [
   ['tax', json.integer('o.tax')],
   ['total', json.integer('o.total')],
   ['txn_id', json.string('o.txn_id')],
+  ['updated_at', json.integer('o.updated_at')],
 ];
 
 export const ORDER_SOURCE: ResourceSource = {
@@ -118,7 +119,10 @@ export const ORDER_SOURCE: ResourceSource = {
   tenant: 'o.box_office_id',
   id: 'o.id',
   sorts: sortsBy(
-    [{ key: 'created_at', column: 'o.created_at', keyed: false }],
+    [
+      { key: 'created_at', column: 'o.created_at', keyed: false },
+      { key: 'updated_at', column: 'o.updated_at', keyed: true },
+    ],
     '-created_at',
   ),
   fields: ORDER_FIELDS,

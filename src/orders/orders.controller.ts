@@ -6,6 +6,7 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/http/api-operations';
+import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
@@ -25,6 +26,7 @@ export class OrdersController {
       'Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.',
     type: OrderListDto,
     noun: 'order',
+    pageHeaders: SYNC_PAGE_HEADERS,
   })
   list(
     @CurrentCaller() caller: Caller,

@@ -50,6 +50,7 @@ export function orderShape() {
     tax: integer,
     total: integer,
     txn_id: nullOr(expect.any(String)),
+    updated_at: integer,
   };
 }
 

@@ -39,6 +39,11 @@ export class ApiError extends HttpException {
     );
   }
 
+  /** A change-feed position older than what the feed keeps (docs/API.md, "Change feed"). */
+  static cursorExpired(message: string) {
+    return new ApiError(HttpStatus.GONE, ErrorCode.CURSOR_EXPIRED, message);
+  }
+
   static notFound(message: string) {
     return new ApiError(HttpStatus.NOT_FOUND, ErrorCode.NOT_FOUND, message);
   }

@@ -2,7 +2,7 @@ import { IntegerEnum, OneOf, Text } from '../http/api-properties';
 import { ErrorCode } from './error-codes';
 
 /** Every status an error body can carry (docs/API.md, Errors: "Codes"). */
-export const ERROR_STATUSES = [400, 401, 404, 405, 429, 500, 503] as const;
+export const ERROR_STATUSES = [400, 401, 404, 405, 410, 429, 500, 503] as const;
 
 /**
  * The one body of every non-2xx response (docs/API.md, Errors). The interface's per-field

@@ -4,6 +4,7 @@ import { HttpStatus } from '@nestjs/common';
 export const ErrorCode = {
   VALIDATION_ERROR: 'VALIDATION_ERROR',
   INVALID_CURSOR: 'INVALID_CURSOR',
+  CURSOR_EXPIRED: 'CURSOR_EXPIRED',
   UNAUTHORIZED: 'UNAUTHORIZED',
   NOT_FOUND: 'NOT_FOUND',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
@@ -22,6 +23,7 @@ export const CODE_FOR_STATUS: Readonly<Record<number, ErrorCode>> = {
   [HttpStatus.NOT_FOUND]: ErrorCode.NOT_FOUND,
   [HttpStatus.METHOD_NOT_ALLOWED]: ErrorCode.METHOD_NOT_ALLOWED,
   [HttpStatus.REQUEST_TIMEOUT]: ErrorCode.REQUEST_TIMEOUT,
+  [HttpStatus.GONE]: ErrorCode.CURSOR_EXPIRED,
   431: ErrorCode.HEADERS_TOO_LARGE, // Request Header Fields Too Large (not in HttpStatus)
   [HttpStatus.TOO_MANY_REQUESTS]: ErrorCode.TOO_MANY_REQUESTS,
   [HttpStatus.INTERNAL_SERVER_ERROR]: ErrorCode.INTERNAL_SERVER_ERROR,

@@ -34,6 +34,12 @@ interface Operation {
   noun: string;
 }
 
+/** A response header a list sends with every page, described for the OpenAPI document. */
+export interface PageHeader {
+  description: string;
+  schema: { type: 'string' | 'integer'; [keyword: string]: unknown };
+}
+
 /** A keyset-paginated list: links built from the handler's Page. */
 export function ApiList({
   operationId,
@@ -41,11 +47,21 @@ export function ApiList({
   description,
   type,
   noun,
-}: Operation) {
+  pageHeaders = {},
+}: Operation & { pageHeaders?: Record<string, PageHeader> }) {
   return applyDecorators(
     UseInterceptors(PaginationLinksInterceptor),
     ApiOperation({ operationId, summary, description }),
-    ApiOkResponse({ type, description: `A page of ${noun}s` }),
+    ApiOkResponse({
+      type,
+      description: `A page of ${noun}s`,
+      headers: Object.fromEntries(
+        Object.entries(pageHeaders).map(([name, header]) => [
+          name,
+          { ...header, required: true },
+        ]),
+      ),
+    }),
     ApiBadRequestResponse({
       type: ErrorBodyDto,
       description: `VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no ${noun} of this box office.`,

@@ -16,6 +16,8 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Rate-Limit-Limit',
   'X-Rate-Limit-Remaining',
   'X-Rate-Limit-Reset',
+  'X-Sync-Watermark',
+  'X-Change-Head',
 ] as const;
 /** Seconds a browser may reuse a preflight's answer. */
 export const CORS_MAX_AGE = 600;

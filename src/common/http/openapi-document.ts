@@ -35,6 +35,10 @@ const TAGS: [string, string][] = [
     'issued tickets',
     'Tickets on their own, for door scanning, attendee lists and incremental sync',
   ],
+  [
+    'changes',
+    'The change feed: every change of a resource, deletions included, in commit order',
+  ],
 ];
 
 /**

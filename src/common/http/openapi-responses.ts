@@ -290,16 +290,21 @@ export function documentCommonResponses(
     operation.security ??= [];
     const cache = operation.security.length > 0 ? PRIVATE : PUBLIC_OR_PRIVATE;
     const responses = operation.responses as Responses;
+    // A list's own page headers (ApiList's `pageHeaders`) come on top of every success's.
+    const ok = responses['200'];
+    const success = {
+      ...successHeaders(cache),
+      ...(ok && !('$ref' in ok) ? ok.headers : {}),
+    };
     for (const [status, response] of Object.entries(responses)) {
       if ('$ref' in response) continue;
-      response.headers =
-        status === '200' ? successHeaders(cache) : errorHeaders();
+      response.headers = status === '200' ? success : errorHeaders();
     }
     Object.assign(responses, {
       '304': {
         description:
           'Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body.',
-        headers: successHeaders(cache),
+        headers: success,
       },
       '401': ref('Unauthorized'),
       ...ANY_REQUEST,

@@ -15,16 +15,21 @@ export interface ListOf {
   prefix: string;
   /** Whether some of its orders carry the key in cursors (`or_9@1786645321`: see sort.ts). */
   keyed?: boolean;
+  /** The cursor's number, when it is not a row id from 1 up (the change feed's starts at 0). */
+  cursorNumber?: string;
 }
 
 /**
  * `next` and `previous` of one list: the list's path, the cursor first, then the request's other
  * parameters, percent-encoded (docs/API.md, Pagination: "Links").
  */
-function LinksDto({ path, prefix, keyed }: ListOf, name: string): Type {
+function LinksDto(
+  { path, prefix, keyed, cursorNumber = '[1-9][0-9]*' }: ListOf,
+  name: string,
+): Type {
   const key = keyed ? '(@(0|[1-9][0-9]*))?' : '';
   const link = (cursor: string) =>
-    `^${path}\\?${cursor}=${prefix}[1-9][0-9]*${key}(&[^&=]+=[^&=]+)*$`;
+    `^${path}\\?${cursor}=${prefix}${cursorNumber}${key}(&[^&=]+=[^&=]+)*$`;
   class LinksDto {
     @ApiProperty({
       type: String,

@@ -22,6 +22,7 @@ import { ORDER_STATUSES, type OrderStatus } from '../entities/order.entity';
 export class ListOrdersQueryDto extends IntersectionType(
   CursorQueryDto('order', 'or_'),
   RangeQueryDto('created_at', 'orders'),
+  RangeQueryDto('updated_at', 'orders'),
 ) {
   @IdListParam(
     'event_id',

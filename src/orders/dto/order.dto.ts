@@ -310,9 +310,16 @@ export class OrderDto {
 
   @NullableText(255, { description: 'Payment transaction id' })
   txn_id: string | null;
+
+  @Integer(UNIX_SECONDS, {
+    description:
+      'Unix seconds: when anything in the order last changed, its tickets included (docs/API.md, "Incremental sync")',
+  })
+  updated_at: number;
 }
 
 export class OrderListDto extends PageDto(OrderDto, {
   path: '/v1/orders',
   prefix: 'or_',
+  keyed: true,
 }) {}

@@ -35,7 +35,8 @@ SELECT o.id AS id,
   o.subtotal AS c28,
   o.tax AS c29,
   o.total AS c30,
-  o.txn_id AS c31
+  o.txn_id AS c31,
+  o.updated_at AS c32
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND o.id = $2
 ),
@@ -116,7 +117,8 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.subtotal AS c28,
   o.tax AS c29,
   o.total AS c30,
-  o.txn_id AS c31
+  o.txn_id AS c31,
+  o.updated_at AS c32
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1
 ORDER BY o.created_at DESC, o.id DESC
@@ -155,7 +157,8 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.subtotal AS c28,
   o.tax AS c29,
   o.total AS c30,
-  o.txn_id AS c31
+  o.txn_id AS c31,
+  o.updated_at AS c32
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.event_id IN ($5, $6) AND o.status = $7 AND o.buyer_email_lookup = $8 AND o.txn_id = $9 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $10) AND (o.created_at, o.id) < ($11, $12)
 ORDER BY o.created_at DESC, o.id DESC
@@ -194,7 +197,8 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.subtotal AS c28,
   o.tax AS c29,
   o.total AS c30,
-  o.txn_id AS c31
+  o.txn_id AS c31,
+  o.updated_at AS c32
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
@@ -239,7 +243,8 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.subtotal AS c28,
   o.tax AS c29,
   o.total AS c30,
-  o.txn_id AS c31
+  o.txn_id AS c31,
+  o.updated_at AS c32
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
@@ -247,6 +252,92 @@ LIMIT $4;
 
 -- cursor lookup, sort=created_at
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
+
+-- list: sort=updated_at, starting_after
+SELECT o.id AS id, o.updated_at AS sort_key,
+  o.id AS c0,
+  o.address_1 AS c1,
+  o.address_2 AS c2,
+  o.address_3 AS c3,
+  o.postal_code AS c4,
+  o.buyer_custom_questions AS c5,
+  o.buyer_email AS c6,
+  o.buyer_name AS c7,
+  o.buyer_phone AS c8,
+  o.created_at AS c9,
+  o.currency AS c10,
+  CASE o.currency WHEN 'jpy' THEN 1 ELSE 100 END AS c11,
+  e.id AS c12,
+  e.name AS c13,
+  e.start_at AS c14,
+  e.end_at AS c15,
+  e.timezone AS c16,
+  o.id AS c17,
+  o.buyer_email AS c18,
+  o.id AS c19,
+  o.payment_method_external_id AS c20,
+  o.payment_method_id AS c21,
+  o.payment_method_type AS c22,
+  o.payment_method_name AS c23,
+  o.payment_method_instructions AS c24,
+  o.refund_amount AS c25,
+  o.status AS c26,
+  o.status_message AS c27,
+  o.subtotal AS c28,
+  o.tax AS c29,
+  o.total AS c30,
+  o.txn_id AS c31,
+  o.updated_at AS c32
+FROM orders o JOIN events e ON e.id = o.event_id
+WHERE o.box_office_id = $1 AND (o.updated_at, o.id) > ($2, $3)
+ORDER BY o.updated_at ASC, o.id ASC
+LIMIT $4;
+
+-- cursor lookup, sort=updated_at
+SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
+
+-- list: sort=-updated_at, starting_after
+SELECT o.id AS id, o.updated_at AS sort_key,
+  o.id AS c0,
+  o.address_1 AS c1,
+  o.address_2 AS c2,
+  o.address_3 AS c3,
+  o.postal_code AS c4,
+  o.buyer_custom_questions AS c5,
+  o.buyer_email AS c6,
+  o.buyer_name AS c7,
+  o.buyer_phone AS c8,
+  o.created_at AS c9,
+  o.currency AS c10,
+  CASE o.currency WHEN 'jpy' THEN 1 ELSE 100 END AS c11,
+  e.id AS c12,
+  e.name AS c13,
+  e.start_at AS c14,
+  e.end_at AS c15,
+  e.timezone AS c16,
+  o.id AS c17,
+  o.buyer_email AS c18,
+  o.id AS c19,
+  o.payment_method_external_id AS c20,
+  o.payment_method_id AS c21,
+  o.payment_method_type AS c22,
+  o.payment_method_name AS c23,
+  o.payment_method_instructions AS c24,
+  o.refund_amount AS c25,
+  o.status AS c26,
+  o.status_message AS c27,
+  o.subtotal AS c28,
+  o.tax AS c29,
+  o.total AS c30,
+  o.txn_id AS c31,
+  o.updated_at AS c32
+FROM orders o JOIN events e ON e.id = o.event_id
+WHERE o.box_office_id = $1 AND (o.updated_at, o.id) < ($2, $3)
+ORDER BY o.updated_at DESC, o.id DESC
+LIMIT $4;
+
+-- cursor lookup, sort=-updated_at
+SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- children 1, for a whole page
 SELECT t.id AS c0_0,

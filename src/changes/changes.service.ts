@@ -1,0 +1,139 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { type Filter, filters } from '../common/pagination/list-filters';
+import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
+import type { Page } from '../common/pagination/page';
+import { ResourceReader } from '../common/resources/resource-reader';
+import {
+  CHANGE_RESOURCES,
+  CHANGE_TYPES,
+  type ChangeFamily,
+  type ChangeType,
+  changeHead,
+  changeId,
+  oldestKeptChange,
+} from './change-feed';
+import { CHANGE_SOURCE } from './change.fields';
+import { ListChangesQueryDto } from './dto/list-changes-query.dto';
+
+/** The response header naming the newest entry a reader can see (docs/API.md, "Change feed"). */
+export const CHANGE_HEAD_HEADER = 'X-Change-Head';
+
+/**
+ * Reads a box office's change feed (docs/API.md, "Change feed"): the entries after a position,
+ * oldest first. The writers number each box office's entries 1, 2, … in commit order with no
+ * hole (migration SyncAndChanges), so a position is just a number, every number up to the head
+ * is one, and a page that does not start right after its position either was filtered or lost
+ * entries to retention, which the oldest entry kept tells apart.
+ */
+@Injectable()
+export class ChangesService {
+  readonly reader: ResourceReader;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.reader = new ResourceReader(dataSource, CHANGE_SOURCE);
+  }
+
+  async list(boxOfficeId: number, query: ListChangesQueryDto): Promise<Page> {
+    const after = positionOf(query.starting_after);
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const statement = this.reader.pageStatement(
+      boxOfficeId,
+      { limit, filters: [after.filter, ...changeFilters(query)] },
+      null,
+      false,
+    );
+    // The statement reads one row more than the page, as every list does; a feed page needs no
+    // "more?" answer (next is always given), so the extra row is dropped.
+    const rows = (
+      await this.reader.read(statement.sql, statement.params)
+    ).slice(0, limit);
+    // Read after the page: the head covers what the page saw, and a cleanup that ran in between
+    // shows in the oldest entry kept.
+    const head = await changeHead(this.dataSource, boxOfficeId);
+    if (after.id > head) {
+      throw new ApiError(
+        HttpStatus.BAD_REQUEST,
+        ErrorCode.INVALID_CURSOR,
+        `starting_after must be a position of this box office's feed, chg_0 to ${changeId(head)} (X-Change-Head)`,
+      );
+    }
+    // Without a cursor the feed starts at its oldest kept entry; a position a client was given
+    // must be followed by the very next entry, or some were removed by retention.
+    const firstId = rows.length > 0 ? Number(rows[0].id) : head + 1;
+    if (after.given && after.id < head && firstId !== after.id + 1) {
+      const oldest = await oldestKeptChange(this.dataSource, boxOfficeId);
+      if (oldest === null || oldest > after.id + 1) {
+        throw ApiError.cursorExpired(
+          `starting_after ${changeId(after.id)} is older than the feed keeps (from ${changeId(
+            (oldest ?? head + 1) - 1,
+          )}): read the lists again, then follow the feed from X-Change-Head`,
+        );
+      }
+    }
+    const last = rows.length > 0 ? Number(rows[rows.length - 1].id) : after.id;
+    return {
+      items: this.reader.json.render(rows),
+      firstCursor: null,
+      // A poller keeps following next: past the last entry, or the same position when none came.
+      lastCursor: changeId(last),
+      hasNext: true,
+      hasPrevious: false,
+      headers: { [CHANGE_HEAD_HEADER]: changeId(head) },
+    };
+  }
+}
+
+/** `starting_after` as a number (0: the start) and the condition it puts on the page. */
+function positionOf(value: unknown): {
+  id: number;
+  given: boolean;
+  filter: Filter;
+} {
+  let id = 0;
+  const given = value !== undefined;
+  if (given) {
+    const match =
+      typeof value === 'string' ? /^chg_(0|[1-9]\d{0,15})$/.exec(value) : null;
+    if (match === null || !Number.isSafeInteger(Number(match[1]))) {
+      throw ApiError.invalidCursor('starting_after', 'change', 'chg_');
+    }
+    id = Number(match[1]);
+  }
+  return {
+    id,
+    given,
+    filter: { condition: (params) => `c.id > ${params.add(id)}` },
+  };
+}
+
+/** The feed's filters, as SQL on the changes table. */
+export function changeFilters(query: ListChangesQueryDto): Filter[] {
+  const found = filters.range(query, 'created_at', 'c.created_at');
+  if (query.type !== undefined) {
+    found.push(filters.oneOf('c.type', typesOf(query.type.split(','))));
+  }
+  if (query.resource_id !== undefined) {
+    const [prefix, digits] = query.resource_id.split('_');
+    const family = (Object.keys(CHANGE_RESOURCES) as ChangeFamily[]).find(
+      (name) => CHANGE_RESOURCES[name].prefix === `${prefix}_`,
+    )!;
+    found.push(filters.equals('c.resource_id', Number(digits)));
+    found.push(filters.oneOf('c.type', typesOf([`${family}.*`])));
+  }
+  return found;
+}
+
+/** Types and families (`ORDER.*`) as the types they name. */
+function typesOf(names: readonly string[]): ChangeType[] {
+  return CHANGE_TYPES.filter((type) =>
+    names.some(
+      (name) =>
+        name === type ||
+        (name.endsWith('.*') && type.startsWith(name.slice(0, -1))),
+    ),
+  );
+}
