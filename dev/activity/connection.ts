@@ -69,6 +69,9 @@ export async function connect(url: string | undefined): Promise<Connection> {
     };
   }
   const client = new Client({ connectionString: target.url });
+  // A connection the server ends (a restart) is reported here as well as to the query in flight,
+  // if any; the next query fails with it. Without a listener it would crash the process.
+  client.on('error', () => undefined);
   await client.connect();
   return {
     type: 'postgres',
