@@ -34,7 +34,11 @@ warm-up (the mean of its last 10 s against that of its first 10 s after the warm
                         (default 30)
   --orders N            orders to seed (default 5000)
   --timeout-ms N        a request slower than this counts as a time-out (default 10000)
-  --max-rss-growth MB   default 50`;
+  --max-rss-growth MB   default 50
+  --writer-rate N       changes a second made meanwhile by the development writer
+                        (npm run activity, a process of its own), as a sales system would;
+                        0: none (default 5). Its failure, or database connections growing by
+                        more than 4 per instance after the warm-up (PostgreSQL), fails the soak`;
 
 interface SoakOptions {
   db: 'sqlite' | 'postgres';
@@ -45,6 +49,7 @@ interface SoakOptions {
   orders: number;
   timeoutMs: number;
   maxRssGrowth: number;
+  writerRate: number;
 }
 
 function parseOptions(argv: string[]): SoakOptions | null {
@@ -59,6 +64,7 @@ function parseOptions(argv: string[]): SoakOptions | null {
       orders: { type: 'string', default: '5000' },
       'timeout-ms': { type: 'string', default: '10000' },
       'max-rss-growth': { type: 'string', default: '50' },
+      'writer-rate': { type: 'string', default: '5' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -84,7 +90,11 @@ function parseOptions(argv: string[]): SoakOptions | null {
     orders: positive(values.orders, '--orders'),
     timeoutMs: positive(values['timeout-ms'], '--timeout-ms'),
     maxRssGrowth: positive(values['max-rss-growth'], '--max-rss-growth'),
+    writerRate: Number(values['writer-rate']),
   };
+  if (!(options.writerRate >= 0)) {
+    throw new Error('--writer-rate must be 0 or more');
+  }
   if (!(options.warmup >= 0)) throw new Error('--warmup must be 0 or more');
   return options;
 }
@@ -243,7 +253,7 @@ async function soak(options: SoakOptions): Promise<boolean> {
     );
     await seed(db.url, options.orders);
     if (options.db === 'postgres') await db.all('ANALYZE');
-    const flows = new SoakFlows(await readData(db));
+    const flows = new SoakFlows(await readData(db), options.writerRate > 0);
 
     for (let i = 0; i < options.instances; i++) {
       const port = await freePort();
@@ -284,17 +294,36 @@ async function soak(options: SoakOptions): Promise<boolean> {
     );
 
     console.log(
-      `Soaking ${servers.length} instance(s) with ${options.connections} keep-alive connections: ${options.warmup} s warm-up, then ${options.duration} s measured`,
+      `Soaking ${servers.length} instance(s) with ${options.connections} keep-alive connections: ${options.warmup} s warm-up, then ${options.duration} s measured${options.writerRate > 0 ? `, the writer making ${options.writerRate} changes/s` : ''}`,
     );
+    const writer =
+      options.writerRate > 0
+        ? startWriter(
+            db.url,
+            options.warmup + options.duration,
+            options.writerRate,
+          )
+        : null;
     const started = Date.now();
     const warmEnd = started + options.warmup * 1000;
     const end = warmEnd + options.duration * 1000;
     const outcomes: { at: number; outcome: Outcome }[] = [];
     const rss = servers.map(() => [] as { at: number; mb: number }[]);
-    const sampleRss = () =>
+    const connections: { at: number; n: number }[] = [];
+    const sampleRss = () => {
       servers.forEach((server, i) =>
         rss[i].push({ at: Date.now(), mb: rssMb(server.child.pid!) }),
       );
+      if (options.db === 'postgres') {
+        const at = Date.now();
+        // The servers' connections to the soak's database (not the soak's own).
+        void db
+          .all<{ n: Numeric }>(
+            'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+          )
+          .then(([row]) => connections.push({ at, n: Number(row.n) }));
+      }
+    };
     sampleRss();
     const sampler = setInterval(sampleRss, 1000);
     await Promise.all(
@@ -310,6 +339,7 @@ async function soak(options: SoakOptions): Promise<boolean> {
     clearInterval(sampler);
     sampleRss();
     for (const agent of agents) agent.destroy();
+    const written = writer ? await writer.done : null;
 
     return report(
       options,
@@ -318,11 +348,61 @@ async function soak(options: SoakOptions): Promise<boolean> {
       rss,
       warmEnd,
       Date.now() - warmEnd,
+      written,
+      connections,
     );
   } finally {
     for (const server of servers) await server.stop();
     await db.close();
   }
+}
+
+/** What the development writer did: entries printed, and how it ended. */
+interface Written {
+  entries: number;
+  code: number | null;
+  errors: string;
+}
+
+/**
+ * `npm run activity -- run` as a process of its own (its entry, through ts-node, not npm, so that
+ * it is one process): a sales system writing while the service serves.
+ */
+function startWriter(url: string, seconds: number, rate: number) {
+  const root = join(__dirname, '..', '..');
+  const child = spawn(
+    process.execPath,
+    [
+      require.resolve('ts-node/dist/bin.js'),
+      '--transpile-only',
+      join(root, 'dev', 'activity.cli.ts'),
+      'run',
+      '--box-office',
+      '1',
+      '--duration',
+      String(seconds),
+      '--rate',
+      String(rate),
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let entries = 0;
+  let errors = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    entries += chunk
+      .toString()
+      .split('\n')
+      .filter((line) => line.startsWith('{')).length;
+  });
+  child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const done = new Promise<Written>((resolve) =>
+    child.on('exit', (code) => resolve({ entries, code, errors })),
+  );
+  return { done };
 }
 
 function report(
@@ -332,6 +412,8 @@ function report(
   rss: { at: number; mb: number }[][],
   warmEnd: number,
   measuredMs: number,
+  written: Written | null,
+  connections: { at: number; n: number }[],
 ): boolean {
   const all = outcomes.map(({ outcome }) => outcome);
   const serverErrors = all.filter((o) => o.status !== null && o.status >= 500);
@@ -395,6 +477,21 @@ function report(
         `RSS ${servers[i].name}: ${fixed(g.first)} MB just after the warm-up, ${fixed(g.final)} MB at the end (peak ${fixed(g.peak)}): ${g.growth >= 0 ? '+' : ''}${fixed(g.growth)} MB`,
     ),
   ];
+  if (written) {
+    lines.push(
+      `writer: ${written.entries} change entries committed, exit code ${written.code}${written.errors ? ` (it said: ${written.errors.trim().replace(/\s+/g, ' ')})` : ''}`,
+    );
+  }
+  const afterWarmUp = connections
+    .filter((c) => c.at >= warmEnd)
+    .map((c) => c.n);
+  const connectionGrowth =
+    afterWarmUp.length > 0 ? Math.max(...afterWarmUp) - afterWarmUp[0] : 0;
+  if (afterWarmUp.length > 0) {
+    lines.push(
+      `database connections after the warm-up: ${afterWarmUp[0]} at first, ${Math.min(...afterWarmUp)}–${Math.max(...afterWarmUp)} in all, ${afterWarmUp[afterWarmUp.length - 1]} at the end`,
+    );
+  }
   for (const o of [...serverErrors, ...connectionErrors, ...unexpected].slice(
     0,
     10,
@@ -408,7 +505,9 @@ function report(
     connectionErrors.length === 0 &&
     timeouts.length === 0 &&
     unexpected.length === 0 &&
-    growth.every((g) => g.growth <= options.maxRssGrowth);
+    growth.every((g) => g.growth <= options.maxRssGrowth) &&
+    (written === null || (written.code === 0 && written.entries > 0)) &&
+    connectionGrowth <= 4 * servers.length;
   lines.push(
     passed
       ? `PASS: no errors or time-outs, RSS growth within ${options.maxRssGrowth} MB`

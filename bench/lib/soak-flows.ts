@@ -97,7 +97,15 @@ export class SoakFlows {
   private readonly missing: string[];
   private readonly invalid: string[];
 
-  constructor(data: SoakData) {
+  /**
+   * `writes`: a writer changes the data meanwhile, so a page may change between a 200 and its
+   * If-None-Match (a 200 with a new ETag is then right), and a walk's cursor order may be deleted
+   * between two pages (400 INVALID_CURSOR: docs/API.md, "Pagination").
+   */
+  constructor(
+    data: SoakData,
+    private readonly writes = false,
+  ) {
     const random = seededRandom(7);
     const pick = <T>(items: T[], n: number) =>
       shuffle([...items], random).slice(0, n);
@@ -114,6 +122,8 @@ export class SoakFlows {
       '/v1/events?status=published&limit=10',
       '/v1/issued_tickets?limit=50',
       '/v1/issued_tickets?status=valid&limit=25',
+      '/v1/changes?limit=10',
+      '/v1/changes?type=ORDER.*&limit=20',
       ...orders
         .slice(0, 40)
         .flatMap((o) => [
@@ -197,6 +207,8 @@ export class SoakFlows {
       (c, r) => this.one(c, 'invalid', this.choose(this.invalid, r), 400),
     ],
     ['ping', 4, (c) => this.one(c, 'ping', '/v1/ping', 200)],
+    ['sync run', 12, (c, r) => this.syncRun(c, r)],
+    ['feed poll', 12, (c, r) => this.feedPoll(c, r)],
   ];
 
   /** Runs one flow chosen by weight. */
@@ -275,7 +287,7 @@ export class SoakFlows {
     let previous: string | null = null;
     for (let page = 0; page < 5 && path; page++) {
       const { outcome, answer } = await this.timed(client, 'walk', path, 200);
-      outcomes.push(outcome);
+      outcomes.push(page > 0 ? this.deletedCursor(outcome, answer) : outcome);
       if (answer?.status !== 200) return outcomes;
       const { links } = JSON.parse(answer.body.toString()) as {
         links: { next: string | null; previous: string | null };
@@ -285,6 +297,59 @@ export class SoakFlows {
     }
     if (previous)
       outcomes.push((await this.timed(client, 'walk', previous, 200)).outcome);
+    return outcomes;
+  }
+
+  /**
+   * An integration's run (docs/API.md, "Incremental sync"): a list in updated_at order from a
+   * recent updated_at, followed to its end (at most five pages).
+   */
+  private async syncRun(
+    client: SoakClient,
+    random: () => number,
+  ): Promise<Outcome[]> {
+    const resource = this.choose(['orders', 'issued_tickets'], random);
+    const since =
+      Math.floor(Date.now() / 1000) - 60 - Math.floor(random() * 600);
+    return this.follow(
+      client,
+      'sync run',
+      `/v1/${resource}?sort=updated_at&updated_at.gte=${since}&limit=20`,
+      5,
+    );
+  }
+
+  /** A poller: the change feed from its start, three pages on by links.next. */
+  private async feedPoll(
+    client: SoakClient,
+    random: () => number,
+  ): Promise<Outcome[]> {
+    const type = this.choose(
+      ['', '&type=ORDER.*', '&type=ISSUED_TICKET.UPDATED'],
+      random,
+    );
+    return this.follow(client, 'feed poll', `/v1/changes?limit=25${type}`, 3);
+  }
+
+  /** `path`, then links.next while there is one, `pages` pages at most. */
+  private async follow(
+    client: SoakClient,
+    flow: string,
+    path: string,
+    pages: number,
+  ): Promise<Outcome[]> {
+    const outcomes: Outcome[] = [];
+    let link: string | null = path;
+    for (let page = 0; page < pages && link; page++) {
+      const { outcome, answer } = await this.timed(client, flow, link, 200);
+      outcomes.push(outcome);
+      if (answer?.status !== 200) return outcomes;
+      const body = JSON.parse(answer.body.toString()) as {
+        data: unknown[];
+        links: { next: string | null };
+      };
+      link = body.data.length > 0 ? body.links.next : null;
+    }
     return outcomes;
   }
 
@@ -303,6 +368,23 @@ export class SoakFlows {
     const again = await this.timed(client, 'conditional', path, 304, {
       'If-None-Match': etag,
     });
-    return [first.outcome, again.outcome];
+    const changed =
+      this.writes &&
+      again.answer?.status === 200 &&
+      again.answer.etag !== undefined &&
+      again.answer.etag !== etag;
+    return [
+      first.outcome,
+      changed ? { ...again.outcome, expected: 200 } : again.outcome,
+    ];
+  }
+
+  /** A followed link answered INVALID_CURSOR because the writer deleted its order: expected. */
+  private deletedCursor(outcome: Outcome, answer: Answer | null): Outcome {
+    if (!this.writes || answer?.status !== 400) return outcome;
+    const body = JSON.parse(answer.body.toString()) as { error_code?: string };
+    return body.error_code === 'INVALID_CURSOR'
+      ? { ...outcome, expected: 400 }
+      : outcome;
   }
 }
