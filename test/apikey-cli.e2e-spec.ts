@@ -21,7 +21,7 @@ describe('npm run apikey', () => {
 
   async function run(...argv: string[]): Promise<string[]> {
     const lines: string[] = [];
-    await runApiKeyCommand(parseApiKeyCommand(argv), t.dataSource, (line) =>
+    await runApiKeyCommand(parseApiKeyCommand(argv)!, t.dataSource, (line) =>
       lines.push(line),
     );
     return lines;

@@ -220,8 +220,8 @@ describe('GET /v1/events', () => {
         await list(`start_at.gt=${low}&end_at.lte=${high}&limit=4`),
       ).toEqual(expected((e) => e.startAt > low && e.endAt <= high));
       expect(await list(`start_at=${low}&start_at.lt=${low}`)).toEqual([]);
-      expect(await list('start_at.lt=-1')).toEqual([]);
-      expect(await list('end_at.lte=9999999999999999&limit=100')).toEqual(ids);
+      expect(await list('start_at.lt=0')).toEqual([]);
+      expect(await list('end_at.lte=253402300799&limit=100')).toEqual(ids);
     });
 
     it.each(STATUSES)('status=%s', async (status) => {

@@ -47,15 +47,13 @@ describe('GET /v1/orders: filters', () => {
       },
     );
 
-    it('takes values far outside the data (negative, 16 digits) on every database', async () => {
-      expect(await listAll(get, 'created_at.lt=-1')).toEqual([]);
-      expect(await listAll(get, 'created_at.gte=9999999999999999')).toEqual([]);
+    it('takes the ends of the range, 0 and the end of year 9999, on every database', async () => {
+      expect(await listAll(get, 'created_at.lt=0')).toEqual([]);
+      expect(await listAll(get, 'created_at.gte=253402300799')).toEqual([]);
       expect(
-        await listAll(get, 'created_at.lte=9999999999999999&limit=100'),
+        await listAll(get, 'created_at.lte=253402300799&limit=100'),
       ).toEqual(ids);
-      expect(
-        await listAll(get, 'created_at.gt=-9999999999999999&limit=100'),
-      ).toEqual(ids);
+      expect(await listAll(get, 'created_at.gte=0&limit=100')).toEqual(ids);
     });
 
     it('combines filters with AND', async () => {

@@ -77,6 +77,25 @@ describe('GET /v1/orders: validation errors', () => {
         errorBody(400, 'VALIDATION_ERROR', expect.stringContaining(name)),
       );
     });
+
+    it.each([
+      ['created_at.lt=-1', 'created_at.lt'],
+      ['created_at=253402300800', 'created_at'],
+      ['created_at.gte=9999999999999999', 'created_at.gte'],
+      ['created_at.gt=-9999999999999999', 'created_at.gt'],
+    ])(
+      'refuses %s, outside 0 … 253402300799, naming %s',
+      async (query, name) => {
+        const res = await get(`/v1/orders?${query}`);
+        expect(res.body).toEqual(
+          errorBody(
+            400,
+            'VALIDATION_ERROR',
+            `${name} must be Unix seconds from 0 to 253402300799 (the end of year 9999)`,
+          ),
+        );
+      },
+    );
   });
 
   describe('Ticket Tailor filters', () => {

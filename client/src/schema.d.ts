@@ -4,2905 +4,2825 @@
  */
 
 export interface paths {
-  '/v1/ping': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness check
+         * @description Answers without an API key (for load balancers), and then never touches the database. A key that is sent must be valid (else 401), so integrations can use it to test their key. The query string is ignored.
+         */
+        get: operations["ping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Liveness check
-     * @description Answers without an API key (for load balancers), and then never touches the database. A key that is sent must be valid (else 401), so integrations can use it to test their key. The query string is ignored.
-     */
-    get: operations['ping'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/orders': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's orders
+         * @description Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the box office's orders
-     * @description Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.
-     */
-    get: operations['listOrders'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/orders/{order_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/orders/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one order
+         * @description The same object, byte for byte, as its entry in the list; another box office’s order is not found.
+         */
+        get: operations["retrieveOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Retrieve one order
-     * @description The same object, byte for byte, as its entry in the list; another box office’s order is not found.
-     */
-    get: operations['retrieveOrder'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/events': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's events, with their ticket types
+         * @description Next event first (start, then id, ascending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the box office's events, with their ticket types
-     * @description Next event first (start, then id, ascending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.
-     */
-    get: operations['listEvents'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/events/{event_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one event, with its ticket types
+         * @description The same object as its entry in the list; another box office’s event is not found.
+         */
+        get: operations["retrieveEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Retrieve one event, with its ticket types
-     * @description The same object as its entry in the list; another box office’s event is not found.
-     */
-    get: operations['retrieveEvent'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/issued_tickets': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/issued_tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's issued tickets
+         * @description Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND; updated_at filters serve incremental sync.
+         */
+        get: operations["listIssuedTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * List the box office's issued tickets
-     * @description Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND; updated_at filters serve incremental sync.
-     */
-    get: operations['listIssuedTickets'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/issued_tickets/{issued_ticket_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/issued_tickets/{issued_ticket_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one issued ticket
+         * @description The same object as in its order’s issued_tickets.
+         */
+        get: operations["retrieveIssuedTicket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Retrieve one issued ticket
-     * @description The same object as in its order’s issued_tickets.
-     */
-    get: operations['retrieveIssuedTicket'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/v1/changes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the box office's change feed
+         * @description What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Follow the box office's change feed
-     * @description What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).
-     */
-    get: operations['listChanges'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    PingDto: {
-      /**
-       * @description The service's release version (package.json)
-       * @example 1.0.0
-       */
-      version: string;
+    schemas: {
+        PingDto: {
+            /**
+             * @description The service's release version (package.json)
+             * @example 1.0.0
+             */
+            version: string;
+        };
+        AddressDto: {
+            /** @example 12 High Street */
+            address_1: string;
+            /** @description Second line */
+            address_2: string | null;
+            /** @description Third line */
+            address_3: string | null;
+            /**
+             * @description Postal or zip code
+             * @example SW1A 1AA
+             */
+            postal_code: string | null;
+        };
+        CustomQuestionDto: {
+            /** @example Dietary requirements */
+            question: string;
+            /**
+             * @description The answer; null when not answered
+             * @example Vegetarian
+             */
+            answer: string | null;
+        };
+        BuyerDetailsDto: {
+            address: components["schemas"]["AddressDto"];
+            custom_questions: components["schemas"]["CustomQuestionDto"][];
+            /**
+             * @description As the buyer entered it (letter case kept)
+             * @example jane.doe@example.com
+             */
+            email: string;
+            /** @example Jane Doe */
+            name: string;
+            /**
+             * @description Phone number
+             * @example +44 20 7946 0000
+             */
+            phone: string | null;
+        };
+        CurrencyDto: {
+            /**
+             * @example gbp
+             * @enum {string}
+             */
+            code: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
+            /**
+             * Format: int32
+             * @description Minor units in one major unit: 100 for most currencies, 1 for jpy
+             * @example 100
+             * @enum {integer}
+             */
+            base_multiplier: 1 | 100;
+        };
+        DateObjectDto: {
+            /**
+             * Format: date
+             * @description Local date
+             * @example 2026-06-20
+             */
+            date: string;
+            /**
+             * @description Local date and time in English, 12-hour clock
+             * @example Sat 20 Jun 2026 7:30 PM
+             */
+            formatted: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 local date-time with its UTC offset
+             * @example 2026-06-20T19:30:00+01:00
+             */
+            iso: string;
+            /**
+             * @description Local time, 24-hour
+             * @example 19:30
+             */
+            time: string;
+            /**
+             * @description UTC offset at that instant in the event's time zone
+             * @example +01:00
+             */
+            timezone: string;
+            /**
+             * Format: int64
+             * @description Unix seconds
+             * @example 1781980200
+             */
+            unix: number;
+        };
+        EventSummaryDto: {
+            /** @example ev_1 */
+            id: string;
+            /** @example Summer Jazz Night */
+            name: string;
+            start_date: components["schemas"]["DateObjectDto"];
+            end_date: components["schemas"]["DateObjectDto"];
+        };
+        IssuedTicketDto: {
+            /**
+             * @description Always "issued_ticket"
+             * @example issued_ticket
+             * @enum {string}
+             */
+            object: "issued_ticket";
+            /** @example it_1 */
+            id: string;
+            /** @example K7P2M9QX4T */
+            barcode: string;
+            /**
+             * Format: uri
+             * @description Barcode image
+             */
+            barcode_url: string;
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
+            created_at: number;
+            custom_questions: components["schemas"]["CustomQuestionDto"][];
+            /** @example General Admission */
+            description: string;
+            /** @description The order's e-mail address */
+            email: string;
+            /** @example ev_1 */
+            event_id: string;
+            /** @description Attendee full name */
+            full_name: string | null;
+            /** @description Attendee first name */
+            first_name: string | null;
+            /** @description Attendee last name */
+            last_name: string | null;
+            /**
+             * @description Seat from a seating chart; null without one
+             * @example Row C, Seat 12
+             */
+            reservation: string | null;
+            /** @enum {string} */
+            status: "valid" | "void";
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
+            updated_at: number;
+            /**
+             * Format: int64
+             * @description Unix seconds; set exactly when status is void
+             */
+            voided_at: number | null;
+            /** @example or_1 */
+            order_id: string;
+            /**
+             * Format: uri
+             * @description QR code image
+             */
+            qr_code_url: string;
+        };
+        LineItemDto: {
+            /**
+             * @description Always "line_item"
+             * @example line_item
+             * @enum {string}
+             */
+            object: "line_item";
+            /** @example li_1 */
+            id: string;
+            /**
+             * Format: int32
+             * @description Booking fee, minor units
+             */
+            booking_fee: number;
+            /** @example General Admission */
+            description: string;
+            /** @enum {string} */
+            type: "ticket" | "transaction_charge" | "void" | "tax" | "gift_card" | "donation";
+            /**
+             * Format: int32
+             * @description Total including tax, minor units
+             */
+            total: number;
+            /**
+             * Format: int32
+             * @description Amount without tax, minor units
+             */
+            value: number;
+            /**
+             * Format: int32
+             * @description Quantity
+             */
+            quantity: number;
+        };
+        PaymentMethodDto: {
+            /**
+             * @description Identifier of an externally held payment method
+             * @example ch_3PabcXYZ
+             */
+            external_id: string | null;
+            /**
+             * @description Identifier of an internal payment method
+             * @example pm_1
+             */
+            id: string | null;
+            /** @enum {string} */
+            type: "stripe" | "paypal" | "offline" | "operator" | "no_cost";
+            /** @description Name of the payment method */
+            name: string | null;
+            /** @description How to pay (offline payments) */
+            instructions: string | null;
+        };
+        OrderDto: {
+            /**
+             * @description Always "order"
+             * @example order
+             * @enum {string}
+             */
+            object: "order";
+            /** @example or_1 */
+            id: string;
+            buyer_details: components["schemas"]["BuyerDetailsDto"];
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
+            created_at: number;
+            currency: components["schemas"]["CurrencyDto"];
+            event_summary: components["schemas"]["EventSummaryDto"];
+            /** @description The tickets, by id; [] when none (never null) */
+            issued_tickets: components["schemas"]["IssuedTicketDto"][];
+            /** @description The basket, by id */
+            line_items: components["schemas"]["LineItemDto"][];
+            payment_method: components["schemas"]["PaymentMethodDto"];
+            /**
+             * Format: int32
+             * @description Refunded amount, minor units
+             */
+            refund_amount: number;
+            /** @enum {string} */
+            status: "completed" | "pending" | "cancelled";
+            /** @description Message associated with the status */
+            status_message: string | null;
+            /**
+             * Format: int32
+             * @description Sum without tax, minor units
+             */
+            subtotal: number;
+            /**
+             * Format: int32
+             * @description Tax, minor units
+             */
+            tax: number;
+            /**
+             * Format: int32
+             * @description subtotal + tax, minor units
+             */
+            total: number;
+            /** @description Payment transaction id */
+            txn_id: string | null;
+            /**
+             * Format: int64
+             * @description Unix seconds: when anything in the order last changed, its tickets included (docs/API.md, "Incremental sync")
+             */
+            updated_at: number;
+        };
+        OrderListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/orders?starting_after=or_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        OrderListDto: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["OrderDto"][];
+            links: components["schemas"]["OrderListLinksDto"];
+        };
+        ErrorBodyDto: {
+            /**
+             * Format: int32
+             * @description The HTTP status code, repeated
+             * @example 400
+             * @enum {integer}
+             */
+            status: 400 | 401 | 404 | 405 | 410 | 429 | 500 | 503;
+            /**
+             * @example VALIDATION_ERROR
+             * @enum {string}
+             */
+            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            /**
+             * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
+             * @example limit must be an integer from 1 to 100
+             */
+            message: string;
+        };
+        ImagesDto: {
+            /**
+             * Format: uri
+             * @example https://cdn.boxoffice.example/events/1/header.jpg
+             */
+            header: string;
+            /**
+             * Format: uri
+             * @example https://cdn.boxoffice.example/events/1/thumbnail.jpg
+             */
+            thumbnail: string;
+        };
+        TicketGroupDto: {
+            /** @example tg_1 */
+            id: string;
+            /**
+             * Format: int32
+             * @description Most tickets of the group in one order; null for no limit
+             */
+            max_per_order: number | null;
+            /** @example Seating */
+            name: string;
+            /**
+             * Format: int32
+             * @description Sort index in the UI
+             */
+            sort_order: number;
+            /**
+             * @description Its ticket types, in their sort order
+             * @example [
+             *       "tt_1",
+             *       "tt_2"
+             *     ]
+             */
+            ticket_ids: string[];
+        };
+        TicketTypeDto: {
+            /**
+             * @description Always "ticket_type"
+             * @example ticket_type
+             * @enum {string}
+             */
+            object: "ticket_type";
+            /** @example tt_1 */
+            id: string;
+            /** @description The code that reveals a hidden ticket type */
+            access_code: string | null;
+            /**
+             * Format: int32
+             * @description Booking fee per ticket, minor units
+             */
+            booking_fee: number;
+            /** @description Description */
+            description: string | null;
+            /**
+             * @description The group it is shown in
+             * @example tg_1
+             */
+            group_id: string | null;
+            /**
+             * Format: int32
+             * @description Most tickets of this type in one order
+             * @example 10
+             */
+            max_per_order: number;
+            /**
+             * Format: int32
+             * @description Fewest tickets of this type in one order
+             * @example 1
+             */
+            min_per_order: number;
+            /** @example General Admission */
+            name: string;
+            /**
+             * Format: int32
+             * @description Price, minor units (0 when free)
+             * @example 2500
+             */
+            price: number;
+            /**
+             * @description sold_out exactly when quantity is 0
+             * @enum {string}
+             */
+            status: "on_sale" | "sold_out" | "unavailable" | "hidden";
+            /**
+             * Format: int32
+             * @description Sort index in the UI
+             */
+            sort_order: number;
+            /** @enum {string} */
+            type: "paid" | "free" | "donation";
+            /**
+             * Format: int32
+             * @description Still available for purchase
+             * @example 120
+             */
+            quantity: number;
+        };
+        VenueDto: {
+            /**
+             * @description Venue name
+             * @example Royal Albert Hall
+             */
+            name: string | null;
+            /**
+             * @description Venue postal code
+             * @example SW7 2AP
+             */
+            postal_code: string | null;
+        };
+        EventDto: {
+            /**
+             * @description Always "event"
+             * @example event
+             * @enum {string}
+             */
+            object: "event";
+            /** @example ev_1 */
+            id: string;
+            /** @description The code that opens a protected event */
+            access_code: string | null;
+            /** @example Buy tickets */
+            call_to_action: string;
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
+            created_at: number;
+            /**
+             * @example gbp
+             * @enum {string}
+             */
+            currency: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
+            /** @description Description */
+            description: string | null;
+            end: components["schemas"]["DateObjectDto"];
+            /** @example es_1 */
+            event_series_id: string;
+            images: components["schemas"]["ImagesDto"];
+            /** @example Summer Jazz Night */
+            name: string;
+            /** @enum {string} */
+            online_event: "true" | "false";
+            payment_methods: components["schemas"]["PaymentMethodDto"][];
+            /** @enum {string} */
+            private: "true" | "false";
+            start: components["schemas"]["DateObjectDto"];
+            /** @enum {string} */
+            status: "draft" | "published" | "sales_closed" | "cancelled";
+            ticket_groups: components["schemas"]["TicketGroupDto"][];
+            ticket_types: components["schemas"]["TicketTypeDto"][];
+            /**
+             * @description "true" exactly when a ticket type is on_sale with quantity > 0
+             * @enum {string}
+             */
+            tickets_available: "true" | "false";
+            /**
+             * @description IANA time zone
+             * @example Europe/London
+             */
+            timezone: string;
+            /**
+             * Format: int32
+             * @description Its valid issued tickets
+             */
+            total_issued_tickets: number;
+            /**
+             * Format: int32
+             * @description Its completed orders
+             */
+            total_orders: number;
+            /**
+             * Format: uri
+             * @example https://tickets.boxoffice.example/events/1
+             */
+            url: string;
+            venue: components["schemas"]["VenueDto"];
+        };
+        EventListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/events?starting_after=ev_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        EventListDto: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["EventDto"][];
+            links: components["schemas"]["EventListLinksDto"];
+        };
+        IssuedTicketListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/issued_tickets?starting_after=it_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        IssuedTicketListDto: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["IssuedTicketDto"][];
+            links: components["schemas"]["IssuedTicketListLinksDto"];
+        };
+        ChangeDto: {
+            /**
+             * @description Always "change"
+             * @example change
+             * @enum {string}
+             */
+            object: "change";
+            /**
+             * @description The entry's number in this box office's feed
+             * @example chg_1
+             */
+            id: string;
+            /**
+             * @description What happened to the resource
+             * @enum {string}
+             */
+            type: "ORDER.CREATED" | "ORDER.UPDATED" | "ORDER.DELETED" | "ISSUED_TICKET.CREATED" | "ISSUED_TICKET.UPDATED" | "ISSUED_TICKET.DELETED" | "EVENT.CREATED" | "EVENT.UPDATED" | "EVENT.DELETED" | "EVENT_SERIES.CREATED" | "EVENT_SERIES.UPDATED" | "EVENT_SERIES.DELETED" | "CHECK_IN.CREATED";
+            /** @example or_1 */
+            resource_id: string;
+            /**
+             * @description Where the resource is read now (relative); 404 there means it was deleted
+             * @example /v1/orders/or_1
+             */
+            resource_url: string;
+            /**
+             * Format: int64
+             * @description Unix seconds: the change’s stamp
+             */
+            created_at: number;
+        };
+        ChangeListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/changes?starting_after=chg_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        ChangeListDto: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["ChangeDto"][];
+            links: components["schemas"]["ChangeListLinksDto"];
+        };
     };
-    AddressDto: {
-      /** @example 12 High Street */
-      address_1: string;
-      /** @description Second line */
-      address_2: string | null;
-      /** @description Third line */
-      address_3: string | null;
-      /**
-       * @description Postal or zip code
-       * @example SW1A 1AA
-       */
-      postal_code: string | null;
+    responses: {
+        /** @description UNAUTHORIZED: the API key is missing (where one is needed), malformed, unknown or revoked. The message is the same whatever was wrong. */
+        Unauthorized: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit": number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining": number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset": number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                /** @description How to authenticate */
+                "WWW-Authenticate": "Basic realm=\"Box Office API\"";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 401,
+                 *       "error_code": "UNAUTHORIZED",
+                 *       "message": "Send a valid API key as the user name of HTTP Basic auth with an empty password: Authorization: Basic base64(\"<api key>:\")"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
+        /** @description TOO_MANY_REQUESTS: over the rate limit of this API key (of this client IP without one) */
+        TooManyRequests: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit": number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining": number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset": number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                /** @description Seconds until the window resets */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 429,
+                 *       "error_code": "TOO_MANY_REQUESTS",
+                 *       "message": "Rate limit of 5000 requests per 1800 seconds exceeded; retry in 1234 seconds"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
+        /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
+        InternalServerError: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit"?: number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining"?: number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset"?: number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 500,
+                 *       "error_code": "INTERNAL_SERVER_ERROR",
+                 *       "message": "An unexpected error occurred; it has been logged"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
+        /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Requests allowed per window */
+                "X-Rate-Limit-Limit"?: number;
+                /** @description Requests left in this window (never negative) */
+                "X-Rate-Limit-Remaining"?: number;
+                /** @description Whole seconds until the window resets */
+                "X-Rate-Limit-Reset"?: number;
+                /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                "X-Request-Id": string;
+                /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                "Access-Control-Allow-Origin"?: string;
+                /** @description The response headers a browser script may read */
+                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                /** @description Errors are never stored */
+                "Cache-Control": "no-store";
+                /** @description The validator of the error body */
+                ETag: string;
+                /** @description Seconds to wait */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": 503,
+                 *       "error_code": "SERVICE_UNAVAILABLE",
+                 *       "message": "The service is temporarily unable to reach its database; retry shortly"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBodyDto"];
+            };
+        };
     };
-    CustomQuestionDto: {
-      /** @example Dietary requirements */
-      question: string;
-      /**
-       * @description The answer; null when not answered
-       * @example Vegetarian
-       */
-      answer: string | null;
-    };
-    BuyerDetailsDto: {
-      address: components['schemas']['AddressDto'];
-      custom_questions: components['schemas']['CustomQuestionDto'][];
-      /**
-       * @description As the buyer entered it (letter case kept)
-       * @example jane.doe@example.com
-       */
-      email: string;
-      /** @example Jane Doe */
-      name: string;
-      /**
-       * @description Phone number
-       * @example +44 20 7946 0000
-       */
-      phone: string | null;
-    };
-    CurrencyDto: {
-      /**
-       * @example gbp
-       * @enum {string}
-       */
-      code:
-        | 'gbp'
-        | 'usd'
-        | 'eur'
-        | 'sgd'
-        | 'aud'
-        | 'brl'
-        | 'cad'
-        | 'czk'
-        | 'dkk'
-        | 'hkd'
-        | 'huf'
-        | 'ils'
-        | 'jpy'
-        | 'myr'
-        | 'mxn'
-        | 'nok'
-        | 'nzd'
-        | 'php'
-        | 'pln'
-        | 'rub'
-        | 'sek'
-        | 'chf'
-        | 'twd'
-        | 'thb'
-        | 'try';
-      /**
-       * Format: int32
-       * @description Minor units in one major unit: 100 for most currencies, 1 for jpy
-       * @example 100
-       * @enum {integer}
-       */
-      base_multiplier: 1 | 100;
-    };
-    DateObjectDto: {
-      /**
-       * Format: date
-       * @description Local date
-       * @example 2026-06-20
-       */
-      date: string;
-      /**
-       * @description Local date and time in English, 12-hour clock
-       * @example Sat 20 Jun 2026 7:30 PM
-       */
-      formatted: string;
-      /**
-       * Format: date-time
-       * @description ISO 8601 local date-time with its UTC offset
-       * @example 2026-06-20T19:30:00+01:00
-       */
-      iso: string;
-      /**
-       * @description Local time, 24-hour
-       * @example 19:30
-       */
-      time: string;
-      /**
-       * @description UTC offset at that instant in the event's time zone
-       * @example +01:00
-       */
-      timezone: string;
-      /**
-       * Format: int64
-       * @description Unix seconds
-       * @example 1781980200
-       */
-      unix: number;
-    };
-    EventSummaryDto: {
-      /** @example ev_1 */
-      id: string;
-      /** @example Summer Jazz Night */
-      name: string;
-      start_date: components['schemas']['DateObjectDto'];
-      end_date: components['schemas']['DateObjectDto'];
-    };
-    IssuedTicketDto: {
-      /**
-       * @description Always "issued_ticket"
-       * @example issued_ticket
-       * @enum {string}
-       */
-      object: 'issued_ticket';
-      /** @example it_1 */
-      id: string;
-      /** @example K7P2M9QX4T */
-      barcode: string;
-      /**
-       * Format: uri
-       * @description Barcode image
-       */
-      barcode_url: string;
-      /**
-       * Format: int64
-       * @description Unix seconds
-       */
-      created_at: number;
-      custom_questions: components['schemas']['CustomQuestionDto'][];
-      /** @example General Admission */
-      description: string;
-      /** @description The order's e-mail address */
-      email: string;
-      /** @example ev_1 */
-      event_id: string;
-      /** @description Attendee full name */
-      full_name: string | null;
-      /** @description Attendee first name */
-      first_name: string | null;
-      /** @description Attendee last name */
-      last_name: string | null;
-      /**
-       * @description Seat from a seating chart; null without one
-       * @example Row C, Seat 12
-       */
-      reservation: string | null;
-      /** @enum {string} */
-      status: 'valid' | 'void';
-      /**
-       * Format: int64
-       * @description Unix seconds
-       */
-      updated_at: number;
-      /**
-       * Format: int64
-       * @description Unix seconds; set exactly when status is void
-       */
-      voided_at: number | null;
-      /** @example or_1 */
-      order_id: string;
-      /**
-       * Format: uri
-       * @description QR code image
-       */
-      qr_code_url: string;
-    };
-    LineItemDto: {
-      /**
-       * @description Always "line_item"
-       * @example line_item
-       * @enum {string}
-       */
-      object: 'line_item';
-      /** @example li_1 */
-      id: string;
-      /**
-       * Format: int32
-       * @description Booking fee, minor units
-       */
-      booking_fee: number;
-      /** @example General Admission */
-      description: string;
-      /** @enum {string} */
-      type:
-        | 'ticket'
-        | 'transaction_charge'
-        | 'void'
-        | 'tax'
-        | 'gift_card'
-        | 'donation';
-      /**
-       * Format: int32
-       * @description Total including tax, minor units
-       */
-      total: number;
-      /**
-       * Format: int32
-       * @description Amount without tax, minor units
-       */
-      value: number;
-      /**
-       * Format: int32
-       * @description Quantity
-       */
-      quantity: number;
-    };
-    PaymentMethodDto: {
-      /**
-       * @description Identifier of an externally held payment method
-       * @example ch_3PabcXYZ
-       */
-      external_id: string | null;
-      /**
-       * @description Identifier of an internal payment method
-       * @example pm_1
-       */
-      id: string | null;
-      /** @enum {string} */
-      type: 'stripe' | 'paypal' | 'offline' | 'operator' | 'no_cost';
-      /** @description Name of the payment method */
-      name: string | null;
-      /** @description How to pay (offline payments) */
-      instructions: string | null;
-    };
-    OrderDto: {
-      /**
-       * @description Always "order"
-       * @example order
-       * @enum {string}
-       */
-      object: 'order';
-      /** @example or_1 */
-      id: string;
-      buyer_details: components['schemas']['BuyerDetailsDto'];
-      /**
-       * Format: int64
-       * @description Unix seconds
-       */
-      created_at: number;
-      currency: components['schemas']['CurrencyDto'];
-      event_summary: components['schemas']['EventSummaryDto'];
-      /** @description The tickets, by id; [] when none (never null) */
-      issued_tickets: components['schemas']['IssuedTicketDto'][];
-      /** @description The basket, by id */
-      line_items: components['schemas']['LineItemDto'][];
-      payment_method: components['schemas']['PaymentMethodDto'];
-      /**
-       * Format: int32
-       * @description Refunded amount, minor units
-       */
-      refund_amount: number;
-      /** @enum {string} */
-      status: 'completed' | 'pending' | 'cancelled';
-      /** @description Message associated with the status */
-      status_message: string | null;
-      /**
-       * Format: int32
-       * @description Sum without tax, minor units
-       */
-      subtotal: number;
-      /**
-       * Format: int32
-       * @description Tax, minor units
-       */
-      tax: number;
-      /**
-       * Format: int32
-       * @description subtotal + tax, minor units
-       */
-      total: number;
-      /** @description Payment transaction id */
-      txn_id: string | null;
-      /**
-       * Format: int64
-       * @description Unix seconds: when anything in the order last changed, its tickets included (docs/API.md, "Incremental sync")
-       */
-      updated_at: number;
-    };
-    OrderListLinksDto: {
-      /**
-       * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
-       * @example /v1/orders?starting_after=or_120&limit=100
-       */
-      next: string | null;
-      /**
-       * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
-       * @example null
-       */
-      previous: string | null;
-    };
-    OrderListDto: {
-      /** @description At most 100 items (the request's limit) */
-      data: components['schemas']['OrderDto'][];
-      links: components['schemas']['OrderListLinksDto'];
-    };
-    ErrorBodyDto: {
-      /**
-       * Format: int32
-       * @description The HTTP status code, repeated
-       * @example 400
-       * @enum {integer}
-       */
-      status: 400 | 401 | 404 | 405 | 410 | 429 | 500 | 503;
-      /**
-       * @example VALIDATION_ERROR
-       * @enum {string}
-       */
-      error_code:
-        | 'VALIDATION_ERROR'
-        | 'INVALID_CURSOR'
-        | 'CURSOR_EXPIRED'
-        | 'UNAUTHORIZED'
-        | 'NOT_FOUND'
-        | 'METHOD_NOT_ALLOWED'
-        | 'REQUEST_TIMEOUT'
-        | 'HEADERS_TOO_LARGE'
-        | 'TOO_MANY_REQUESTS'
-        | 'INTERNAL_SERVER_ERROR'
-        | 'SERVICE_UNAVAILABLE';
-      /**
-       * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
-       * @example limit must be an integer from 1 to 100
-       */
-      message: string;
-    };
-    ImagesDto: {
-      /**
-       * Format: uri
-       * @example https://cdn.boxoffice.example/events/1/header.jpg
-       */
-      header: string;
-      /**
-       * Format: uri
-       * @example https://cdn.boxoffice.example/events/1/thumbnail.jpg
-       */
-      thumbnail: string;
-    };
-    TicketGroupDto: {
-      /** @example tg_1 */
-      id: string;
-      /**
-       * Format: int32
-       * @description Most tickets of the group in one order; null for no limit
-       */
-      max_per_order: number | null;
-      /** @example Seating */
-      name: string;
-      /**
-       * Format: int32
-       * @description Sort index in the UI
-       */
-      sort_order: number;
-      /**
-       * @description Its ticket types, in their sort order
-       * @example [
-       *       "tt_1",
-       *       "tt_2"
-       *     ]
-       */
-      ticket_ids: string[];
-    };
-    TicketTypeDto: {
-      /**
-       * @description Always "ticket_type"
-       * @example ticket_type
-       * @enum {string}
-       */
-      object: 'ticket_type';
-      /** @example tt_1 */
-      id: string;
-      /** @description The code that reveals a hidden ticket type */
-      access_code: string | null;
-      /**
-       * Format: int32
-       * @description Booking fee per ticket, minor units
-       */
-      booking_fee: number;
-      /** @description Description */
-      description: string | null;
-      /**
-       * @description The group it is shown in
-       * @example tg_1
-       */
-      group_id: string | null;
-      /**
-       * Format: int32
-       * @description Most tickets of this type in one order
-       * @example 10
-       */
-      max_per_order: number;
-      /**
-       * Format: int32
-       * @description Fewest tickets of this type in one order
-       * @example 1
-       */
-      min_per_order: number;
-      /** @example General Admission */
-      name: string;
-      /**
-       * Format: int32
-       * @description Price, minor units (0 when free)
-       * @example 2500
-       */
-      price: number;
-      /**
-       * @description sold_out exactly when quantity is 0
-       * @enum {string}
-       */
-      status: 'on_sale' | 'sold_out' | 'unavailable' | 'hidden';
-      /**
-       * Format: int32
-       * @description Sort index in the UI
-       */
-      sort_order: number;
-      /** @enum {string} */
-      type: 'paid' | 'free' | 'donation';
-      /**
-       * Format: int32
-       * @description Still available for purchase
-       * @example 120
-       */
-      quantity: number;
-    };
-    VenueDto: {
-      /**
-       * @description Venue name
-       * @example Royal Albert Hall
-       */
-      name: string | null;
-      /**
-       * @description Venue postal code
-       * @example SW7 2AP
-       */
-      postal_code: string | null;
-    };
-    EventDto: {
-      /**
-       * @description Always "event"
-       * @example event
-       * @enum {string}
-       */
-      object: 'event';
-      /** @example ev_1 */
-      id: string;
-      /** @description The code that opens a protected event */
-      access_code: string | null;
-      /** @example Buy tickets */
-      call_to_action: string;
-      /**
-       * Format: int64
-       * @description Unix seconds
-       */
-      created_at: number;
-      /**
-       * @example gbp
-       * @enum {string}
-       */
-      currency:
-        | 'gbp'
-        | 'usd'
-        | 'eur'
-        | 'sgd'
-        | 'aud'
-        | 'brl'
-        | 'cad'
-        | 'czk'
-        | 'dkk'
-        | 'hkd'
-        | 'huf'
-        | 'ils'
-        | 'jpy'
-        | 'myr'
-        | 'mxn'
-        | 'nok'
-        | 'nzd'
-        | 'php'
-        | 'pln'
-        | 'rub'
-        | 'sek'
-        | 'chf'
-        | 'twd'
-        | 'thb'
-        | 'try';
-      /** @description Description */
-      description: string | null;
-      end: components['schemas']['DateObjectDto'];
-      /** @example es_1 */
-      event_series_id: string;
-      images: components['schemas']['ImagesDto'];
-      /** @example Summer Jazz Night */
-      name: string;
-      /** @enum {string} */
-      online_event: 'true' | 'false';
-      payment_methods: components['schemas']['PaymentMethodDto'][];
-      /** @enum {string} */
-      private: 'true' | 'false';
-      start: components['schemas']['DateObjectDto'];
-      /** @enum {string} */
-      status: 'draft' | 'published' | 'sales_closed' | 'cancelled';
-      ticket_groups: components['schemas']['TicketGroupDto'][];
-      ticket_types: components['schemas']['TicketTypeDto'][];
-      /**
-       * @description "true" exactly when a ticket type is on_sale with quantity > 0
-       * @enum {string}
-       */
-      tickets_available: 'true' | 'false';
-      /**
-       * @description IANA time zone
-       * @example Europe/London
-       */
-      timezone: string;
-      /**
-       * Format: int32
-       * @description Its valid issued tickets
-       */
-      total_issued_tickets: number;
-      /**
-       * Format: int32
-       * @description Its completed orders
-       */
-      total_orders: number;
-      /**
-       * Format: uri
-       * @example https://tickets.boxoffice.example/events/1
-       */
-      url: string;
-      venue: components['schemas']['VenueDto'];
-    };
-    EventListLinksDto: {
-      /**
-       * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
-       * @example /v1/events?starting_after=ev_120&limit=100
-       */
-      next: string | null;
-      /**
-       * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
-       * @example null
-       */
-      previous: string | null;
-    };
-    EventListDto: {
-      /** @description At most 100 items (the request's limit) */
-      data: components['schemas']['EventDto'][];
-      links: components['schemas']['EventListLinksDto'];
-    };
-    IssuedTicketListLinksDto: {
-      /**
-       * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
-       * @example /v1/issued_tickets?starting_after=it_120&limit=100
-       */
-      next: string | null;
-      /**
-       * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
-       * @example null
-       */
-      previous: string | null;
-    };
-    IssuedTicketListDto: {
-      /** @description At most 100 items (the request's limit) */
-      data: components['schemas']['IssuedTicketDto'][];
-      links: components['schemas']['IssuedTicketListLinksDto'];
-    };
-    ChangeDto: {
-      /**
-       * @description Always "change"
-       * @example change
-       * @enum {string}
-       */
-      object: 'change';
-      /**
-       * @description The entry's number in this box office's feed
-       * @example chg_1
-       */
-      id: string;
-      /**
-       * @description What happened to the resource
-       * @enum {string}
-       */
-      type:
-        | 'ORDER.CREATED'
-        | 'ORDER.UPDATED'
-        | 'ORDER.DELETED'
-        | 'ISSUED_TICKET.CREATED'
-        | 'ISSUED_TICKET.UPDATED'
-        | 'ISSUED_TICKET.DELETED'
-        | 'EVENT.CREATED'
-        | 'EVENT.UPDATED'
-        | 'EVENT.DELETED'
-        | 'EVENT_SERIES.CREATED'
-        | 'EVENT_SERIES.UPDATED'
-        | 'EVENT_SERIES.DELETED'
-        | 'CHECK_IN.CREATED';
-      /** @example or_1 */
-      resource_id: string;
-      /**
-       * @description Where the resource is read now (relative); 404 there means it was deleted
-       * @example /v1/orders/or_1
-       */
-      resource_url: string;
-      /**
-       * Format: int64
-       * @description Unix seconds: the change’s stamp
-       */
-      created_at: number;
-    };
-    ChangeListLinksDto: {
-      /**
-       * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
-       * @example /v1/changes?starting_after=chg_120&limit=100
-       */
-      next: string | null;
-      /**
-       * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
-       * @example null
-       */
-      previous: string | null;
-    };
-    ChangeListDto: {
-      /** @description At most 100 items (the request's limit) */
-      data: components['schemas']['ChangeDto'][];
-      links: components['schemas']['ChangeListLinksDto'];
-    };
-  };
-  responses: {
-    /** @description UNAUTHORIZED: the API key is missing (where one is needed), malformed, unknown or revoked. The message is the same whatever was wrong. */
-    Unauthorized: {
-      headers: {
-        /** @description Requests allowed per window */
-        'X-Rate-Limit-Limit': number;
-        /** @description Requests left in this window (never negative) */
-        'X-Rate-Limit-Remaining': number;
-        /** @description Whole seconds until the window resets */
-        'X-Rate-Limit-Reset': number;
-        /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-        'X-Request-Id': string;
-        /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-        'Access-Control-Allow-Origin'?: string;
-        /** @description The response headers a browser script may read */
-        'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-        /** @description Errors are never stored */
-        'Cache-Control': 'no-store';
-        /** @description The validator of the error body */
-        ETag: string;
-        /** @description How to authenticate */
-        'WWW-Authenticate': 'Basic realm="Box Office API"';
-        [name: string]: unknown;
-      };
-      content: {
-        /**
-         * @example {
-         *       "status": 401,
-         *       "error_code": "UNAUTHORIZED",
-         *       "message": "Send a valid API key as the user name of HTTP Basic auth with an empty password: Authorization: Basic base64(\"<api key>:\")"
-         *     }
-         */
-        'application/json': components['schemas']['ErrorBodyDto'];
-      };
-    };
-    /** @description TOO_MANY_REQUESTS: over the rate limit of this API key (of this client IP without one) */
-    TooManyRequests: {
-      headers: {
-        /** @description Requests allowed per window */
-        'X-Rate-Limit-Limit': number;
-        /** @description Requests left in this window (never negative) */
-        'X-Rate-Limit-Remaining': number;
-        /** @description Whole seconds until the window resets */
-        'X-Rate-Limit-Reset': number;
-        /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-        'X-Request-Id': string;
-        /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-        'Access-Control-Allow-Origin'?: string;
-        /** @description The response headers a browser script may read */
-        'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-        /** @description Errors are never stored */
-        'Cache-Control': 'no-store';
-        /** @description The validator of the error body */
-        ETag: string;
-        /** @description Seconds until the window resets */
-        'Retry-After': number;
-        [name: string]: unknown;
-      };
-      content: {
-        /**
-         * @example {
-         *       "status": 429,
-         *       "error_code": "TOO_MANY_REQUESTS",
-         *       "message": "Rate limit of 5000 requests per 1800 seconds exceeded; retry in 1234 seconds"
-         *     }
-         */
-        'application/json': components['schemas']['ErrorBodyDto'];
-      };
-    };
-    /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
-    InternalServerError: {
-      headers: {
-        /** @description Requests allowed per window */
-        'X-Rate-Limit-Limit'?: number;
-        /** @description Requests left in this window (never negative) */
-        'X-Rate-Limit-Remaining'?: number;
-        /** @description Whole seconds until the window resets */
-        'X-Rate-Limit-Reset'?: number;
-        /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-        'X-Request-Id': string;
-        /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-        'Access-Control-Allow-Origin'?: string;
-        /** @description The response headers a browser script may read */
-        'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-        /** @description Errors are never stored */
-        'Cache-Control': 'no-store';
-        /** @description The validator of the error body */
-        ETag: string;
-        [name: string]: unknown;
-      };
-      content: {
-        /**
-         * @example {
-         *       "status": 500,
-         *       "error_code": "INTERNAL_SERVER_ERROR",
-         *       "message": "An unexpected error occurred; it has been logged"
-         *     }
-         */
-        'application/json': components['schemas']['ErrorBodyDto'];
-      };
-    };
-    /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
-    ServiceUnavailable: {
-      headers: {
-        /** @description Requests allowed per window */
-        'X-Rate-Limit-Limit'?: number;
-        /** @description Requests left in this window (never negative) */
-        'X-Rate-Limit-Remaining'?: number;
-        /** @description Whole seconds until the window resets */
-        'X-Rate-Limit-Reset'?: number;
-        /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-        'X-Request-Id': string;
-        /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-        'Access-Control-Allow-Origin'?: string;
-        /** @description The response headers a browser script may read */
-        'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-        /** @description Errors are never stored */
-        'Cache-Control': 'no-store';
-        /** @description The validator of the error body */
-        ETag: string;
-        /** @description Seconds to wait */
-        'Retry-After': number;
-        [name: string]: unknown;
-      };
-      content: {
-        /**
-         * @example {
-         *       "status": 503,
-         *       "error_code": "SERVICE_UNAVAILABLE",
-         *       "message": "The service is temporarily unable to reach its database; retry shortly"
-         *     }
-         */
-        'application/json': components['schemas']['ErrorBodyDto'];
-      };
-    };
-  };
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  ping: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service is up */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
+                    "Cache-Control": "no-cache" | "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "version": "1.0.0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PingDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
+                    "Cache-Control": "no-cache" | "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The service is up */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
-          'Cache-Control': 'no-cache' | 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last order id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first order id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description Unix seconds: orders whose created_at equals it */
+                created_at?: number;
+                /** @description Unix seconds: orders whose created_at is greater than it */
+                "created_at.gt"?: number;
+                /** @description Unix seconds: orders whose created_at is greater than or equal to it */
+                "created_at.gte"?: number;
+                /** @description Unix seconds: orders whose created_at is less than it */
+                "created_at.lt"?: number;
+                /** @description Unix seconds: orders whose created_at is less than or equal to it */
+                "created_at.lte"?: number;
+                /** @description Unix seconds: orders whose updated_at equals it */
+                updated_at?: number;
+                /** @description Unix seconds: orders whose updated_at is greater than it */
+                "updated_at.gt"?: number;
+                /** @description Unix seconds: orders whose updated_at is greater than or equal to it */
+                "updated_at.gte"?: number;
+                /** @description Unix seconds: orders whose updated_at is less than it */
+                "updated_at.lt"?: number;
+                /** @description Unix seconds: orders whose updated_at is less than or equal to it */
+                "updated_at.lte"?: number;
+                /** @description Orders for this event, or for any of a comma list of up to 50 */
+                event_id?: string;
+                /** @description `canceled` is accepted as `cancelled` */
+                status?: "completed" | "pending" | "cancelled" | "canceled";
+                /** @description Buyer e-mail, exact but case-insensitive */
+                email?: string;
+                /** @description Payment transaction id */
+                txn_id?: string;
+                /** @description Orders holding an issued ticket with this barcode */
+                barcode?: string;
+                /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "version": "1.0.0"
-           *     }
-           */
-          'application/json': components['schemas']['PingDto'];
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    "X-Sync-Watermark": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "order",
+                     *           "id": "or_249",
+                     *           "buyer_details": {
+                     *             "address": {
+                     *               "address_1": "458 Bramley Close",
+                     *               "address_2": null,
+                     *               "address_3": "Upton Cassin-Satterfield",
+                     *               "postal_code": "OX70 09L"
+                     *             },
+                     *             "custom_questions": [
+                     *               {
+                     *                 "question": "How did you hear about this event?",
+                     *                 "answer": "A friend"
+                     *               },
+                     *               {
+                     *                 "question": "May we send you news of future events?",
+                     *                 "answer": "Yes"
+                     *               }
+                     *             ],
+                     *             "email": "dward@hotmail.co.uk",
+                     *             "name": "Debra Ward",
+                     *             "phone": null
+                     *           },
+                     *           "created_at": 1781214881,
+                     *           "currency": {
+                     *             "code": "sek",
+                     *             "base_multiplier": 100
+                     *           },
+                     *           "event_summary": {
+                     *             "id": "ev_23",
+                     *             "name": "Midsummer Indie Night",
+                     *             "start_date": {
+                     *               "date": "2026-06-19",
+                     *               "formatted": "Fri 19 Jun 2026 6:00 PM",
+                     *               "iso": "2026-06-19T18:00:00+02:00",
+                     *               "time": "18:00",
+                     *               "timezone": "+02:00",
+                     *               "unix": 1781884800
+                     *             },
+                     *             "end_date": {
+                     *               "date": "2026-06-20",
+                     *               "formatted": "Sat 20 Jun 2026 1:00 AM",
+                     *               "iso": "2026-06-20T01:00:00+02:00",
+                     *               "time": "01:00",
+                     *               "timezone": "+02:00",
+                     *               "unix": 1781910000
+                     *             }
+                     *           },
+                     *           "issued_tickets": [
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_552",
+                     *               "barcode": "WXMQX1TE1F",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
+                     *               "created_at": 1781214881,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "dward@hotmail.co.uk",
+                     *               "event_id": "ev_23",
+                     *               "full_name": "Debra Ward",
+                     *               "first_name": "Debra",
+                     *               "last_name": "Ward",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781214881,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_553",
+                     *               "barcode": "ZEXVNSW4BJ",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
+                     *               "created_at": 1781214881,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "dward@hotmail.co.uk",
+                     *               "event_id": "ev_23",
+                     *               "full_name": null,
+                     *               "first_name": null,
+                     *               "last_name": null,
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781214881,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_554",
+                     *               "barcode": "PK5SM48N9K",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
+                     *               "created_at": 1781214881,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "dward@hotmail.co.uk",
+                     *               "event_id": "ev_23",
+                     *               "full_name": "Joanna Pfeffer",
+                     *               "first_name": "Joanna",
+                     *               "last_name": "Pfeffer",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781214881,
+                     *               "voided_at": null,
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
+                     *             }
+                     *           ],
+                     *           "line_items": [
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_430",
+                     *               "booking_fee": 9600,
+                     *               "description": "General Admission",
+                     *               "type": "ticket",
+                     *               "total": 129600,
+                     *               "value": 120000,
+                     *               "quantity": 3
+                     *             }
+                     *           ],
+                     *           "payment_method": {
+                     *             "external_id": null,
+                     *             "id": "pm_1201",
+                     *             "type": "operator",
+                     *             "name": "Box office card terminal",
+                     *             "instructions": null
+                     *           },
+                     *           "refund_amount": 0,
+                     *           "status": "completed",
+                     *           "status_message": null,
+                     *           "subtotal": 129600,
+                     *           "tax": 0,
+                     *           "total": 129600,
+                     *           "txn_id": "POS-42456377",
+                     *           "updated_at": 1781214881
+                     *         },
+                     *         {
+                     *           "object": "order",
+                     *           "id": "or_248",
+                     *           "buyer_details": {
+                     *             "address": {
+                     *               "address_1": "38 Kutch Grange",
+                     *               "address_2": null,
+                     *               "address_3": null,
+                     *               "postal_code": "E9 8HH"
+                     *             },
+                     *             "custom_questions": [
+                     *               {
+                     *                 "question": "How did you hear about this event?",
+                     *                 "answer": "Newsletter"
+                     *               },
+                     *               {
+                     *                 "question": "May we send you news of future events?",
+                     *                 "answer": "Yes"
+                     *               }
+                     *             ],
+                     *             "email": "stephonbartoletti2@those-feather.org.uk",
+                     *             "name": "Stephon Bartoletti",
+                     *             "phone": "0181 490 4178"
+                     *           },
+                     *           "created_at": 1781214881,
+                     *           "currency": {
+                     *             "code": "sgd",
+                     *             "base_multiplier": 100
+                     *           },
+                     *           "event_summary": {
+                     *             "id": "ev_8",
+                     *             "name": "Marina Bay Sundowner",
+                     *             "start_date": {
+                     *               "date": "2026-10-03",
+                     *               "formatted": "Sat 3 Oct 2026 5:30 PM",
+                     *               "iso": "2026-10-03T17:30:00+08:00",
+                     *               "time": "17:30",
+                     *               "timezone": "+08:00",
+                     *               "unix": 1791019800
+                     *             },
+                     *             "end_date": {
+                     *               "date": "2026-10-03",
+                     *               "formatted": "Sat 3 Oct 2026 10:00 PM",
+                     *               "iso": "2026-10-03T22:00:00+08:00",
+                     *               "time": "22:00",
+                     *               "timezone": "+08:00",
+                     *               "unix": 1791036000
+                     *             }
+                     *           },
+                     *           "issued_tickets": [
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_550",
+                     *               "barcode": "BG2TFFPDMD",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
+                     *               "created_at": 1781502004,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "stephonbartoletti2@those-feather.org.uk",
+                     *               "event_id": "ev_8",
+                     *               "full_name": "Stephon Bartoletti",
+                     *               "first_name": "Stephon",
+                     *               "last_name": "Bartoletti",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781502004,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_551",
+                     *               "barcode": "P417YTK32C",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
+                     *               "created_at": 1781502004,
+                     *               "custom_questions": [],
+                     *               "description": "General Admission",
+                     *               "email": "stephonbartoletti2@those-feather.org.uk",
+                     *               "event_id": "ev_8",
+                     *               "full_name": "Helen Roberts",
+                     *               "first_name": "Helen",
+                     *               "last_name": "Roberts",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1781502004,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
+                     *             }
+                     *           ],
+                     *           "line_items": [
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_428",
+                     *               "booking_fee": 770,
+                     *               "description": "General Admission",
+                     *               "type": "ticket",
+                     *               "total": 10370,
+                     *               "value": 9600,
+                     *               "quantity": 2
+                     *             },
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_429",
+                     *               "booking_fee": 0,
+                     *               "description": "GST (9%)",
+                     *               "type": "tax",
+                     *               "total": 933,
+                     *               "value": 933,
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "payment_method": {
+                     *             "external_id": null,
+                     *             "id": "pm_1101",
+                     *             "type": "offline",
+                     *             "name": "Bank transfer",
+                     *             "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *           },
+                     *           "refund_amount": 0,
+                     *           "status": "completed",
+                     *           "status_message": null,
+                     *           "subtotal": 10370,
+                     *           "tax": 933,
+                     *           "total": 11303,
+                     *           "txn_id": null,
+                     *           "updated_at": 1781502004
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/orders?starting_after=or_248&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderListDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    "X-Sync-Watermark": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no order of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
-          'Cache-Control': 'no-cache' | 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  listOrders: {
-    parameters: {
-      query?: {
-        /** @description Number of items, 1–100 */
-        limit?: number;
-        /** @description Cursor: the last order id of the current page, to fetch the next page. */
-        starting_after?: string;
-        /** @description Cursor: the first order id of the current page, to fetch the previous page. Wins when both cursors are given. */
-        ending_before?: string;
-        /** @description Unix seconds: orders whose created_at equals it */
-        created_at?: number;
-        /** @description Unix seconds: orders whose created_at is greater than it */
-        'created_at.gt'?: number;
-        /** @description Unix seconds: orders whose created_at is greater than or equal to it */
-        'created_at.gte'?: number;
-        /** @description Unix seconds: orders whose created_at is less than it */
-        'created_at.lt'?: number;
-        /** @description Unix seconds: orders whose created_at is less than or equal to it */
-        'created_at.lte'?: number;
-        /** @description Unix seconds: orders whose updated_at equals it */
-        updated_at?: number;
-        /** @description Unix seconds: orders whose updated_at is greater than it */
-        'updated_at.gt'?: number;
-        /** @description Unix seconds: orders whose updated_at is greater than or equal to it */
-        'updated_at.gte'?: number;
-        /** @description Unix seconds: orders whose updated_at is less than it */
-        'updated_at.lt'?: number;
-        /** @description Unix seconds: orders whose updated_at is less than or equal to it */
-        'updated_at.lte'?: number;
-        /** @description Orders for this event, or for any of a comma list of up to 50 */
-        event_id?: string;
-        /** @description `canceled` is accepted as `cancelled` */
-        status?: 'completed' | 'pending' | 'cancelled' | 'canceled';
-        /** @description Buyer e-mail, exact but case-insensitive */
-        email?: string;
-        /** @description Payment transaction id */
-        txn_id?: string;
-        /** @description Orders holding an issued ticket with this barcode */
-        barcode?: string;
-        /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
-        sort?: 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    retrieveOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id; anything else names no order (404) */
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "order",
+                     *       "id": "or_249",
+                     *       "buyer_details": {
+                     *         "address": {
+                     *           "address_1": "458 Bramley Close",
+                     *           "address_2": null,
+                     *           "address_3": "Upton Cassin-Satterfield",
+                     *           "postal_code": "OX70 09L"
+                     *         },
+                     *         "custom_questions": [
+                     *           {
+                     *             "question": "How did you hear about this event?",
+                     *             "answer": "A friend"
+                     *           },
+                     *           {
+                     *             "question": "May we send you news of future events?",
+                     *             "answer": "Yes"
+                     *           }
+                     *         ],
+                     *         "email": "dward@hotmail.co.uk",
+                     *         "name": "Debra Ward",
+                     *         "phone": null
+                     *       },
+                     *       "created_at": 1781214881,
+                     *       "currency": {
+                     *         "code": "sek",
+                     *         "base_multiplier": 100
+                     *       },
+                     *       "event_summary": {
+                     *         "id": "ev_23",
+                     *         "name": "Midsummer Indie Night",
+                     *         "start_date": {
+                     *           "date": "2026-06-19",
+                     *           "formatted": "Fri 19 Jun 2026 6:00 PM",
+                     *           "iso": "2026-06-19T18:00:00+02:00",
+                     *           "time": "18:00",
+                     *           "timezone": "+02:00",
+                     *           "unix": 1781884800
+                     *         },
+                     *         "end_date": {
+                     *           "date": "2026-06-20",
+                     *           "formatted": "Sat 20 Jun 2026 1:00 AM",
+                     *           "iso": "2026-06-20T01:00:00+02:00",
+                     *           "time": "01:00",
+                     *           "timezone": "+02:00",
+                     *           "unix": 1781910000
+                     *         }
+                     *       },
+                     *       "issued_tickets": [
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_552",
+                     *           "barcode": "WXMQX1TE1F",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
+                     *           "created_at": 1781214881,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "dward@hotmail.co.uk",
+                     *           "event_id": "ev_23",
+                     *           "full_name": "Debra Ward",
+                     *           "first_name": "Debra",
+                     *           "last_name": "Ward",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1781214881,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
+                     *         },
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_553",
+                     *           "barcode": "ZEXVNSW4BJ",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
+                     *           "created_at": 1781214881,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "dward@hotmail.co.uk",
+                     *           "event_id": "ev_23",
+                     *           "full_name": null,
+                     *           "first_name": null,
+                     *           "last_name": null,
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1781214881,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
+                     *         },
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_554",
+                     *           "barcode": "PK5SM48N9K",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
+                     *           "created_at": 1781214881,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "dward@hotmail.co.uk",
+                     *           "event_id": "ev_23",
+                     *           "full_name": "Joanna Pfeffer",
+                     *           "first_name": "Joanna",
+                     *           "last_name": "Pfeffer",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1781214881,
+                     *           "voided_at": null,
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
+                     *         }
+                     *       ],
+                     *       "line_items": [
+                     *         {
+                     *           "object": "line_item",
+                     *           "id": "li_430",
+                     *           "booking_fee": 9600,
+                     *           "description": "General Admission",
+                     *           "type": "ticket",
+                     *           "total": 129600,
+                     *           "value": 120000,
+                     *           "quantity": 3
+                     *         }
+                     *       ],
+                     *       "payment_method": {
+                     *         "external_id": null,
+                     *         "id": "pm_1201",
+                     *         "type": "operator",
+                     *         "name": "Box office card terminal",
+                     *         "instructions": null
+                     *       },
+                     *       "refund_amount": 0,
+                     *       "status": "completed",
+                     *       "status_message": null,
+                     *       "subtotal": 129600,
+                     *       "tax": 0,
+                     *       "total": 129600,
+                     *       "txn_id": "POS-42456377",
+                     *       "updated_at": 1781214881
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such order in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of orders */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
-          'X-Sync-Watermark': number;
-          [name: string]: unknown;
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last event id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first event id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description Unix seconds: events whose start_at equals it */
+                start_at?: number;
+                /** @description Unix seconds: events whose start_at is greater than it */
+                "start_at.gt"?: number;
+                /** @description Unix seconds: events whose start_at is greater than or equal to it */
+                "start_at.gte"?: number;
+                /** @description Unix seconds: events whose start_at is less than it */
+                "start_at.lt"?: number;
+                /** @description Unix seconds: events whose start_at is less than or equal to it */
+                "start_at.lte"?: number;
+                /** @description Unix seconds: events whose end_at equals it */
+                end_at?: number;
+                /** @description Unix seconds: events whose end_at is greater than it */
+                "end_at.gt"?: number;
+                /** @description Unix seconds: events whose end_at is greater than or equal to it */
+                "end_at.gte"?: number;
+                /** @description Unix seconds: events whose end_at is less than it */
+                "end_at.lt"?: number;
+                /** @description Unix seconds: events whose end_at is less than or equal to it */
+                "end_at.lte"?: number;
+                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them */
+                status?: string;
+                /** @description Events of this series */
+                event_series_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "object": "order",
-           *           "id": "or_249",
-           *           "buyer_details": {
-           *             "address": {
-           *               "address_1": "458 Bramley Close",
-           *               "address_2": null,
-           *               "address_3": "Upton Cassin-Satterfield",
-           *               "postal_code": "OX70 09L"
-           *             },
-           *             "custom_questions": [
-           *               {
-           *                 "question": "How did you hear about this event?",
-           *                 "answer": "A friend"
-           *               },
-           *               {
-           *                 "question": "May we send you news of future events?",
-           *                 "answer": "Yes"
-           *               }
-           *             ],
-           *             "email": "dward@hotmail.co.uk",
-           *             "name": "Debra Ward",
-           *             "phone": null
-           *           },
-           *           "created_at": 1781214881,
-           *           "currency": {
-           *             "code": "sek",
-           *             "base_multiplier": 100
-           *           },
-           *           "event_summary": {
-           *             "id": "ev_23",
-           *             "name": "Midsummer Indie Night",
-           *             "start_date": {
-           *               "date": "2026-06-19",
-           *               "formatted": "Fri 19 Jun 2026 6:00 PM",
-           *               "iso": "2026-06-19T18:00:00+02:00",
-           *               "time": "18:00",
-           *               "timezone": "+02:00",
-           *               "unix": 1781884800
-           *             },
-           *             "end_date": {
-           *               "date": "2026-06-20",
-           *               "formatted": "Sat 20 Jun 2026 1:00 AM",
-           *               "iso": "2026-06-20T01:00:00+02:00",
-           *               "time": "01:00",
-           *               "timezone": "+02:00",
-           *               "unix": 1781910000
-           *             }
-           *           },
-           *           "issued_tickets": [
-           *             {
-           *               "object": "issued_ticket",
-           *               "id": "it_552",
-           *               "barcode": "WXMQX1TE1F",
-           *               "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
-           *               "created_at": 1781214881,
-           *               "custom_questions": [],
-           *               "description": "General Admission",
-           *               "email": "dward@hotmail.co.uk",
-           *               "event_id": "ev_23",
-           *               "full_name": "Debra Ward",
-           *               "first_name": "Debra",
-           *               "last_name": "Ward",
-           *               "reservation": null,
-           *               "status": "valid",
-           *               "updated_at": 1781214881,
-           *               "voided_at": null,
-           *               "order_id": "or_249",
-           *               "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
-           *             },
-           *             {
-           *               "object": "issued_ticket",
-           *               "id": "it_553",
-           *               "barcode": "ZEXVNSW4BJ",
-           *               "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
-           *               "created_at": 1781214881,
-           *               "custom_questions": [],
-           *               "description": "General Admission",
-           *               "email": "dward@hotmail.co.uk",
-           *               "event_id": "ev_23",
-           *               "full_name": null,
-           *               "first_name": null,
-           *               "last_name": null,
-           *               "reservation": null,
-           *               "status": "valid",
-           *               "updated_at": 1781214881,
-           *               "voided_at": null,
-           *               "order_id": "or_249",
-           *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
-           *             },
-           *             {
-           *               "object": "issued_ticket",
-           *               "id": "it_554",
-           *               "barcode": "PK5SM48N9K",
-           *               "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
-           *               "created_at": 1781214881,
-           *               "custom_questions": [],
-           *               "description": "General Admission",
-           *               "email": "dward@hotmail.co.uk",
-           *               "event_id": "ev_23",
-           *               "full_name": "Joanna Pfeffer",
-           *               "first_name": "Joanna",
-           *               "last_name": "Pfeffer",
-           *               "reservation": null,
-           *               "status": "valid",
-           *               "updated_at": 1781214881,
-           *               "voided_at": null,
-           *               "order_id": "or_249",
-           *               "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
-           *             }
-           *           ],
-           *           "line_items": [
-           *             {
-           *               "object": "line_item",
-           *               "id": "li_430",
-           *               "booking_fee": 9600,
-           *               "description": "General Admission",
-           *               "type": "ticket",
-           *               "total": 129600,
-           *               "value": 120000,
-           *               "quantity": 3
-           *             }
-           *           ],
-           *           "payment_method": {
-           *             "external_id": null,
-           *             "id": "pm_1201",
-           *             "type": "operator",
-           *             "name": "Box office card terminal",
-           *             "instructions": null
-           *           },
-           *           "refund_amount": 0,
-           *           "status": "completed",
-           *           "status_message": null,
-           *           "subtotal": 129600,
-           *           "tax": 0,
-           *           "total": 129600,
-           *           "txn_id": "POS-42456377",
-           *           "updated_at": 1781214881
-           *         },
-           *         {
-           *           "object": "order",
-           *           "id": "or_248",
-           *           "buyer_details": {
-           *             "address": {
-           *               "address_1": "38 Kutch Grange",
-           *               "address_2": null,
-           *               "address_3": null,
-           *               "postal_code": "E9 8HH"
-           *             },
-           *             "custom_questions": [
-           *               {
-           *                 "question": "How did you hear about this event?",
-           *                 "answer": "Newsletter"
-           *               },
-           *               {
-           *                 "question": "May we send you news of future events?",
-           *                 "answer": "Yes"
-           *               }
-           *             ],
-           *             "email": "stephonbartoletti2@those-feather.org.uk",
-           *             "name": "Stephon Bartoletti",
-           *             "phone": "0181 490 4178"
-           *           },
-           *           "created_at": 1781214881,
-           *           "currency": {
-           *             "code": "sgd",
-           *             "base_multiplier": 100
-           *           },
-           *           "event_summary": {
-           *             "id": "ev_8",
-           *             "name": "Marina Bay Sundowner",
-           *             "start_date": {
-           *               "date": "2026-10-03",
-           *               "formatted": "Sat 3 Oct 2026 5:30 PM",
-           *               "iso": "2026-10-03T17:30:00+08:00",
-           *               "time": "17:30",
-           *               "timezone": "+08:00",
-           *               "unix": 1791019800
-           *             },
-           *             "end_date": {
-           *               "date": "2026-10-03",
-           *               "formatted": "Sat 3 Oct 2026 10:00 PM",
-           *               "iso": "2026-10-03T22:00:00+08:00",
-           *               "time": "22:00",
-           *               "timezone": "+08:00",
-           *               "unix": 1791036000
-           *             }
-           *           },
-           *           "issued_tickets": [
-           *             {
-           *               "object": "issued_ticket",
-           *               "id": "it_550",
-           *               "barcode": "BG2TFFPDMD",
-           *               "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
-           *               "created_at": 1781502004,
-           *               "custom_questions": [],
-           *               "description": "General Admission",
-           *               "email": "stephonbartoletti2@those-feather.org.uk",
-           *               "event_id": "ev_8",
-           *               "full_name": "Stephon Bartoletti",
-           *               "first_name": "Stephon",
-           *               "last_name": "Bartoletti",
-           *               "reservation": null,
-           *               "status": "valid",
-           *               "updated_at": 1781502004,
-           *               "voided_at": null,
-           *               "order_id": "or_248",
-           *               "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
-           *             },
-           *             {
-           *               "object": "issued_ticket",
-           *               "id": "it_551",
-           *               "barcode": "P417YTK32C",
-           *               "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
-           *               "created_at": 1781502004,
-           *               "custom_questions": [],
-           *               "description": "General Admission",
-           *               "email": "stephonbartoletti2@those-feather.org.uk",
-           *               "event_id": "ev_8",
-           *               "full_name": "Helen Roberts",
-           *               "first_name": "Helen",
-           *               "last_name": "Roberts",
-           *               "reservation": null,
-           *               "status": "valid",
-           *               "updated_at": 1781502004,
-           *               "voided_at": null,
-           *               "order_id": "or_248",
-           *               "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
-           *             }
-           *           ],
-           *           "line_items": [
-           *             {
-           *               "object": "line_item",
-           *               "id": "li_428",
-           *               "booking_fee": 770,
-           *               "description": "General Admission",
-           *               "type": "ticket",
-           *               "total": 10370,
-           *               "value": 9600,
-           *               "quantity": 2
-           *             },
-           *             {
-           *               "object": "line_item",
-           *               "id": "li_429",
-           *               "booking_fee": 0,
-           *               "description": "GST (9%)",
-           *               "type": "tax",
-           *               "total": 933,
-           *               "value": 933,
-           *               "quantity": 1
-           *             }
-           *           ],
-           *           "payment_method": {
-           *             "external_id": null,
-           *             "id": "pm_1101",
-           *             "type": "offline",
-           *             "name": "Bank transfer",
-           *             "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
-           *           },
-           *           "refund_amount": 0,
-           *           "status": "completed",
-           *           "status_message": null,
-           *           "subtotal": 10370,
-           *           "tax": 933,
-           *           "total": 11303,
-           *           "txn_id": null,
-           *           "updated_at": 1781502004
-           *         }
-           *       ],
-           *       "links": {
-           *         "next": "/v1/orders?starting_after=or_248&limit=2",
-           *         "previous": null
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['OrderListDto'];
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "event",
+                     *           "id": "ev_17",
+                     *           "access_code": null,
+                     *           "call_to_action": "Buy tickets",
+                     *           "created_at": 1733940556,
+                     *           "currency": "mxn",
+                     *           "description": "Independence Eve with three mariachi bands.",
+                     *           "end": {
+                     *             "date": "2025-09-15",
+                     *             "formatted": "Mon 15 Sep 2025 11:30 PM",
+                     *             "iso": "2025-09-15T23:30:00-06:00",
+                     *             "time": "23:30",
+                     *             "timezone": "-06:00",
+                     *             "unix": 1758000600
+                     *           },
+                     *           "event_series_id": "es_17",
+                     *           "images": {
+                     *             "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
+                     *             "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
+                     *           },
+                     *           "name": "Noche de Mariachi",
+                     *           "online_event": "false",
+                     *           "payment_methods": [
+                     *             {
+                     *               "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *               "id": null,
+                     *               "type": "stripe",
+                     *               "name": "Stripe",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": "DEMOBOX1PPL7Q",
+                     *               "id": null,
+                     *               "type": "paypal",
+                     *               "name": "PayPal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1101",
+                     *               "type": "offline",
+                     *               "name": "Bank transfer",
+                     *               "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1102",
+                     *               "type": "offline",
+                     *               "name": "Pay on the door",
+                     *               "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1201",
+                     *               "type": "operator",
+                     *               "name": "Box office card terminal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1202",
+                     *               "type": "operator",
+                     *               "name": "Cash",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": null,
+                     *               "type": "no_cost",
+                     *               "name": null,
+                     *               "instructions": null
+                     *             }
+                     *           ],
+                     *           "private": "false",
+                     *           "start": {
+                     *             "date": "2025-09-15",
+                     *             "formatted": "Mon 15 Sep 2025 8:00 PM",
+                     *             "iso": "2025-09-15T20:00:00-06:00",
+                     *             "time": "20:00",
+                     *             "timezone": "-06:00",
+                     *             "unix": 1757988000
+                     *           },
+                     *           "status": "sales_closed",
+                     *           "ticket_groups": [],
+                     *           "ticket_types": [
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_61",
+                     *               "access_code": null,
+                     *               "booking_fee": 5200,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Adult",
+                     *               "price": 65000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 1,
+                     *               "type": "paid",
+                     *               "quantity": 82
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_62",
+                     *               "access_code": null,
+                     *               "booking_fee": 2640,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Child (5-15)",
+                     *               "price": 33000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 2,
+                     *               "type": "paid",
+                     *               "quantity": 30
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_63",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 4,
+                     *               "min_per_order": 1,
+                     *               "name": "Under 5s",
+                     *               "price": 0,
+                     *               "status": "unavailable",
+                     *               "sort_order": 3,
+                     *               "type": "free",
+                     *               "quantity": 19
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_64",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": "Pay a little more if you can, to keep the night going",
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Supporter",
+                     *               "price": 98000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 4,
+                     *               "type": "donation",
+                     *               "quantity": 20
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_65",
+                     *               "access_code": null,
+                     *               "booking_fee": 4400,
+                     *               "description": "Price per person",
+                     *               "group_id": null,
+                     *               "max_per_order": 20,
+                     *               "min_per_order": 6,
+                     *               "name": "Group of 6+",
+                     *               "price": 55000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 5,
+                     *               "type": "paid",
+                     *               "quantity": 10
+                     *             }
+                     *           ],
+                     *           "tickets_available": "false",
+                     *           "timezone": "America/Mexico_City",
+                     *           "total_issued_tickets": 9,
+                     *           "total_orders": 3,
+                     *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
+                     *           "venue": {
+                     *             "name": "Salón Garibaldi",
+                     *             "postal_code": "06010"
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "event",
+                     *           "id": "ev_11",
+                     *           "access_code": null,
+                     *           "call_to_action": "Book now",
+                     *           "created_at": 1733434928,
+                     *           "currency": "czk",
+                     *           "description": "Dvořák and Janáček by the river, played by a string octet.",
+                     *           "end": {
+                     *             "date": "2025-09-20",
+                     *             "formatted": "Sat 20 Sep 2025 9:30 PM",
+                     *             "iso": "2025-09-20T21:30:00+02:00",
+                     *             "time": "21:30",
+                     *             "timezone": "+02:00",
+                     *             "unix": 1758396600
+                     *           },
+                     *           "event_series_id": "es_11",
+                     *           "images": {
+                     *             "header": "https://cdn.boxoffice.example/events/vltava-strings/header.jpg",
+                     *             "thumbnail": "https://cdn.boxoffice.example/events/vltava-strings/thumbnail.jpg"
+                     *           },
+                     *           "name": "Vltava Strings",
+                     *           "online_event": "false",
+                     *           "payment_methods": [
+                     *             {
+                     *               "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *               "id": null,
+                     *               "type": "stripe",
+                     *               "name": "Stripe",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": "DEMOBOX1PPL7Q",
+                     *               "id": null,
+                     *               "type": "paypal",
+                     *               "name": "PayPal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1101",
+                     *               "type": "offline",
+                     *               "name": "Bank transfer",
+                     *               "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1102",
+                     *               "type": "offline",
+                     *               "name": "Pay on the door",
+                     *               "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1201",
+                     *               "type": "operator",
+                     *               "name": "Box office card terminal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1202",
+                     *               "type": "operator",
+                     *               "name": "Cash",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": null,
+                     *               "type": "no_cost",
+                     *               "name": null,
+                     *               "instructions": null
+                     *             }
+                     *           ],
+                     *           "private": "false",
+                     *           "start": {
+                     *             "date": "2025-09-20",
+                     *             "formatted": "Sat 20 Sep 2025 7:30 PM",
+                     *             "iso": "2025-09-20T19:30:00+02:00",
+                     *             "time": "19:30",
+                     *             "timezone": "+02:00",
+                     *             "unix": 1758389400
+                     *           },
+                     *           "status": "sales_closed",
+                     *           "ticket_groups": [],
+                     *           "ticket_types": [
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_36",
+                     *               "access_code": null,
+                     *               "booking_fee": 9920,
+                     *               "description": "The best seats, in rows A to E",
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Premium",
+                     *               "price": 124000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 1,
+                     *               "type": "paid",
+                     *               "quantity": 250
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_37",
+                     *               "access_code": null,
+                     *               "booking_fee": 5520,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Standard",
+                     *               "price": 69000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 2,
+                     *               "type": "paid",
+                     *               "quantity": 748
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_38",
+                     *               "access_code": null,
+                     *               "booking_fee": 2800,
+                     *               "description": "Valid student ID required at the door",
+                     *               "group_id": null,
+                     *               "max_per_order": 2,
+                     *               "min_per_order": 1,
+                     *               "name": "Student",
+                     *               "price": 35000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 3,
+                     *               "type": "paid",
+                     *               "quantity": 180
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_39",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 4,
+                     *               "min_per_order": 1,
+                     *               "name": "Under 16s",
+                     *               "price": 0,
+                     *               "status": "unavailable",
+                     *               "sort_order": 4,
+                     *               "type": "free",
+                     *               "quantity": 60
+                     *             }
+                     *           ],
+                     *           "tickets_available": "false",
+                     *           "timezone": "Europe/Prague",
+                     *           "total_issued_tickets": 2,
+                     *           "total_orders": 2,
+                     *           "url": "https://www.boxoffice.example/demo-box-office/events/11",
+                     *           "venue": {
+                     *             "name": "Vltava Concert Hall",
+                     *             "postal_code": "110 00"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/events?starting_after=ev_11&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventListDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no event of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
-          'X-Sync-Watermark': number;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no order of this box office. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  retrieveOrder: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The order's id; anything else names no order (404) */
-        order_id: string;
-      };
-      cookie?: never;
+    retrieveEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id; anything else names no event (404) */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "event",
+                     *       "id": "ev_17",
+                     *       "access_code": null,
+                     *       "call_to_action": "Buy tickets",
+                     *       "created_at": 1733940556,
+                     *       "currency": "mxn",
+                     *       "description": "Independence Eve with three mariachi bands.",
+                     *       "end": {
+                     *         "date": "2025-09-15",
+                     *         "formatted": "Mon 15 Sep 2025 11:30 PM",
+                     *         "iso": "2025-09-15T23:30:00-06:00",
+                     *         "time": "23:30",
+                     *         "timezone": "-06:00",
+                     *         "unix": 1758000600
+                     *       },
+                     *       "event_series_id": "es_17",
+                     *       "images": {
+                     *         "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
+                     *         "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
+                     *       },
+                     *       "name": "Noche de Mariachi",
+                     *       "online_event": "false",
+                     *       "payment_methods": [
+                     *         {
+                     *           "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *           "id": null,
+                     *           "type": "stripe",
+                     *           "name": "Stripe",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": "DEMOBOX1PPL7Q",
+                     *           "id": null,
+                     *           "type": "paypal",
+                     *           "name": "PayPal",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1101",
+                     *           "type": "offline",
+                     *           "name": "Bank transfer",
+                     *           "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1102",
+                     *           "type": "offline",
+                     *           "name": "Pay on the door",
+                     *           "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1201",
+                     *           "type": "operator",
+                     *           "name": "Box office card terminal",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1202",
+                     *           "type": "operator",
+                     *           "name": "Cash",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": null,
+                     *           "type": "no_cost",
+                     *           "name": null,
+                     *           "instructions": null
+                     *         }
+                     *       ],
+                     *       "private": "false",
+                     *       "start": {
+                     *         "date": "2025-09-15",
+                     *         "formatted": "Mon 15 Sep 2025 8:00 PM",
+                     *         "iso": "2025-09-15T20:00:00-06:00",
+                     *         "time": "20:00",
+                     *         "timezone": "-06:00",
+                     *         "unix": 1757988000
+                     *       },
+                     *       "status": "sales_closed",
+                     *       "ticket_groups": [],
+                     *       "ticket_types": [
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_61",
+                     *           "access_code": null,
+                     *           "booking_fee": 5200,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Adult",
+                     *           "price": 65000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 1,
+                     *           "type": "paid",
+                     *           "quantity": 82
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_62",
+                     *           "access_code": null,
+                     *           "booking_fee": 2640,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Child (5-15)",
+                     *           "price": 33000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 2,
+                     *           "type": "paid",
+                     *           "quantity": 30
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_63",
+                     *           "access_code": null,
+                     *           "booking_fee": 0,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 4,
+                     *           "min_per_order": 1,
+                     *           "name": "Under 5s",
+                     *           "price": 0,
+                     *           "status": "unavailable",
+                     *           "sort_order": 3,
+                     *           "type": "free",
+                     *           "quantity": 19
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_64",
+                     *           "access_code": null,
+                     *           "booking_fee": 0,
+                     *           "description": "Pay a little more if you can, to keep the night going",
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Supporter",
+                     *           "price": 98000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 4,
+                     *           "type": "donation",
+                     *           "quantity": 20
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_65",
+                     *           "access_code": null,
+                     *           "booking_fee": 4400,
+                     *           "description": "Price per person",
+                     *           "group_id": null,
+                     *           "max_per_order": 20,
+                     *           "min_per_order": 6,
+                     *           "name": "Group of 6+",
+                     *           "price": 55000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 5,
+                     *           "type": "paid",
+                     *           "quantity": 10
+                     *         }
+                     *       ],
+                     *       "tickets_available": "false",
+                     *       "timezone": "America/Mexico_City",
+                     *       "total_issued_tickets": 9,
+                     *       "total_orders": 3,
+                     *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
+                     *       "venue": {
+                     *         "name": "Salón Garibaldi",
+                     *         "postal_code": "06010"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such event in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description The order */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
+    listIssuedTickets: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last issued ticket id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first issued ticket id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description Unix seconds: issued tickets whose created_at equals it */
+                created_at?: number;
+                /** @description Unix seconds: issued tickets whose created_at is greater than it */
+                "created_at.gt"?: number;
+                /** @description Unix seconds: issued tickets whose created_at is greater than or equal to it */
+                "created_at.gte"?: number;
+                /** @description Unix seconds: issued tickets whose created_at is less than it */
+                "created_at.lt"?: number;
+                /** @description Unix seconds: issued tickets whose created_at is less than or equal to it */
+                "created_at.lte"?: number;
+                /** @description Unix seconds: issued tickets whose updated_at equals it */
+                updated_at?: number;
+                /** @description Unix seconds: issued tickets whose updated_at is greater than it */
+                "updated_at.gt"?: number;
+                /** @description Unix seconds: issued tickets whose updated_at is greater than or equal to it */
+                "updated_at.gte"?: number;
+                /** @description Unix seconds: issued tickets whose updated_at is less than it */
+                "updated_at.lt"?: number;
+                /** @description Unix seconds: issued tickets whose updated_at is less than or equal to it */
+                "updated_at.lte"?: number;
+                /** @description Tickets for this event, or for any of a comma list of up to 50 */
+                event_id?: string;
+                /** @description Tickets of this order */
+                order_id?: string;
+                /** @description Ticket status */
+                status?: "valid" | "void";
+                /** @description The ticket with this barcode */
+                barcode?: string;
+                /** @description The order's buyer e-mail, exact but case-insensitive */
+                email?: string;
+                /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
+                sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "object": "order",
-           *       "id": "or_249",
-           *       "buyer_details": {
-           *         "address": {
-           *           "address_1": "458 Bramley Close",
-           *           "address_2": null,
-           *           "address_3": "Upton Cassin-Satterfield",
-           *           "postal_code": "OX70 09L"
-           *         },
-           *         "custom_questions": [
-           *           {
-           *             "question": "How did you hear about this event?",
-           *             "answer": "A friend"
-           *           },
-           *           {
-           *             "question": "May we send you news of future events?",
-           *             "answer": "Yes"
-           *           }
-           *         ],
-           *         "email": "dward@hotmail.co.uk",
-           *         "name": "Debra Ward",
-           *         "phone": null
-           *       },
-           *       "created_at": 1781214881,
-           *       "currency": {
-           *         "code": "sek",
-           *         "base_multiplier": 100
-           *       },
-           *       "event_summary": {
-           *         "id": "ev_23",
-           *         "name": "Midsummer Indie Night",
-           *         "start_date": {
-           *           "date": "2026-06-19",
-           *           "formatted": "Fri 19 Jun 2026 6:00 PM",
-           *           "iso": "2026-06-19T18:00:00+02:00",
-           *           "time": "18:00",
-           *           "timezone": "+02:00",
-           *           "unix": 1781884800
-           *         },
-           *         "end_date": {
-           *           "date": "2026-06-20",
-           *           "formatted": "Sat 20 Jun 2026 1:00 AM",
-           *           "iso": "2026-06-20T01:00:00+02:00",
-           *           "time": "01:00",
-           *           "timezone": "+02:00",
-           *           "unix": 1781910000
-           *         }
-           *       },
-           *       "issued_tickets": [
-           *         {
-           *           "object": "issued_ticket",
-           *           "id": "it_552",
-           *           "barcode": "WXMQX1TE1F",
-           *           "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
-           *           "created_at": 1781214881,
-           *           "custom_questions": [],
-           *           "description": "General Admission",
-           *           "email": "dward@hotmail.co.uk",
-           *           "event_id": "ev_23",
-           *           "full_name": "Debra Ward",
-           *           "first_name": "Debra",
-           *           "last_name": "Ward",
-           *           "reservation": null,
-           *           "status": "valid",
-           *           "updated_at": 1781214881,
-           *           "voided_at": null,
-           *           "order_id": "or_249",
-           *           "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
-           *         },
-           *         {
-           *           "object": "issued_ticket",
-           *           "id": "it_553",
-           *           "barcode": "ZEXVNSW4BJ",
-           *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
-           *           "created_at": 1781214881,
-           *           "custom_questions": [],
-           *           "description": "General Admission",
-           *           "email": "dward@hotmail.co.uk",
-           *           "event_id": "ev_23",
-           *           "full_name": null,
-           *           "first_name": null,
-           *           "last_name": null,
-           *           "reservation": null,
-           *           "status": "valid",
-           *           "updated_at": 1781214881,
-           *           "voided_at": null,
-           *           "order_id": "or_249",
-           *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
-           *         },
-           *         {
-           *           "object": "issued_ticket",
-           *           "id": "it_554",
-           *           "barcode": "PK5SM48N9K",
-           *           "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
-           *           "created_at": 1781214881,
-           *           "custom_questions": [],
-           *           "description": "General Admission",
-           *           "email": "dward@hotmail.co.uk",
-           *           "event_id": "ev_23",
-           *           "full_name": "Joanna Pfeffer",
-           *           "first_name": "Joanna",
-           *           "last_name": "Pfeffer",
-           *           "reservation": null,
-           *           "status": "valid",
-           *           "updated_at": 1781214881,
-           *           "voided_at": null,
-           *           "order_id": "or_249",
-           *           "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
-           *         }
-           *       ],
-           *       "line_items": [
-           *         {
-           *           "object": "line_item",
-           *           "id": "li_430",
-           *           "booking_fee": 9600,
-           *           "description": "General Admission",
-           *           "type": "ticket",
-           *           "total": 129600,
-           *           "value": 120000,
-           *           "quantity": 3
-           *         }
-           *       ],
-           *       "payment_method": {
-           *         "external_id": null,
-           *         "id": "pm_1201",
-           *         "type": "operator",
-           *         "name": "Box office card terminal",
-           *         "instructions": null
-           *       },
-           *       "refund_amount": 0,
-           *       "status": "completed",
-           *       "status_message": null,
-           *       "subtotal": 129600,
-           *       "tax": 0,
-           *       "total": 129600,
-           *       "txn_id": "POS-42456377",
-           *       "updated_at": 1781214881
-           *     }
-           */
-          'application/json': components['schemas']['OrderDto'];
+        requestBody?: never;
+        responses: {
+            /** @description A page of issued tickets */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    "X-Sync-Watermark": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_551",
+                     *           "barcode": "P417YTK32C",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
+                     *           "created_at": 1781502004,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "stephonbartoletti2@those-feather.org.uk",
+                     *           "event_id": "ev_8",
+                     *           "full_name": "Helen Roberts",
+                     *           "first_name": "Helen",
+                     *           "last_name": "Roberts",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1781502004,
+                     *           "voided_at": null,
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
+                     *         },
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_550",
+                     *           "barcode": "BG2TFFPDMD",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
+                     *           "created_at": 1781502004,
+                     *           "custom_questions": [],
+                     *           "description": "General Admission",
+                     *           "email": "stephonbartoletti2@those-feather.org.uk",
+                     *           "event_id": "ev_8",
+                     *           "full_name": "Stephon Bartoletti",
+                     *           "first_name": "Stephon",
+                     *           "last_name": "Bartoletti",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1781502004,
+                     *           "voided_at": null,
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/issued_tickets?starting_after=it_550&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssuedTicketListDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    "X-Sync-Watermark": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no issued ticket of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description VALIDATION_ERROR: this path takes no query parameters */
-      400: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description NOT_FOUND: no such order in this box office, or a malformed id */
-      404: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  listEvents: {
-    parameters: {
-      query?: {
-        /** @description Number of items, 1–100 */
-        limit?: number;
-        /** @description Cursor: the last event id of the current page, to fetch the next page. */
-        starting_after?: string;
-        /** @description Cursor: the first event id of the current page, to fetch the previous page. Wins when both cursors are given. */
-        ending_before?: string;
-        /** @description Unix seconds: events whose start_at equals it */
-        start_at?: number;
-        /** @description Unix seconds: events whose start_at is greater than it */
-        'start_at.gt'?: number;
-        /** @description Unix seconds: events whose start_at is greater than or equal to it */
-        'start_at.gte'?: number;
-        /** @description Unix seconds: events whose start_at is less than it */
-        'start_at.lt'?: number;
-        /** @description Unix seconds: events whose start_at is less than or equal to it */
-        'start_at.lte'?: number;
-        /** @description Unix seconds: events whose end_at equals it */
-        end_at?: number;
-        /** @description Unix seconds: events whose end_at is greater than it */
-        'end_at.gt'?: number;
-        /** @description Unix seconds: events whose end_at is greater than or equal to it */
-        'end_at.gte'?: number;
-        /** @description Unix seconds: events whose end_at is less than it */
-        'end_at.lt'?: number;
-        /** @description Unix seconds: events whose end_at is less than or equal to it */
-        'end_at.lte'?: number;
-        /** @description One of draft, published, sales_closed, cancelled, or a comma list of them */
-        status?: string;
-        /** @description Events of this series */
-        event_series_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
+    retrieveIssuedTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The issued ticket's id; anything else names no issued ticket (404) */
+                issued_ticket_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issued ticket */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "issued_ticket",
+                     *       "id": "it_551",
+                     *       "barcode": "P417YTK32C",
+                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
+                     *       "created_at": 1781502004,
+                     *       "custom_questions": [],
+                     *       "description": "General Admission",
+                     *       "email": "stephonbartoletti2@those-feather.org.uk",
+                     *       "event_id": "ev_8",
+                     *       "full_name": "Helen Roberts",
+                     *       "first_name": "Helen",
+                     *       "last_name": "Roberts",
+                     *       "reservation": null,
+                     *       "status": "valid",
+                     *       "updated_at": 1781502004,
+                     *       "voided_at": null,
+                     *       "order_id": "or_248",
+                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssuedTicketDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such issued ticket in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
     };
-    requestBody?: never;
-    responses: {
-      /** @description A page of events */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Unix seconds: changes whose created_at equals it */
+                created_at?: number;
+                /** @description Unix seconds: changes whose created_at is greater than it */
+                "created_at.gt"?: number;
+                /** @description Unix seconds: changes whose created_at is greater than or equal to it */
+                "created_at.gte"?: number;
+                /** @description Unix seconds: changes whose created_at is less than it */
+                "created_at.lt"?: number;
+                /** @description Unix seconds: changes whose created_at is less than or equal to it */
+                "created_at.lte"?: number;
+                /** @description The position to read after: a change id as links.next and X-Change-Head give it (`chg_0`: the start) */
+                starting_after?: string;
+                /** @description Only these types: a type, a family (`ORDER.*`), or a comma list of them */
+                type?: string;
+                /** @description Only the entries about this resource (`or_123`, `it_5`, …) */
+                resource_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "object": "event",
-           *           "id": "ev_17",
-           *           "access_code": null,
-           *           "call_to_action": "Buy tickets",
-           *           "created_at": 1733940556,
-           *           "currency": "mxn",
-           *           "description": "Independence Eve with three mariachi bands.",
-           *           "end": {
-           *             "date": "2025-09-15",
-           *             "formatted": "Mon 15 Sep 2025 11:30 PM",
-           *             "iso": "2025-09-15T23:30:00-06:00",
-           *             "time": "23:30",
-           *             "timezone": "-06:00",
-           *             "unix": 1758000600
-           *           },
-           *           "event_series_id": "es_17",
-           *           "images": {
-           *             "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
-           *             "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
-           *           },
-           *           "name": "Noche de Mariachi",
-           *           "online_event": "false",
-           *           "payment_methods": [
-           *             {
-           *               "external_id": "acct_1PdEmoB0x0ff1ce1",
-           *               "id": null,
-           *               "type": "stripe",
-           *               "name": "Stripe",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": "DEMOBOX1PPL7Q",
-           *               "id": null,
-           *               "type": "paypal",
-           *               "name": "PayPal",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1101",
-           *               "type": "offline",
-           *               "name": "Bank transfer",
-           *               "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1102",
-           *               "type": "offline",
-           *               "name": "Pay on the door",
-           *               "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1201",
-           *               "type": "operator",
-           *               "name": "Box office card terminal",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1202",
-           *               "type": "operator",
-           *               "name": "Cash",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": null,
-           *               "type": "no_cost",
-           *               "name": null,
-           *               "instructions": null
-           *             }
-           *           ],
-           *           "private": "false",
-           *           "start": {
-           *             "date": "2025-09-15",
-           *             "formatted": "Mon 15 Sep 2025 8:00 PM",
-           *             "iso": "2025-09-15T20:00:00-06:00",
-           *             "time": "20:00",
-           *             "timezone": "-06:00",
-           *             "unix": 1757988000
-           *           },
-           *           "status": "sales_closed",
-           *           "ticket_groups": [],
-           *           "ticket_types": [
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_61",
-           *               "access_code": null,
-           *               "booking_fee": 5200,
-           *               "description": null,
-           *               "group_id": null,
-           *               "max_per_order": 10,
-           *               "min_per_order": 1,
-           *               "name": "Adult",
-           *               "price": 65000,
-           *               "status": "unavailable",
-           *               "sort_order": 1,
-           *               "type": "paid",
-           *               "quantity": 82
-           *             },
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_62",
-           *               "access_code": null,
-           *               "booking_fee": 2640,
-           *               "description": null,
-           *               "group_id": null,
-           *               "max_per_order": 10,
-           *               "min_per_order": 1,
-           *               "name": "Child (5-15)",
-           *               "price": 33000,
-           *               "status": "unavailable",
-           *               "sort_order": 2,
-           *               "type": "paid",
-           *               "quantity": 30
-           *             },
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_63",
-           *               "access_code": null,
-           *               "booking_fee": 0,
-           *               "description": null,
-           *               "group_id": null,
-           *               "max_per_order": 4,
-           *               "min_per_order": 1,
-           *               "name": "Under 5s",
-           *               "price": 0,
-           *               "status": "unavailable",
-           *               "sort_order": 3,
-           *               "type": "free",
-           *               "quantity": 19
-           *             },
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_64",
-           *               "access_code": null,
-           *               "booking_fee": 0,
-           *               "description": "Pay a little more if you can, to keep the night going",
-           *               "group_id": null,
-           *               "max_per_order": 10,
-           *               "min_per_order": 1,
-           *               "name": "Supporter",
-           *               "price": 98000,
-           *               "status": "unavailable",
-           *               "sort_order": 4,
-           *               "type": "donation",
-           *               "quantity": 20
-           *             },
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_65",
-           *               "access_code": null,
-           *               "booking_fee": 4400,
-           *               "description": "Price per person",
-           *               "group_id": null,
-           *               "max_per_order": 20,
-           *               "min_per_order": 6,
-           *               "name": "Group of 6+",
-           *               "price": 55000,
-           *               "status": "unavailable",
-           *               "sort_order": 5,
-           *               "type": "paid",
-           *               "quantity": 10
-           *             }
-           *           ],
-           *           "tickets_available": "false",
-           *           "timezone": "America/Mexico_City",
-           *           "total_issued_tickets": 9,
-           *           "total_orders": 3,
-           *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
-           *           "venue": {
-           *             "name": "Salón Garibaldi",
-           *             "postal_code": "06010"
-           *           }
-           *         },
-           *         {
-           *           "object": "event",
-           *           "id": "ev_11",
-           *           "access_code": null,
-           *           "call_to_action": "Book now",
-           *           "created_at": 1733434928,
-           *           "currency": "czk",
-           *           "description": "Dvořák and Janáček by the river, played by a string octet.",
-           *           "end": {
-           *             "date": "2025-09-20",
-           *             "formatted": "Sat 20 Sep 2025 9:30 PM",
-           *             "iso": "2025-09-20T21:30:00+02:00",
-           *             "time": "21:30",
-           *             "timezone": "+02:00",
-           *             "unix": 1758396600
-           *           },
-           *           "event_series_id": "es_11",
-           *           "images": {
-           *             "header": "https://cdn.boxoffice.example/events/vltava-strings/header.jpg",
-           *             "thumbnail": "https://cdn.boxoffice.example/events/vltava-strings/thumbnail.jpg"
-           *           },
-           *           "name": "Vltava Strings",
-           *           "online_event": "false",
-           *           "payment_methods": [
-           *             {
-           *               "external_id": "acct_1PdEmoB0x0ff1ce1",
-           *               "id": null,
-           *               "type": "stripe",
-           *               "name": "Stripe",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": "DEMOBOX1PPL7Q",
-           *               "id": null,
-           *               "type": "paypal",
-           *               "name": "PayPal",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1101",
-           *               "type": "offline",
-           *               "name": "Bank transfer",
-           *               "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1102",
-           *               "type": "offline",
-           *               "name": "Pay on the door",
-           *               "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1201",
-           *               "type": "operator",
-           *               "name": "Box office card terminal",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": "pm_1202",
-           *               "type": "operator",
-           *               "name": "Cash",
-           *               "instructions": null
-           *             },
-           *             {
-           *               "external_id": null,
-           *               "id": null,
-           *               "type": "no_cost",
-           *               "name": null,
-           *               "instructions": null
-           *             }
-           *           ],
-           *           "private": "false",
-           *           "start": {
-           *             "date": "2025-09-20",
-           *             "formatted": "Sat 20 Sep 2025 7:30 PM",
-           *             "iso": "2025-09-20T19:30:00+02:00",
-           *             "time": "19:30",
-           *             "timezone": "+02:00",
-           *             "unix": 1758389400
-           *           },
-           *           "status": "sales_closed",
-           *           "ticket_groups": [],
-           *           "ticket_types": [
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_36",
-           *               "access_code": null,
-           *               "booking_fee": 9920,
-           *               "description": "The best seats, in rows A to E",
-           *               "group_id": null,
-           *               "max_per_order": 10,
-           *               "min_per_order": 1,
-           *               "name": "Premium",
-           *               "price": 124000,
-           *               "status": "unavailable",
-           *               "sort_order": 1,
-           *               "type": "paid",
-           *               "quantity": 250
-           *             },
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_37",
-           *               "access_code": null,
-           *               "booking_fee": 5520,
-           *               "description": null,
-           *               "group_id": null,
-           *               "max_per_order": 10,
-           *               "min_per_order": 1,
-           *               "name": "Standard",
-           *               "price": 69000,
-           *               "status": "unavailable",
-           *               "sort_order": 2,
-           *               "type": "paid",
-           *               "quantity": 748
-           *             },
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_38",
-           *               "access_code": null,
-           *               "booking_fee": 2800,
-           *               "description": "Valid student ID required at the door",
-           *               "group_id": null,
-           *               "max_per_order": 2,
-           *               "min_per_order": 1,
-           *               "name": "Student",
-           *               "price": 35000,
-           *               "status": "unavailable",
-           *               "sort_order": 3,
-           *               "type": "paid",
-           *               "quantity": 180
-           *             },
-           *             {
-           *               "object": "ticket_type",
-           *               "id": "tt_39",
-           *               "access_code": null,
-           *               "booking_fee": 0,
-           *               "description": null,
-           *               "group_id": null,
-           *               "max_per_order": 4,
-           *               "min_per_order": 1,
-           *               "name": "Under 16s",
-           *               "price": 0,
-           *               "status": "unavailable",
-           *               "sort_order": 4,
-           *               "type": "free",
-           *               "quantity": 60
-           *             }
-           *           ],
-           *           "tickets_available": "false",
-           *           "timezone": "Europe/Prague",
-           *           "total_issued_tickets": 2,
-           *           "total_orders": 2,
-           *           "url": "https://www.boxoffice.example/demo-box-office/events/11",
-           *           "venue": {
-           *             "name": "Vltava Concert Hall",
-           *             "postal_code": "110 00"
-           *           }
-           *         }
-           *       ],
-           *       "links": {
-           *         "next": "/v1/events?starting_after=ev_11&limit=2",
-           *         "previous": null
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['EventListDto'];
+        requestBody?: never;
+        responses: {
+            /** @description A page of changes */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
+                    "X-Change-Head": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeListDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
+                    "X-Change-Head": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no change of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description CURSOR_EXPIRED: starting_after is older than the feed keeps (CHANGES_RETENTION_DAYS): read the lists again, then follow the feed from X-Change-Head. */
+            410: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no event of this box office. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
     };
-  };
-  retrieveEvent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The event's id; anything else names no event (404) */
-        event_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The event */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "object": "event",
-           *       "id": "ev_17",
-           *       "access_code": null,
-           *       "call_to_action": "Buy tickets",
-           *       "created_at": 1733940556,
-           *       "currency": "mxn",
-           *       "description": "Independence Eve with three mariachi bands.",
-           *       "end": {
-           *         "date": "2025-09-15",
-           *         "formatted": "Mon 15 Sep 2025 11:30 PM",
-           *         "iso": "2025-09-15T23:30:00-06:00",
-           *         "time": "23:30",
-           *         "timezone": "-06:00",
-           *         "unix": 1758000600
-           *       },
-           *       "event_series_id": "es_17",
-           *       "images": {
-           *         "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
-           *         "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
-           *       },
-           *       "name": "Noche de Mariachi",
-           *       "online_event": "false",
-           *       "payment_methods": [
-           *         {
-           *           "external_id": "acct_1PdEmoB0x0ff1ce1",
-           *           "id": null,
-           *           "type": "stripe",
-           *           "name": "Stripe",
-           *           "instructions": null
-           *         },
-           *         {
-           *           "external_id": "DEMOBOX1PPL7Q",
-           *           "id": null,
-           *           "type": "paypal",
-           *           "name": "PayPal",
-           *           "instructions": null
-           *         },
-           *         {
-           *           "external_id": null,
-           *           "id": "pm_1101",
-           *           "type": "offline",
-           *           "name": "Bank transfer",
-           *           "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
-           *         },
-           *         {
-           *           "external_id": null,
-           *           "id": "pm_1102",
-           *           "type": "offline",
-           *           "name": "Pay on the door",
-           *           "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
-           *         },
-           *         {
-           *           "external_id": null,
-           *           "id": "pm_1201",
-           *           "type": "operator",
-           *           "name": "Box office card terminal",
-           *           "instructions": null
-           *         },
-           *         {
-           *           "external_id": null,
-           *           "id": "pm_1202",
-           *           "type": "operator",
-           *           "name": "Cash",
-           *           "instructions": null
-           *         },
-           *         {
-           *           "external_id": null,
-           *           "id": null,
-           *           "type": "no_cost",
-           *           "name": null,
-           *           "instructions": null
-           *         }
-           *       ],
-           *       "private": "false",
-           *       "start": {
-           *         "date": "2025-09-15",
-           *         "formatted": "Mon 15 Sep 2025 8:00 PM",
-           *         "iso": "2025-09-15T20:00:00-06:00",
-           *         "time": "20:00",
-           *         "timezone": "-06:00",
-           *         "unix": 1757988000
-           *       },
-           *       "status": "sales_closed",
-           *       "ticket_groups": [],
-           *       "ticket_types": [
-           *         {
-           *           "object": "ticket_type",
-           *           "id": "tt_61",
-           *           "access_code": null,
-           *           "booking_fee": 5200,
-           *           "description": null,
-           *           "group_id": null,
-           *           "max_per_order": 10,
-           *           "min_per_order": 1,
-           *           "name": "Adult",
-           *           "price": 65000,
-           *           "status": "unavailable",
-           *           "sort_order": 1,
-           *           "type": "paid",
-           *           "quantity": 82
-           *         },
-           *         {
-           *           "object": "ticket_type",
-           *           "id": "tt_62",
-           *           "access_code": null,
-           *           "booking_fee": 2640,
-           *           "description": null,
-           *           "group_id": null,
-           *           "max_per_order": 10,
-           *           "min_per_order": 1,
-           *           "name": "Child (5-15)",
-           *           "price": 33000,
-           *           "status": "unavailable",
-           *           "sort_order": 2,
-           *           "type": "paid",
-           *           "quantity": 30
-           *         },
-           *         {
-           *           "object": "ticket_type",
-           *           "id": "tt_63",
-           *           "access_code": null,
-           *           "booking_fee": 0,
-           *           "description": null,
-           *           "group_id": null,
-           *           "max_per_order": 4,
-           *           "min_per_order": 1,
-           *           "name": "Under 5s",
-           *           "price": 0,
-           *           "status": "unavailable",
-           *           "sort_order": 3,
-           *           "type": "free",
-           *           "quantity": 19
-           *         },
-           *         {
-           *           "object": "ticket_type",
-           *           "id": "tt_64",
-           *           "access_code": null,
-           *           "booking_fee": 0,
-           *           "description": "Pay a little more if you can, to keep the night going",
-           *           "group_id": null,
-           *           "max_per_order": 10,
-           *           "min_per_order": 1,
-           *           "name": "Supporter",
-           *           "price": 98000,
-           *           "status": "unavailable",
-           *           "sort_order": 4,
-           *           "type": "donation",
-           *           "quantity": 20
-           *         },
-           *         {
-           *           "object": "ticket_type",
-           *           "id": "tt_65",
-           *           "access_code": null,
-           *           "booking_fee": 4400,
-           *           "description": "Price per person",
-           *           "group_id": null,
-           *           "max_per_order": 20,
-           *           "min_per_order": 6,
-           *           "name": "Group of 6+",
-           *           "price": 55000,
-           *           "status": "unavailable",
-           *           "sort_order": 5,
-           *           "type": "paid",
-           *           "quantity": 10
-           *         }
-           *       ],
-           *       "tickets_available": "false",
-           *       "timezone": "America/Mexico_City",
-           *       "total_issued_tickets": 9,
-           *       "total_orders": 3,
-           *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
-           *       "venue": {
-           *         "name": "Salón Garibaldi",
-           *         "postal_code": "06010"
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['EventDto'];
-        };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description VALIDATION_ERROR: this path takes no query parameters */
-      400: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description NOT_FOUND: no such event in this box office, or a malformed id */
-      404: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listIssuedTickets: {
-    parameters: {
-      query?: {
-        /** @description Number of items, 1–100 */
-        limit?: number;
-        /** @description Cursor: the last issued ticket id of the current page, to fetch the next page. */
-        starting_after?: string;
-        /** @description Cursor: the first issued ticket id of the current page, to fetch the previous page. Wins when both cursors are given. */
-        ending_before?: string;
-        /** @description Unix seconds: issued tickets whose created_at equals it */
-        created_at?: number;
-        /** @description Unix seconds: issued tickets whose created_at is greater than it */
-        'created_at.gt'?: number;
-        /** @description Unix seconds: issued tickets whose created_at is greater than or equal to it */
-        'created_at.gte'?: number;
-        /** @description Unix seconds: issued tickets whose created_at is less than it */
-        'created_at.lt'?: number;
-        /** @description Unix seconds: issued tickets whose created_at is less than or equal to it */
-        'created_at.lte'?: number;
-        /** @description Unix seconds: issued tickets whose updated_at equals it */
-        updated_at?: number;
-        /** @description Unix seconds: issued tickets whose updated_at is greater than it */
-        'updated_at.gt'?: number;
-        /** @description Unix seconds: issued tickets whose updated_at is greater than or equal to it */
-        'updated_at.gte'?: number;
-        /** @description Unix seconds: issued tickets whose updated_at is less than it */
-        'updated_at.lt'?: number;
-        /** @description Unix seconds: issued tickets whose updated_at is less than or equal to it */
-        'updated_at.lte'?: number;
-        /** @description Tickets for this event, or for any of a comma list of up to 50 */
-        event_id?: string;
-        /** @description Tickets of this order */
-        order_id?: string;
-        /** @description Ticket status */
-        status?: 'valid' | 'void';
-        /** @description The ticket with this barcode */
-        barcode?: string;
-        /** @description The order's buyer e-mail, exact but case-insensitive */
-        email?: string;
-        /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
-        sort?: 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of issued tickets */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
-          'X-Sync-Watermark': number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "data": [
-           *         {
-           *           "object": "issued_ticket",
-           *           "id": "it_551",
-           *           "barcode": "P417YTK32C",
-           *           "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
-           *           "created_at": 1781502004,
-           *           "custom_questions": [],
-           *           "description": "General Admission",
-           *           "email": "stephonbartoletti2@those-feather.org.uk",
-           *           "event_id": "ev_8",
-           *           "full_name": "Helen Roberts",
-           *           "first_name": "Helen",
-           *           "last_name": "Roberts",
-           *           "reservation": null,
-           *           "status": "valid",
-           *           "updated_at": 1781502004,
-           *           "voided_at": null,
-           *           "order_id": "or_248",
-           *           "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
-           *         },
-           *         {
-           *           "object": "issued_ticket",
-           *           "id": "it_550",
-           *           "barcode": "BG2TFFPDMD",
-           *           "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
-           *           "created_at": 1781502004,
-           *           "custom_questions": [],
-           *           "description": "General Admission",
-           *           "email": "stephonbartoletti2@those-feather.org.uk",
-           *           "event_id": "ev_8",
-           *           "full_name": "Stephon Bartoletti",
-           *           "first_name": "Stephon",
-           *           "last_name": "Bartoletti",
-           *           "reservation": null,
-           *           "status": "valid",
-           *           "updated_at": 1781502004,
-           *           "voided_at": null,
-           *           "order_id": "or_248",
-           *           "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
-           *         }
-           *       ],
-           *       "links": {
-           *         "next": "/v1/issued_tickets?starting_after=it_550&limit=2",
-           *         "previous": null
-           *       }
-           *     }
-           */
-          'application/json': components['schemas']['IssuedTicketListDto'];
-        };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
-          'X-Sync-Watermark': number;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no issued ticket of this box office. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  retrieveIssuedTicket: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The issued ticket's id; anything else names no issued ticket (404) */
-        issued_ticket_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The issued ticket */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "object": "issued_ticket",
-           *       "id": "it_551",
-           *       "barcode": "P417YTK32C",
-           *       "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
-           *       "created_at": 1781502004,
-           *       "custom_questions": [],
-           *       "description": "General Admission",
-           *       "email": "stephonbartoletti2@those-feather.org.uk",
-           *       "event_id": "ev_8",
-           *       "full_name": "Helen Roberts",
-           *       "first_name": "Helen",
-           *       "last_name": "Roberts",
-           *       "reservation": null,
-           *       "status": "valid",
-           *       "updated_at": 1781502004,
-           *       "voided_at": null,
-           *       "order_id": "or_248",
-           *       "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
-           *     }
-           */
-          'application/json': components['schemas']['IssuedTicketDto'];
-        };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description VALIDATION_ERROR: this path takes no query parameters */
-      400: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description NOT_FOUND: no such issued ticket in this box office, or a malformed id */
-      404: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
-  listChanges: {
-    parameters: {
-      query?: {
-        /** @description Number of items, 1–100 */
-        limit?: number;
-        /** @description Unix seconds: changes whose created_at equals it */
-        created_at?: number;
-        /** @description Unix seconds: changes whose created_at is greater than it */
-        'created_at.gt'?: number;
-        /** @description Unix seconds: changes whose created_at is greater than or equal to it */
-        'created_at.gte'?: number;
-        /** @description Unix seconds: changes whose created_at is less than it */
-        'created_at.lt'?: number;
-        /** @description Unix seconds: changes whose created_at is less than or equal to it */
-        'created_at.lte'?: number;
-        /** @description The position to read after: a change id as links.next and X-Change-Head give it (`chg_0`: the start) */
-        starting_after?: string;
-        /** @description Only these types: a type, a family (`ORDER.*`), or a comma list of them */
-        type?: string;
-        /** @description Only the entries about this resource (`or_123`, `it_5`, …) */
-        resource_id?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of changes */
-      200: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
-          'X-Change-Head': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ChangeListDto'];
-        };
-      };
-      /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-      304: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-          'Cache-Control': 'private, no-cache';
-          /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
-          ETag: string;
-          /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
-          'X-Change-Head': string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no change of this box office. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      401: components['responses']['Unauthorized'];
-      /** @description CURSOR_EXPIRED: starting_after is older than the feed keeps (CHANGES_RETENTION_DAYS): read the lists again, then follow the feed from X-Change-Head. */
-      410: {
-        headers: {
-          /** @description Requests allowed per window */
-          'X-Rate-Limit-Limit': number;
-          /** @description Requests left in this window (never negative) */
-          'X-Rate-Limit-Remaining': number;
-          /** @description Whole seconds until the window resets */
-          'X-Rate-Limit-Reset': number;
-          /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-          'X-Request-Id': string;
-          /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-          'Access-Control-Allow-Origin'?: string;
-          /** @description The response headers a browser script may read */
-          'Access-Control-Expose-Headers'?: 'ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head';
-          /** @description Errors are never stored */
-          'Cache-Control': 'no-store';
-          /** @description The validator of the error body */
-          ETag: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBodyDto'];
-        };
-      };
-      429: components['responses']['TooManyRequests'];
-      500: components['responses']['InternalServerError'];
-      503: components['responses']['ServiceUnavailable'];
-    };
-  };
 }

@@ -1,8 +1,10 @@
 // `npm run apikey -- create --box-office <id> [--name <label>]`
 // `npm run apikey -- list --box-office <id>`
 // `npm run apikey -- revoke <key-id>`
+// `npm run apikey -- --help`
 import { openCliDataSource } from '../database/cli-data-source';
 import {
+  APIKEY_USAGE,
   UsageError,
   parseApiKeyCommand,
   runApiKeyCommand,
@@ -10,6 +12,10 @@ import {
 
 async function main() {
   const command = parseApiKeyCommand(process.argv.slice(2));
+  if (command === null) {
+    console.log(APIKEY_USAGE);
+    return;
+  }
   const dataSource = await openCliDataSource();
   try {
     await runApiKeyCommand(command, dataSource, (line) => console.log(line));

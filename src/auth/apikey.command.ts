@@ -5,7 +5,10 @@ import { ApiKeysService } from './api-keys.service';
 export const APIKEY_USAGE = `Usage:
   npm run apikey -- create --box-office <id> [--name <label>]
   npm run apikey -- list --box-office <id>
-  npm run apikey -- revoke <key-id>`;
+  npm run apikey -- revoke <key-id>
+
+create prints the new key once; keys are stored hashed. A box office comes first:
+  npm run boxoffice -- create --name <name>`;
 
 /** A mistake in the command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -21,13 +24,21 @@ function positiveInt(value: string | undefined, what: string): number {
 const iso = (unix: number | null) =>
   unix === null ? '' : new Date(unix * 1000).toISOString();
 
-/** Parses the command line before any database work, so a typo never opens a database. */
+/**
+ * Parses the command line before any database work, so a typo never opens a database; null when
+ * help was asked for.
+ */
 export function parseApiKeyCommand(argv: string[]) {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { 'box-office': { type: 'string' }, name: { type: 'string' } },
+    options: {
+      'box-office': { type: 'string' },
+      name: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
   });
+  if (values.help) return null;
   const [command, ...rest] = positionals;
   switch (command) {
     case 'create':
@@ -50,7 +61,7 @@ export function parseApiKeyCommand(argv: string[]) {
 
 /** Runs `apikey create|list|revoke`, writing what a person reads through `print`. */
 export async function runApiKeyCommand(
-  command: ReturnType<typeof parseApiKeyCommand>,
+  command: NonNullable<ReturnType<typeof parseApiKeyCommand>>,
   dataSource: DataSource,
   print: (line: string) => void,
 ): Promise<void> {

@@ -14,6 +14,7 @@ import { Order } from '../orders/entities/order.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
 import { EventsAndTicketTypes1764000000000 } from './migrations/1764000000000-EventsAndTicketTypes';
 import { SyncAndChanges1765200000000 } from './migrations/1765200000000-SyncAndChanges';
+import { BoxOfficeCurrencyAndZone1765300000000 } from './migrations/1765300000000-BoxOfficeCurrencyAndZone';
 
 export const ENTITIES = [
   BoxOffice,
@@ -30,6 +31,7 @@ export const MIGRATIONS = [
   InitialSchema1763800000000,
   EventsAndTicketTypes1764000000000,
   SyncAndChanges1765200000000,
+  BoxOfficeCurrencyAndZone1765300000000,
 ];
 
 export interface DataSourceTuning {

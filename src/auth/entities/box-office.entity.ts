@@ -12,4 +12,12 @@ export class BoxOffice {
 
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintAsNumber })
   createdAt: number;
+
+  /** Its main currency (a code of docs/API.md, Money), lower case. */
+  @Column({ type: 'varchar', length: 3, default: 'gbp' })
+  currency: string;
+
+  /** Its IANA time zone (`Europe/London`). */
+  @Column({ type: 'varchar', length: 64, default: 'Europe/London' })
+  timezone: string;
 }

@@ -13,14 +13,14 @@ import { NotRepeated, StrictInt } from '../validation/strict-query';
 import { RANGE_SUFFIXES, type RangeKeys } from './list-filters';
 
 /**
- * A timestamp filter's documented range. The server reads up to 16 digits (docs/API.md, Query
- * parameters); the document promises what a JSON number holds exactly.
+ * A timestamp filter's range: from 1970 to the end of year 9999, the instants a date object can
+ * write (docs/API.md, Timestamps). The document states exactly what the server takes.
  */
 const TIMESTAMP_FILTER = {
   type: 'integer',
   format: 'int64',
-  minimum: -Number.MAX_SAFE_INTEGER,
-  maximum: Number.MAX_SAFE_INTEGER,
+  minimum: 0,
+  maximum: 253_402_300_799,
 } as const;
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -79,6 +79,9 @@ export function CursorQueryDto(
   return CursorQueryDto;
 }
 
+const timestampRange = (key: string) =>
+  `${key} must be Unix seconds from ${TIMESTAMP_FILTER.minimum} to ${TIMESTAMP_FILTER.maximum} (the end of year 9999)`;
+
 /**
  * The range parameters of a Unix-seconds field (`created_at`, `created_at.gt`, …): each one
  * canonical integer, given once. `items` names what is filtered (`orders`).
@@ -100,6 +103,8 @@ export function RangeQueryDto<F extends string>(
       StrictInt(),
       NotRepeated(),
       IsInt({ message: `${key} must be an integer (Unix seconds)` }),
+      Min(TIMESTAMP_FILTER.minimum, { message: timestampRange(key) }),
+      Max(TIMESTAMP_FILTER.maximum, { message: timestampRange(key) }),
     ];
     for (const decorate of decorators) decorate(RangeQueryDto.prototype, key);
   }
