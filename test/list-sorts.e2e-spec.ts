@@ -1,6 +1,7 @@
 import { type Get, type ListBody, errorBody, idsOf, walk } from './utils/api';
 import type { TestApp } from './utils/create-test-app';
 import { createListApp } from './utils/list-app';
+import { waitForWatermark } from './utils/sync-watermark';
 
 // `sort` on the lists that offer it (docs/API.md, "Sorting"): each order walked both ways,
 // keyed cursors in the orders whose key can change, and the errors for what is not an order.
@@ -77,12 +78,7 @@ describe('sorted lists (sort, keyed cursors)', () => {
     const [{ newest }] = await t.dataSource.query<{ newest: unknown }[]>(
       `SELECT max(updated_at) AS newest FROM issued_tickets WHERE box_office_id = ${tenant}`,
     );
-    for (let i = 0; i < 100; i++) {
-      const res = await get('/v1/issued_tickets?limit=1');
-      if (Number(res.headers['x-sync-watermark']) >= Number(newest)) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error('the sync horizon never passed the last change');
+    await waitForWatermark(get, Number(newest), '/v1/issued_tickets?limit=1');
   }
 
   const walkBothWays = async (start: string) => {

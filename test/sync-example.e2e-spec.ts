@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { type Connection, connect } from '../dev/activity/connection';
 import { ActivityWriter } from '../dev/activity/writer';
@@ -11,6 +10,7 @@ import { DEMO_BOX_OFFICES, seedDemoData } from '../seeds/demo-data';
 import { type ListBody, getAs, walk } from './utils/api';
 import { type TestApp, createTestApp } from './utils/create-test-app';
 import { durableTestDatabase } from './utils/migrated-database';
+import { waitForWatermark } from './utils/sync-watermark';
 import type { TestDatabase } from './utils/test-database';
 
 // examples/sync-mirror.mjs, the runnable recipe of docs/API.md ("Incremental sync"), run as a
@@ -72,16 +72,6 @@ describe('examples/sync-mirror.mjs', () => {
     );
   };
 
-  async function waitPastHorizon(stamp: number) {
-    const get = getAs(t.server, KEY);
-    for (let i = 0; i < 60; i++) {
-      const res = await get('/v1/orders?limit=1');
-      if (Number(res.headers['x-sync-watermark']) >= stamp) return;
-      await sleep(100);
-    }
-    throw new Error(`the horizon never passed ${stamp}`);
-  }
-
   it('copies the box office in full on the first run, then only what changed, deletions included', async () => {
     expect(await mirror()).toMatch(/^first run: reading/);
 
@@ -102,7 +92,7 @@ describe('examples/sync-mirror.mjs', () => {
       ...(await writer.newOrder(`ev_${order.event_id}`)),
       ...(await writer.deleteOrder(`or_${gone.id}`)),
     ].map((change) => change.stamp);
-    await waitPastHorizon(Math.max(...stamps));
+    await waitForWatermark(getAs(t.server, KEY), Math.max(...stamps));
 
     const second = await mirror();
     expect(second).toMatch(/orders: \d+ read, 1 new/);

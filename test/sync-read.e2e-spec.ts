@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Connection, connect } from '../dev/activity/connection';
 import { ActivityWriter } from '../dev/activity/writer';
 import { deleteExpiredChanges } from '../src/changes/changes-retention';
@@ -13,6 +12,7 @@ import {
 import { type TestApp, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 import { durableTestDatabase } from './utils/migrated-database';
+import { waitForWatermark } from './utils/sync-watermark';
 import type { TestDatabase } from './utils/test-database';
 
 // Incremental sync and the change feed through HTTP (docs/API.md, "Incremental sync" and "Change
@@ -81,15 +81,7 @@ describe('incremental sync and the change feed over HTTP', () => {
     await database?.drop();
   });
 
-  /** Waits until the horizon has passed `stamp`: what a client sees a little later. */
-  async function pastHorizon(stamp: number) {
-    for (let i = 0; i < 60; i++) {
-      const res = await get('/v1/orders?limit=1');
-      if (Number(res.headers['x-sync-watermark']) >= stamp) return;
-      await sleep(100);
-    }
-    throw new Error(`the horizon never passed ${stamp}`);
-  }
+  const pastHorizon = (stamp: number) => waitForWatermark(get, stamp);
 
   it('every response of the sync lists carries X-Sync-Watermark, below the response’s Date', async () => {
     for (const path of [
