@@ -1,6 +1,6 @@
 import type { BenchOptions } from './options';
 import type { Pinning } from './proc';
-import type { Scenario, ScenarioName } from './scenarios';
+import { OURS_ONLY, type Scenario, type ScenarioName } from './scenarios';
 import type { ServerName } from './servers';
 
 /** One scenario on one server at one connection count: warm-up, then the timed runs. */
@@ -42,7 +42,9 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
       add(name, 'ceiling', [10]);
     add(name, 'ours', both);
     if (name === 'walk' || options.full) add(name, 'ours2', [10]);
-    // The 400 path costs both servers next to nothing: compared only with --full.
+    // The 400 path costs both servers next to nothing: compared only with --full. The typical
+    // peer has no sync parameters or change feed (OURS_ONLY).
+    if (OURS_ONLY.has(name)) continue;
     if (name !== 'invalid' || options.full || options.smoke)
       add(name, 'typical', both);
   }

@@ -24,6 +24,8 @@ export const SCENARIO_NAMES = [
   'tickets',
   'ticketdeep',
   'ticketget',
+  'syncwalk',
+  'feedpoll',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -41,7 +43,18 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   tickets: 'issued-ticket cursor walk, first 100 pages',
   ticketdeep: 'issued-ticket deep cursor at 99%',
   ticketget: 'GET /v1/issued_tickets/{id} (5% 404)',
+  syncwalk: 'sync walk: sort=updated_at, keyed cursors, first 100 pages',
+  feedpoll: 'change-feed poll from the head (nothing new)',
 };
+
+/**
+ * Scenarios the typical peer has no endpoint or parameter for (incremental sync, the change
+ * feed): timed on ours only, and checked by the gate against ours2 alone.
+ */
+export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
+  'syncwalk',
+  'feedpoll',
+]);
 
 export interface Scenario {
   name: ScenarioName;
@@ -319,6 +332,35 @@ export async function buildScenarios(
     deepWindow,
   );
 
+  // Sync walk: keyed cursors (id@updated_at) anywhere in the first 100 pages in updated_at order.
+  const byUpdate = await db.all<{
+    id: number | string;
+    updated_at: number | string;
+  }>(
+    'SELECT id, updated_at FROM orders WHERE box_office_id = ? ORDER BY updated_at ASC, id ASC LIMIT ?',
+    [boxOfficeId, Math.min(10_000, orders - 101)],
+  );
+  const syncwalk = pick(
+    byUpdate.map((_, i) => i),
+    1_000,
+    random,
+  ).map(
+    (i) =>
+      `/v1/orders?starting_after=or_${Number(byUpdate[i].id)}@${Number(byUpdate[i].updated_at)}&sort=updated_at`,
+  );
+
+  // Feed poll: a poller at the head, asking what came since (nothing, between changes).
+  const [head] = await db.all<{ last_id: number | string }>(
+    'SELECT coalesce(max(last_id), 0) AS last_id FROM change_heads WHERE box_office_id = ?',
+    [boxOfficeId],
+  );
+  const position = `chg_${Number(head.last_id)}`;
+  const feedpoll = [
+    `/v1/changes?starting_after=${position}`,
+    `/v1/changes?starting_after=${position}&limit=50`,
+    `/v1/changes?starting_after=${position}&type=ORDER.*,ISSUED_TICKET.*`,
+  ];
+
   const none = new Map<string, number>();
   const scenarios: Scenario[] = [
     {
@@ -379,6 +421,20 @@ export async function buildScenarios(
     },
     ...events.scenarios,
     ...tickets.scenarios,
+    {
+      name: 'syncwalk',
+      title: SCENARIO_TITLES.syncwalk,
+      paths: syncwalk,
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'feedpoll',
+      title: SCENARIO_TITLES.feedpoll,
+      paths: feedpoll,
+      okStatuses: [200],
+      expected: none,
+    },
   ];
   return {
     scenarios,
