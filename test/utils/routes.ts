@@ -31,6 +31,9 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
       'email',
       'txn_id',
       'barcode',
+      'sort',
+      'updated_at',
+      'updated_at.gte',
     ],
     idLists: [{ key: 'event_id', prefix: 'ev_' }],
   },
@@ -68,8 +71,22 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
       'updated_at',
       'updated_at.gt',
       'updated_at.lte',
+      'sort',
     ],
     idLists: [{ key: 'event_id', prefix: 'ev_' }],
+  },
+  {
+    // The change feed has no retrieval: /v1/changes/<id> is an unknown path (404).
+    name: 'changes',
+    idPrefix: 'chg_',
+    listKeys: [
+      'limit',
+      'starting_after',
+      'type',
+      'resource_id',
+      'created_at.gte',
+    ],
+    idLists: [],
   },
 ];
 
