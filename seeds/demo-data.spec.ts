@@ -252,6 +252,8 @@ describe('seedDemoData', () => {
         id,
         name,
         created_at: expect.any(Number),
+        currency: 'gbp',
+        timezone: 'Europe/London',
       })),
     );
     expect(tables.api_keys).toEqual(

@@ -6,6 +6,7 @@ import {
   ticketGroupRows,
   ticketTypeRows,
 } from './demo-events';
+import { CheckInGenerator, type CheckInEvent } from './check-in-generator';
 import { OrderGenerator, type OrderRows } from './order-generator';
 import {
   ANY_BOX_OFFICE,
@@ -85,7 +86,11 @@ export async function seedDemoData(
     const generator = new OrderGenerator(options.seed, options.orders);
     await writer.insert(setupRows(generator));
     let done = 0;
-    for (const batch of batches(generator.orders())) {
+    const checkIns = new CheckInGenerator(
+      checkInEvents(generator),
+      options.seed,
+    );
+    for (const batch of batches(generator.orders(), checkIns)) {
       await writer.insert(batch.rows);
       done += batch.orders;
       options.onProgress?.(done, options.orders);
@@ -156,13 +161,34 @@ function setupRows(generator: OrderGenerator): RowBatch {
   ];
 }
 
+/** Each demo event's times and series, for its tickets' check-ins. */
+function checkInEvents(generator: OrderGenerator): Map<number, CheckInEvent> {
+  return new Map(
+    generator.events.flatMap((office) =>
+      office.events.map(
+        (event) =>
+          [
+            event.id,
+            {
+              startAt: event.startAt,
+              endAt: event.endAt,
+              seriesId: event.seriesId,
+            },
+          ] as const,
+      ),
+    ),
+  );
+}
+
 /** Groups generated orders into batches of rows, parents first, one transaction each. */
 function* batches(
   orders: Iterable<OrderRows>,
+  checkIns: CheckInGenerator,
 ): Generator<{ orders: number; rows: RowBatch }> {
   let orderRows: Row[] = [];
   let lineItems: Row[] = [];
   let tickets: Row[] = [];
+  let scans: Row[] = [];
   const flush = () => {
     const batch = {
       orders: orderRows.length,
@@ -170,17 +196,22 @@ function* batches(
         ['orders', orderRows],
         ['line_items', lineItems],
         ['issued_tickets', tickets],
+        ['check_ins', scans],
       ] as const,
     };
     orderRows = [];
     lineItems = [];
     tickets = [];
+    scans = [];
     return batch;
   };
   for (const order of orders) {
     orderRows.push(order.order);
     for (const row of order.lineItems) lineItems.push(row);
-    for (const row of order.tickets) tickets.push(row);
+    for (const row of order.tickets) {
+      tickets.push(row);
+      for (const scan of checkIns.rows(row)) scans.push(scan);
+    }
     if (orderRows.length === BATCH_ORDERS) yield flush();
   }
   if (orderRows.length > 0) yield flush();

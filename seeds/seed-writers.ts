@@ -135,6 +135,16 @@ export const SEED_TABLES = {
     'updated_at',
     'voided_at',
   ],
+  check_ins: [
+    'id',
+    'box_office_id',
+    'issued_ticket_id',
+    'event_id',
+    'event_series_id',
+    'quantity',
+    'check_in_at',
+    'created_at',
+  ],
 } as const;
 
 export type SeedTable = keyof typeof SEED_TABLES;

@@ -9,6 +9,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
+import { CheckInsModule } from './check-ins/check-ins.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EventsModule } from './events/events.module';
@@ -32,6 +33,7 @@ import { SyncModule } from './sync/sync.module';
     OrdersModule,
     EventsModule,
     IssuedTicketsModule,
+    CheckInsModule,
     SyncModule,
     ChangesModule,
   ],

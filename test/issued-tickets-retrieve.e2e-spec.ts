@@ -52,6 +52,7 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
   let get: Get;
   let officeId: number;
   let eventId: number;
+  let seriesId: number;
   let order: Order;
   let others: Order[];
   let foreign: Order;
@@ -71,6 +72,7 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
     await f.apiKey(other.id, OTHER_KEY);
     const event = await f.event(office.id);
     eventId = event.id;
+    seriesId = event.eventSeriesId;
     const type = await f.ticketType(event.id, { name: 'Stalls' });
     const awkward =
       'Zoë "Q" O\'Brien \\ back\\slash\n\ttab </script> 😀 \u2028 ünïcödé';
@@ -160,6 +162,10 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
       voided_at: null,
       order_id: `or_${order.id}`,
       qr_code_url: 'https://cdn.boxoffice.example/qr/K7P2M9QX4T.png',
+      ticket_type_id:
+        ticket.ticketTypeId === null ? null : `tt_${ticket.ticketTypeId}`,
+      event_series_id: `es_${seriesId}`,
+      checked_in: 'false',
     });
   });
 
@@ -188,6 +194,10 @@ describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
       voided_at: 1_750_000_500,
       order_id: `or_${order.id}`,
       qr_code_url: 'https://cdn.boxoffice.example/qr/Z9Y8X7W6V5.png',
+      ticket_type_id:
+        ticket.ticketTypeId === null ? null : `tt_${ticket.ticketTypeId}`,
+      event_series_id: `es_${seriesId}`,
+      checked_in: 'false',
     });
     // `reservation` is present even where it is null.
     expect(Object.keys(res.body)).toContain('reservation');

@@ -18,6 +18,7 @@ describe('GET /v1/orders/{order_id}', () => {
   let london: Order;
   let yen: Order;
   let londonEventId: number;
+  let londonSeriesId: number;
   let tokyoEventId: number;
   let foreign: Order;
   const routes = { collection: '/v1/orders', key: KEY, server: () => t.server };
@@ -38,6 +39,7 @@ describe('GET /v1/orders/{order_id}', () => {
       timezone: 'Europe/London',
     });
     londonEventId = summer.id;
+    londonSeriesId = summer.eventSeriesId;
     // Midnight to 3 AM on New Year's Day 2027 in Tokyo (+09:00).
     const tokyo = await f.event(office.id, {
       name: 'New Year Taiko',
@@ -174,6 +176,10 @@ describe('GET /v1/orders/{order_id}', () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const [li1, li2] = lineItemIds(london);
     const [it1, it2] = ticketIds(london);
+    const ticketTypeOf = (order: typeof london, n: number) => {
+      const type = order.issuedTickets![n].ticketTypeId;
+      return type === null ? null : `tt_${type}`;
+    };
     expect(res.body).toEqual({
       object: 'order',
       id: `or_${london.id}`,
@@ -234,6 +240,9 @@ describe('GET /v1/orders/{order_id}', () => {
           voided_at: null,
           order_id: `or_${london.id}`,
           qr_code_url: 'https://cdn.boxoffice.example/qr/K7P2M9QX4T.png',
+          ticket_type_id: ticketTypeOf(london, 0),
+          event_series_id: `es_${londonSeriesId}`,
+          checked_in: 'false',
         },
         {
           object: 'issued_ticket',
@@ -254,6 +263,9 @@ describe('GET /v1/orders/{order_id}', () => {
           voided_at: 1_750_000_500,
           order_id: `or_${london.id}`,
           qr_code_url: 'https://cdn.boxoffice.example/qr/Z9Y8X7W6V5.png',
+          ticket_type_id: ticketTypeOf(london, 1),
+          event_series_id: `es_${londonSeriesId}`,
+          checked_in: 'false',
         },
       ],
       line_items: [

@@ -3,6 +3,7 @@ import { type Connection, connect, sql } from '../dev/activity/connection';
 import { ActivityWriter } from '../dev/activity/writer';
 import { changeHead, changePage } from '../src/changes/change-feed';
 import { MIGRATIONS } from '../src/database/data-source-options';
+import { CheckIns1765100000000 } from '../src/database/migrations/1765100000000-CheckIns';
 import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
 import { inImportMode } from '../src/sync/import-mode';
@@ -14,12 +15,11 @@ import {
 import type { TestDatabase } from './utils/test-database';
 
 /**
- * The tables of check-ins and event series as the shared schema has them (their own migrations
- * come before SyncAndChanges), made by hand here so that SyncAndChanges' triggers on them are
- * exercised: the entries, the stamp of a check-in's created_at, and the moves of its ticket and
- * order. Only the columns the triggers and the writer touch.
+ * The table of event series as the shared schema has it (its own migration comes before
+ * SyncAndChanges), made by hand here so that SyncAndChanges' triggers on it are exercised. Only
+ * the columns the triggers touch. Check-ins come from their own migration (CheckIns).
  */
-async function addCheckInsAndSeries(ds: DataSource) {
+async function addSeries(ds: DataSource) {
   const postgres = ds.options.type === 'postgres';
   const id = postgres
     ? 'serial PRIMARY KEY'
@@ -27,15 +27,6 @@ async function addCheckInsAndSeries(ds: DataSource) {
   await ds.query(
     `CREATE TABLE event_series (id ${id}, box_office_id integer NOT NULL,
        name varchar(300) NOT NULL, created_at bigint NOT NULL)`,
-  );
-  await ds.query(
-    `CREATE TABLE check_ins (id ${id}, box_office_id integer NOT NULL,
-       issued_ticket_id integer NOT NULL REFERENCES issued_tickets (id) ON DELETE CASCADE,
-       event_id integer NOT NULL, event_series_id integer NOT NULL, quantity integer NOT NULL,
-       check_in_at bigint NOT NULL, created_at bigint NOT NULL)`,
-  );
-  await ds.query(
-    `ALTER TABLE issued_tickets ADD COLUMN checked_in boolean NOT NULL DEFAULT ${postgres ? 'false' : '0'}`,
   );
 }
 
@@ -67,8 +58,9 @@ describe('sync triggers on check-ins and event series', () => {
     const before = await openWithMigrations(database.url, [
       InitialSchema1763800000000,
       EventsAndTicketTypes1764000000000,
+      CheckIns1765100000000,
     ]);
-    await addCheckInsAndSeries(before);
+    await addSeries(before);
     await before.destroy();
     ds = await openWithMigrations(database.url, MIGRATIONS);
     db = await connect(database.url);
@@ -191,7 +183,13 @@ describe('sync triggers on check-ins and event series', () => {
   });
 
   it('reverting the migration removes every sync trigger and function, these tables’ too', async () => {
-    await ds.undoLastMigration({ transaction: 'each' });
+    // Reverted from the newest down to SyncAndChanges itself.
+    const since = MIGRATIONS.findIndex(
+      (migration) => migration.name === 'SyncAndChanges1765200000000',
+    );
+    for (let i = since; i < MIGRATIONS.length; i++) {
+      await ds.undoLastMigration({ transaction: 'each' });
+    }
     const left = await ds.query<{ name: string }[]>(
       ds.options.type === 'postgres'
         ? `SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal AND tgname LIKE '%sync%'

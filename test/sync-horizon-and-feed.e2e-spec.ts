@@ -16,6 +16,7 @@ import {
 } from '../src/changes/change-feed';
 import { deleteExpiredChanges } from '../src/changes/changes-retention';
 import { MIGRATIONS } from '../src/database/data-source-options';
+import { CheckIns1765100000000 } from '../src/database/migrations/1765100000000-CheckIns';
 import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
 import {
@@ -409,9 +410,13 @@ describe('upgrading: orders.updated_at is backfilled', () => {
     const before = await openWithMigrations(database.url, [
       InitialSchema1763800000000,
       EventsAndTicketTypes1764000000000,
+      CheckIns1765100000000,
     ]);
     const f = new Factory(before);
-    const office = (await f.boxOffice('Upgrade')).id;
+    // The box office as the schema of that release has it (without later columns).
+    const [{ id: office }] = await before.query<{ id: number }[]>(
+      "INSERT INTO box_offices (name, created_at) VALUES ('Upgrade', 1700000000) RETURNING id",
+    );
     const event = (await f.event(office)).id;
     // The factory writes in import mode, which needs the new tables: plain saves here.
     const repository = before.getRepository('Order');

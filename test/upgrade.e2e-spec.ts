@@ -46,7 +46,7 @@ const served = read<
  */
 const ADDED_SINCE_RELEASE_1 = {
   order: ['updated_at'],
-  issuedTicket: [] as string[],
+  issuedTicket: ['ticket_type_id', 'event_series_id', 'checked_in'],
 };
 
 type Json = Record<string, unknown>;

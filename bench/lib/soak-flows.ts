@@ -295,8 +295,15 @@ export class SoakFlows {
       path = links.next;
       previous = links.previous;
     }
-    if (previous)
-      outcomes.push((await this.timed(client, 'walk', previous, 200)).outcome);
+    if (previous) {
+      const { outcome, answer } = await this.timed(
+        client,
+        'walk',
+        previous,
+        200,
+      );
+      outcomes.push(this.deletedCursor(outcome, answer));
+    }
     return outcomes;
   }
 

@@ -144,6 +144,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/check_ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's check-ins
+         * @description Door scans, newest first (created_at, then id, descending), or oldest first with sort=created_at for incremental sync (rows past X-Sync-Watermark held back). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.
+         */
+        get: operations["listCheckIns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/check_ins/{check_in_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one check-in
+         * @description The same object as in the list; another box office’s check-in is not found.
+         */
+        get: operations["retrieveCheckIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/changes": {
         parameters: {
             query?: never;
@@ -328,6 +368,21 @@ export interface components {
              * @description QR code image
              */
             qr_code_url: string;
+            /**
+             * @description The ticket type it was issued for (null for tickets recorded without one)
+             * @example tt_1
+             */
+            ticket_type_id: string | null;
+            /**
+             * @description Its event's series
+             * @example es_1
+             */
+            event_series_id: string;
+            /**
+             * @description Whether its check-ins sum to 1 (it is in): "true" or "false"
+             * @enum {string}
+             */
+            checked_in: "true" | "false";
         };
         LineItemDto: {
             /**
@@ -683,6 +738,64 @@ export interface components {
             data: components["schemas"]["IssuedTicketDto"][];
             links: components["schemas"]["IssuedTicketListLinksDto"];
         };
+        CheckInDto: {
+            /**
+             * @description Always "check_in"
+             * @example check_in
+             * @enum {string}
+             */
+            object: "check_in";
+            /** @example ci_1 */
+            id: string;
+            /**
+             * @description The ticket scanned
+             * @example it_1
+             */
+            issued_ticket_id: string;
+            /**
+             * @description The ticket's event
+             * @example ev_1
+             */
+            event_id: string;
+            /**
+             * @description The ticket's event's series
+             * @example es_1
+             */
+            event_series_id: string;
+            /**
+             * Format: int32
+             * @description 1: checked in; -1: checked out
+             * @enum {integer}
+             */
+            quantity: 1 | -1;
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was scanned (an offline scan uploaded later is earlier than created_at)
+             */
+            check_in_at: number;
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was recorded
+             */
+            created_at: number;
+        };
+        CheckInListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/check_ins?starting_after=ci_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        CheckInListDto: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["CheckInDto"][];
+            links: components["schemas"]["CheckInListLinksDto"];
+        };
         ChangeDto: {
             /**
              * @description Always "change"
@@ -971,8 +1084,10 @@ export interface operations {
                 "updated_at.lt"?: number;
                 /** @description Unix seconds: orders whose updated_at is less than or equal to it */
                 "updated_at.lte"?: number;
-                /** @description Orders for this event, or for any of a comma list of up to 50 */
+                /** @description Orders for this event, or for any of a comma list of up to 100 */
                 event_id?: string;
+                /** @description Orders for events of this series, or of any of a comma list of up to 100 */
+                event_series_id?: string;
                 /** @description `canceled` is accepted as `cancelled` */
                 status?: "completed" | "pending" | "cancelled" | "canceled";
                 /** @description Buyer e-mail, exact but case-insensitive */
@@ -1082,10 +1197,13 @@ export interface operations {
                      *               "last_name": "Ward",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1781214881,
+                     *               "updated_at": 1781885568,
                      *               "voided_at": null,
                      *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png",
+                     *               "ticket_type_id": "tt_87",
+                     *               "event_series_id": "es_23",
+                     *               "checked_in": "true"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
@@ -1102,10 +1220,13 @@ export interface operations {
                      *               "last_name": null,
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1781214881,
+                     *               "updated_at": 1781884611,
                      *               "voided_at": null,
                      *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png",
+                     *               "ticket_type_id": "tt_87",
+                     *               "event_series_id": "es_23",
+                     *               "checked_in": "true"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
@@ -1122,10 +1243,13 @@ export interface operations {
                      *               "last_name": "Pfeffer",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1781214881,
+                     *               "updated_at": 1781887692,
                      *               "voided_at": null,
                      *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png",
+                     *               "ticket_type_id": "tt_87",
+                     *               "event_series_id": "es_23",
+                     *               "checked_in": "true"
                      *             }
                      *           ],
                      *           "line_items": [
@@ -1154,7 +1278,7 @@ export interface operations {
                      *           "tax": 0,
                      *           "total": 129600,
                      *           "txn_id": "POS-42456377",
-                     *           "updated_at": 1781214881
+                     *           "updated_at": 1781887692
                      *         },
                      *         {
                      *           "object": "order",
@@ -1224,7 +1348,10 @@ export interface operations {
                      *               "updated_at": 1781502004,
                      *               "voided_at": null,
                      *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png",
+                     *               "ticket_type_id": "tt_28",
+                     *               "event_series_id": "es_8",
+                     *               "checked_in": "false"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
@@ -1244,7 +1371,10 @@ export interface operations {
                      *               "updated_at": 1781502004,
                      *               "voided_at": null,
                      *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png",
+                     *               "ticket_type_id": "tt_28",
+                     *               "event_series_id": "es_8",
+                     *               "checked_in": "false"
                      *             }
                      *           ],
                      *           "line_items": [
@@ -1451,10 +1581,13 @@ export interface operations {
                      *           "last_name": "Ward",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781214881,
+                     *           "updated_at": 1781885568,
                      *           "voided_at": null,
                      *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png"
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png",
+                     *           "ticket_type_id": "tt_87",
+                     *           "event_series_id": "es_23",
+                     *           "checked_in": "true"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
@@ -1471,10 +1604,13 @@ export interface operations {
                      *           "last_name": null,
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781214881,
+                     *           "updated_at": 1781884611,
                      *           "voided_at": null,
                      *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png"
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png",
+                     *           "ticket_type_id": "tt_87",
+                     *           "event_series_id": "es_23",
+                     *           "checked_in": "true"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
@@ -1491,10 +1627,13 @@ export interface operations {
                      *           "last_name": "Pfeffer",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781214881,
+                     *           "updated_at": 1781887692,
                      *           "voided_at": null,
                      *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png"
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png",
+                     *           "ticket_type_id": "tt_87",
+                     *           "event_series_id": "es_23",
+                     *           "checked_in": "true"
                      *         }
                      *       ],
                      *       "line_items": [
@@ -1523,7 +1662,7 @@ export interface operations {
                      *       "tax": 0,
                      *       "total": 129600,
                      *       "txn_id": "POS-42456377",
-                     *       "updated_at": 1781214881
+                     *       "updated_at": 1781887692
                      *     }
                      */
                     "application/json": components["schemas"]["OrderDto"];
@@ -2399,12 +2538,18 @@ export interface operations {
                 "updated_at.lt"?: number;
                 /** @description Unix seconds: issued tickets whose updated_at is less than or equal to it */
                 "updated_at.lte"?: number;
-                /** @description Tickets for this event, or for any of a comma list of up to 50 */
+                /** @description Tickets for this event, or for any of a comma list of up to 100 */
                 event_id?: string;
+                /** @description Tickets for events of this series, or of any of a comma list of up to 100 */
+                event_series_id?: string;
+                /** @description Tickets issued for this ticket type */
+                ticket_type_id?: string;
+                /** @description Whether the ticket is checked in */
+                checked_in?: "true" | "false";
                 /** @description Tickets of this order */
                 order_id?: string;
-                /** @description Ticket status */
-                status?: "valid" | "void";
+                /** @description `voided` is accepted as `void` */
+                status?: "valid" | "void" | "voided";
                 /** @description The ticket with this barcode */
                 barcode?: string;
                 /** @description The order's buyer e-mail, exact but case-insensitive */
@@ -2463,7 +2608,10 @@ export interface operations {
                      *           "updated_at": 1781502004,
                      *           "voided_at": null,
                      *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png",
+                     *           "ticket_type_id": "tt_28",
+                     *           "event_series_id": "es_8",
+                     *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
@@ -2483,7 +2631,10 @@ export interface operations {
                      *           "updated_at": 1781502004,
                      *           "voided_at": null,
                      *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png"
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png",
+                     *           "ticket_type_id": "tt_28",
+                     *           "event_series_id": "es_8",
+                     *           "checked_in": "false"
                      *         }
                      *       ],
                      *       "links": {
@@ -2604,7 +2755,10 @@ export interface operations {
                      *       "updated_at": 1781502004,
                      *       "voided_at": null,
                      *       "order_id": "or_248",
-                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png"
+                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png",
+                     *       "ticket_type_id": "tt_28",
+                     *       "event_series_id": "es_8",
+                     *       "checked_in": "false"
                      *     }
                      */
                     "application/json": components["schemas"]["IssuedTicketDto"];
@@ -2660,6 +2814,251 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description NOT_FOUND: no such issued ticket in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCheckIns: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last check-in id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first check-in id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description Unix seconds: check-ins whose check_in_at equals it */
+                check_in_at?: number;
+                /** @description Unix seconds: check-ins whose check_in_at is greater than it */
+                "check_in_at.gt"?: number;
+                /** @description Unix seconds: check-ins whose check_in_at is greater than or equal to it */
+                "check_in_at.gte"?: number;
+                /** @description Unix seconds: check-ins whose check_in_at is less than it */
+                "check_in_at.lt"?: number;
+                /** @description Unix seconds: check-ins whose check_in_at is less than or equal to it */
+                "check_in_at.lte"?: number;
+                /** @description Unix seconds: check-ins whose created_at equals it */
+                created_at?: number;
+                /** @description Unix seconds: check-ins whose created_at is greater than it */
+                "created_at.gt"?: number;
+                /** @description Unix seconds: check-ins whose created_at is greater than or equal to it */
+                "created_at.gte"?: number;
+                /** @description Unix seconds: check-ins whose created_at is less than it */
+                "created_at.lt"?: number;
+                /** @description Unix seconds: check-ins whose created_at is less than or equal to it */
+                "created_at.lte"?: number;
+                /** @description Check-ins at this event, or at any of a comma list of them */
+                event_id?: string;
+                /** @description Check-ins at events of this series, or of any of a comma list of them */
+                event_series_id?: string;
+                /** @description Check-ins of this ticket, or of any of a comma list of them */
+                issued_ticket_id?: string;
+                /** @description 1: check-ins; -1: check-outs */
+                quantity?: "1" | "-1";
+                /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
+                sort?: "created_at" | "-created_at";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of check-ins */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    "X-Sync-Watermark": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInListDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    "X-Sync-Watermark": number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no check-in of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The check-in's id; anything else names no check-in (404) */
+                check_in_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check-in */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such check-in in this box office, or a malformed id */
             404: {
                 headers: {
                     /** @description Requests allowed per window */

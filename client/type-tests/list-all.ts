@@ -21,7 +21,11 @@ const expectType = <T extends true>(): T => true as T;
 expectType<
   Equal<
     ListPath,
-    '/v1/orders' | '/v1/events' | '/v1/issued_tickets' | '/v1/changes'
+    | '/v1/orders'
+    | '/v1/events'
+    | '/v1/issued_tickets'
+    | '/v1/check_ins'
+    | '/v1/changes'
   >
 >();
 expectType<Equal<ItemOf<'/v1/orders'>, Order>>();

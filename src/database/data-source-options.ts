@@ -13,6 +13,8 @@ import { LineItem } from '../orders/entities/line-item.entity';
 import { Order } from '../orders/entities/order.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
 import { EventsAndTicketTypes1764000000000 } from './migrations/1764000000000-EventsAndTicketTypes';
+import { CheckIn } from '../check-ins/entities/check-in.entity';
+import { CheckIns1765100000000 } from './migrations/1765100000000-CheckIns';
 import { SyncAndChanges1765200000000 } from './migrations/1765200000000-SyncAndChanges';
 import { BoxOfficeCurrencyAndZone1765300000000 } from './migrations/1765300000000-BoxOfficeCurrencyAndZone';
 
@@ -26,10 +28,12 @@ export const ENTITIES = [
   Order,
   LineItem,
   IssuedTicket,
+  CheckIn,
 ];
 export const MIGRATIONS = [
   InitialSchema1763800000000,
   EventsAndTicketTypes1764000000000,
+  CheckIns1765100000000,
   SyncAndChanges1765200000000,
   BoxOfficeCurrencyAndZone1765300000000,
 ];

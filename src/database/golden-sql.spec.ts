@@ -8,6 +8,9 @@ import {
   type ResourceSource,
   type Statement,
 } from '../common/resources/resource-reader';
+import { CHECK_IN_SOURCE } from '../check-ins/check-in.fields';
+import { checkInFilters } from '../check-ins/check-ins.service';
+import { ListCheckInsQueryDto } from '../check-ins/dto/list-check-ins-query.dto';
 import { ListEventsQueryDto } from '../events/dto/list-events-query.dto';
 import { EVENT_SOURCE } from '../events/event.fields';
 import { eventFilters } from '../events/events.service';
@@ -40,6 +43,7 @@ const RESOURCES: GoldenResource[] = [
     folder: 'orders',
     source: ORDER_SOURCE,
     everyFilter: orderFilters(
+      1,
       query(ListOrdersQueryDto, {
         created_at: 1750000000,
         'created_at.gt': 1750000000,
@@ -51,6 +55,7 @@ const RESOURCES: GoldenResource[] = [
         email: 'jane@example.com',
         txn_id: 'ch_1',
         barcode: 'BC1',
+        event_series_id: 'es_1,es_2',
       }),
     ),
   },
@@ -97,6 +102,26 @@ const RESOURCES: GoldenResource[] = [
         status: 'valid',
         barcode: 'BC1',
         email: 'jane@example.com',
+        event_series_id: 'es_1,es_2',
+        ticket_type_id: 'tt_1',
+        checked_in: 'true',
+      }),
+    ),
+  },
+  {
+    name: 'check-ins',
+    folder: 'check-ins',
+    source: CHECK_IN_SOURCE,
+    everyFilter: checkInFilters(
+      query(ListCheckInsQueryDto, {
+        'created_at.gte': 1750000000,
+        'created_at.lt': 1760000000,
+        'check_in_at.gte': 1750000000,
+        'check_in_at.lt': 1760000000,
+        event_id: 'ev_1,ev_2',
+        event_series_id: 'es_1',
+        issued_ticket_id: 'it_1',
+        quantity: '-1',
       }),
     ),
   },

@@ -5,7 +5,8 @@ import { type Fields, json } from '../common/resources/field-table';
 /**
  * The IssuedTicket resource (docs/API.md, "Issued ticket"), field by field: one table for the
  * ticket inside its order and on its own, so the two are the same object. `t` is the ticket's
- * row and `o` its order's (the e-mail is the order's).
+ * row, `o` its order's (the e-mail is the order's) and `e` its event's (the series is the
+ * event's; a ticket's event is its order's).
  */
 export const ISSUED_TICKET_FIELDS: Fields = [
   ['object', json.literal('issued_ticket')],
@@ -26,6 +27,9 @@ export const ISSUED_TICKET_FIELDS: Fields = [
   ['voided_at', json.nullableInteger('t.voided_at')],
   ['order_id', json.id('or_', 't.order_id')],
   ['qr_code_url', json.string('t.qr_code_url')],
+  ['ticket_type_id', json.nullableId('tt_', 't.ticket_type_id')],
+  ['event_series_id', json.id('es_', 'e.event_series_id')],
+  ['checked_in', json.flag('t.checked_in')],
 ];
 
 /** Standalone, a ticket's order is joined in for the e-mail. */
@@ -33,7 +37,8 @@ export const ISSUED_TICKET_SOURCE: ResourceSource = {
   noun: 'issued ticket',
   prefix: 'it_',
   table: 'issued_tickets t',
-  joins: 'JOIN orders o ON o.id = t.order_id',
+  joins:
+    'JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id',
   tenant: 't.box_office_id',
   id: 't.id',
   sorts: sortsBy(

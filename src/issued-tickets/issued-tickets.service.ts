@@ -2,7 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { parsePrefixedId } from '../common/ids';
-import { type Filter, filters } from '../common/pagination/list-filters';
+import {
+  type Filter,
+  filters,
+  inSeries,
+} from '../common/pagination/list-filters';
 import type { Page } from '../common/pagination/page';
 import {
   ResourceReader,
@@ -76,6 +80,30 @@ export function issuedTicketFilters(
   }
   if (query.barcode !== undefined) {
     found.push(filters.equals('t.barcode', query.barcode));
+  }
+  if (query.ticket_type_id !== undefined) {
+    found.push(
+      filters.equals(
+        't.ticket_type_id',
+        parsePrefixedId('tt_', query.ticket_type_id),
+      ),
+    );
+  }
+  if (query.checked_in !== undefined) {
+    // A boolean column read as such: the same SQL on both databases, no parameter to type.
+    const checkedIn = query.checked_in === 'true';
+    found.push({
+      condition: () => (checkedIn ? 't.checked_in' : 'NOT t.checked_in'),
+    });
+  }
+  if (query.event_series_id !== undefined) {
+    found.push(
+      inSeries(
+        't.event_id',
+        boxOfficeId,
+        filters.prefixedIds('es_', query.event_series_id),
+      ),
+    );
   }
   if (query.email !== undefined) {
     const email = query.email.toLowerCase();

@@ -75,7 +75,7 @@ export const ORDER_FIELDS: Fields = [
     json.array({
       of: json.object(ISSUED_TICKET_FIELDS),
       from: 'issued_tickets t',
-      parentAliases: ['o'],
+      parentAliases: ['o', 'e'],
       link: ['t.order_id', 'o.id'],
       orderBy: ['t.id'],
       indexOrdered: true,

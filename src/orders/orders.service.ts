@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { type Filter, filters } from '../common/pagination/list-filters';
+import {
+  type Filter,
+  filters,
+  inSeries,
+} from '../common/pagination/list-filters';
 import type { Page } from '../common/pagination/page';
 import {
   ResourceReader,
@@ -36,7 +40,7 @@ export class OrdersService {
       boxOfficeId,
       pageRequest(
         query,
-        orderFilters(query),
+        orderFilters(boxOfficeId, query),
         syncPage(query, ORDER_SYNC_COLUMNS, horizon),
       ),
     );
@@ -49,7 +53,10 @@ export class OrdersService {
 }
 
 /** The list's filters, as SQL on the orders table (each served by an index of its own). */
-export function orderFilters(query: ListOrdersQueryDto): Filter[] {
+export function orderFilters(
+  boxOfficeId: number,
+  query: ListOrdersQueryDto,
+): Filter[] {
   const found = [
     ...filters.range(query, 'created_at', 'o.created_at'),
     ...filters.range(query, 'updated_at', 'o.updated_at'),
@@ -61,6 +68,15 @@ export function orderFilters(query: ListOrdersQueryDto): Filter[] {
   }
   if (query.status !== undefined) {
     found.push(filters.equals('o.status', query.status));
+  }
+  if (query.event_series_id !== undefined) {
+    found.push(
+      inSeries(
+        'o.event_id',
+        boxOfficeId,
+        filters.prefixedIds('es_', query.event_series_id),
+      ),
+    );
   }
   if (query.email !== undefined) {
     found.push(

@@ -74,6 +74,9 @@ export function issuedTicketShape() {
     voided_at: nullOr(integer),
     order_id: prefixedId('or'),
     qr_code_url: expect.any(String),
+    ticket_type_id: nullOr(prefixedId('tt')),
+    event_series_id: prefixedId('es'),
+    checked_in: expect.stringMatching(/^(true|false)$/),
   };
 }
 

@@ -34,8 +34,12 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
       'sort',
       'updated_at',
       'updated_at.gte',
+      'event_series_id',
     ],
-    idLists: [{ key: 'event_id', prefix: 'ev_' }],
+    idLists: [
+      { key: 'event_id', prefix: 'ev_' },
+      { key: 'event_series_id', prefix: 'es_' },
+    ],
   },
   {
     name: 'events',
@@ -72,8 +76,34 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
       'updated_at.gt',
       'updated_at.lte',
       'sort',
+      'ticket_type_id',
+      'event_series_id',
+      'checked_in',
     ],
-    idLists: [{ key: 'event_id', prefix: 'ev_' }],
+    idLists: [
+      { key: 'event_id', prefix: 'ev_' },
+      { key: 'event_series_id', prefix: 'es_' },
+    ],
+  },
+  {
+    name: 'check_ins',
+    idPrefix: 'ci_',
+    listKeys: [
+      'limit',
+      'starting_after',
+      'ending_before',
+      'sort',
+      'event_id',
+      'event_series_id',
+      'issued_ticket_id',
+      'quantity',
+      'check_in_at.gte',
+      'created_at.lt',
+    ],
+    idLists: [
+      { key: 'event_id', prefix: 'ev_' },
+      { key: 'issued_ticket_id', prefix: 'it_' },
+    ],
   },
   {
     // The change feed has no retrieval: /v1/changes/<id> is an unknown path (404).

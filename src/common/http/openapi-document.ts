@@ -35,6 +35,7 @@ const TAGS: [string, string][] = [
     'issued tickets',
     'Tickets on their own, for door scanning, attendee lists and incremental sync',
   ],
+  ['check-ins', 'Door scans of issued tickets: check-ins and check-outs'],
   [
     'changes',
     'The change feed: every change of a resource, deletions included, in commit order',

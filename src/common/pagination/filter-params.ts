@@ -5,7 +5,7 @@ import { EMAIL, idSchema } from '../http/api-properties';
 import { NotRepeated } from '../validation/strict-query';
 
 /** Ids in one `event_id` list. */
-const MAX_IDS = 50;
+const MAX_IDS = 100;
 
 /**
  * Query parameters that several lists share, each a property decorator that documents and
@@ -24,7 +24,7 @@ const optionalOnce = (
     NotRepeated(),
   );
 
-/** `ev_1` or `ev_1,ev_2`: one id of `prefix`, or a comma list of up to 50. */
+/** `ev_1` or `ev_1,ev_2`: one id of `prefix`, or a comma list of up to MAX_IDS. */
 export function IdListParam(name: string, prefix: string, description: string) {
   const id = `${prefix}[1-9]\\d{0,9}`;
   const idLength = idSchema(prefix).maxLength;
@@ -39,7 +39,7 @@ export function IdListParam(name: string, prefix: string, description: string) {
     ),
     IsString({ message: `${name} must be an id or a comma list of them` }),
     Matches(new RegExp(`^${id}(,${id}){0,${MAX_IDS - 1}}$`), {
-      message: `${name} must be an id (${prefix}<number>) or a comma list of up to 50`,
+      message: `${name} must be an id (${prefix}<number>) or a comma list of up to ${MAX_IDS}`,
     }),
   );
 }

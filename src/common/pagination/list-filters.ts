@@ -72,3 +72,21 @@ export const filters = {
     return list.split(',').map((id) => parsePrefixedId(prefix, id) ?? 0);
   },
 };
+
+/**
+ * Rows whose event (`eventColumn`) belongs to one of the series: the box office's events of
+ * those series, found through the events' series index.
+ */
+export function inSeries(
+  eventColumn: string,
+  boxOfficeId: number,
+  seriesIds: readonly number[],
+): Filter {
+  const distinct = [...new Set(seriesIds)];
+  return {
+    condition: (params) =>
+      `${eventColumn} IN (SELECT se.id FROM events se WHERE se.box_office_id = ${params.add(
+        boxOfficeId,
+      )} AND se.event_series_id IN (${distinct.map((id) => params.add(id)).join(', ')}))`,
+  };
+}

@@ -1,4 +1,7 @@
-import { IntersectionType } from '@nestjs/swagger';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsIn, IsOptional } from 'class-validator';
+import { NotRepeated } from '../../common/validation/strict-query';
 import {
   EmailParam,
   EnumParam,
@@ -26,14 +29,42 @@ export class ListIssuedTicketsQueryDto extends IntersectionType(
   @IdListParam(
     'event_id',
     'ev_',
-    'Tickets for this event, or for any of a comma list of up to 50',
+    'Tickets for this event, or for any of a comma list of up to 100',
   )
   event_id?: string;
+
+  @IdListParam(
+    'event_series_id',
+    'es_',
+    'Tickets for events of this series, or of any of a comma list of up to 100',
+  )
+  event_series_id?: string;
+
+  @IdParam('ticket_type_id', 'tt_', 'Tickets issued for this ticket type')
+  ticket_type_id?: string;
+
+  @EnumParam(
+    'checked_in',
+    ['true', 'false'],
+    'Whether the ticket is checked in',
+  )
+  checked_in?: 'true' | 'false';
 
   @IdParam('order_id', 'or_', 'Tickets of this order')
   order_id?: string;
 
-  @EnumParam('status', ISSUED_TICKET_STATUSES, 'Ticket status')
+  @ApiPropertyOptional({
+    enum: [...ISSUED_TICKET_STATUSES, 'voided'],
+    description: '`voided` is accepted as `void`',
+  })
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) =>
+    value === 'voided' ? 'void' : value,
+  )
+  @NotRepeated()
+  @IsIn(ISSUED_TICKET_STATUSES, {
+    message: `status must be one of ${[...ISSUED_TICKET_STATUSES, 'voided'].join(', ')}`,
+  })
   status?: IssuedTicketStatus;
 
   @TextParam('barcode', 64, 'The ticket with this barcode')

@@ -19,8 +19,11 @@ SELECT t.id AS id,
   t.updated_at AS c13,
   t.voided_at AS c14,
   t.order_id AS c15,
-  t.qr_code_url AS c16
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: first page
@@ -41,8 +44,11 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.updated_at AS c13,
   t.voided_at AS c14,
   t.order_id AS c15,
-  t.qr_code_url AS c16
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT $2;
@@ -65,11 +71,14 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.updated_at AS c13,
   t.voided_at AS c14,
   t.order_id AS c15,
-  t.qr_code_url AS c16
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
-WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $15 AND eo.buyer_email_lookup = $16) AND (t.created_at, t.id) < ($17, $18)
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20) AND (t.created_at, t.id) < ($21, $22)
 ORDER BY t.created_at DESC, t.id DESC
-LIMIT $19;
+LIMIT $23;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -89,8 +98,11 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.updated_at AS c13,
   t.voided_at AS c14,
   t.order_id AS c15,
-  t.qr_code_url AS c16
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT $4;
@@ -99,7 +111,7 @@ LIMIT $4;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $16 AND eo.buyer_email_lookup = $17) AND (t.created_at, t.id) > ($18, $19) LIMIT 1;
+SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21) AND (t.created_at, t.id) > ($22, $23) LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -119,8 +131,11 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.updated_at AS c13,
   t.voided_at AS c14,
   t.order_id AS c15,
-  t.qr_code_url AS c16
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT $4;
@@ -146,8 +161,11 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.updated_at AS c13,
   t.voided_at AS c14,
   t.order_id AS c15,
-  t.qr_code_url AS c16
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.updated_at, t.id) > ($2, $3)
 ORDER BY t.updated_at ASC, t.id ASC
 LIMIT $4;
@@ -173,8 +191,11 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.updated_at AS c13,
   t.voided_at AS c14,
   t.order_id AS c15,
-  t.qr_code_url AS c16
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.updated_at, t.id) < ($2, $3)
 ORDER BY t.updated_at DESC, t.id DESC
 LIMIT $4;

@@ -38,9 +38,15 @@ SELECT t.id AS id,
     t.order_id,
     '","qr_code_url":',
     json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND t.id = +?;
 
 -- list: first page
@@ -80,9 +86,15 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.order_id,
     '","qr_code_url":',
     json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +?
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT +?;
@@ -124,10 +136,16 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.order_id,
     '","qr_code_url":',
     json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
-WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at >= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) < (+?, +?)
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at >= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) < (+?, +?)
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT +?;
 
@@ -168,9 +186,15 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.order_id,
     '","qr_code_url":',
     json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.created_at, t.id) > (+?, +?)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT +?;
@@ -179,7 +203,7 @@ LIMIT +?;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) > (+?, +?) LIMIT 1;
+SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) > (+?, +?) LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -218,9 +242,15 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.order_id,
     '","qr_code_url":',
     json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.created_at, t.id) > (+?, +?)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT +?;
@@ -265,9 +295,15 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     t.order_id,
     '","qr_code_url":',
     json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.updated_at, t.id) > (+?, +?)
 ORDER BY t.updated_at ASC, t.id ASC
 LIMIT +?;
@@ -312,9 +348,15 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     t.order_id,
     '","qr_code_url":',
     json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.updated_at, t.id) < (+?, +?)
 ORDER BY t.updated_at DESC, t.id DESC
 LIMIT +?;

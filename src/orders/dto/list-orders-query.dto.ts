@@ -27,9 +27,16 @@ export class ListOrdersQueryDto extends IntersectionType(
   @IdListParam(
     'event_id',
     'ev_',
-    'Orders for this event, or for any of a comma list of up to 50',
+    'Orders for this event, or for any of a comma list of up to 100',
   )
   event_id?: string;
+
+  @IdListParam(
+    'event_series_id',
+    'es_',
+    'Orders for events of this series, or of any of a comma list of up to 100',
+  )
+  event_series_id?: string;
 
   @ApiPropertyOptional({
     enum: [...ORDER_STATUSES, 'canceled'],

@@ -210,6 +210,20 @@ export class IssuedTicketDto {
 
   @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'QR code image' })
   qr_code_url: string;
+
+  @NullableId('tt_', {
+    description:
+      'The ticket type it was issued for (null for tickets recorded without one)',
+  })
+  ticket_type_id: string | null;
+
+  @Id('es_', { description: "Its event's series" })
+  event_series_id: string;
+
+  @OneOf(['true', 'false'], {
+    description: 'Whether its check-ins sum to 1 (it is in): "true" or "false"',
+  })
+  checked_in: string;
 }
 
 export class LineItemDto {

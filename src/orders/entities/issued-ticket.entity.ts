@@ -131,4 +131,8 @@ export class IssuedTicket {
     transformer: bigintAsNumber,
   })
   voidedAt: number | null;
+
+  /** Its check-ins sum to 1: kept by the database's triggers (migration CheckIns). */
+  @Column({ name: 'checked_in', type: 'boolean', default: false })
+  checkedIn: boolean;
 }

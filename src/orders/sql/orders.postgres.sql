@@ -23,20 +23,21 @@ SELECT o.id AS id,
   e.timezone AS c16,
   o.id AS c17,
   o.buyer_email AS c18,
-  o.id AS c19,
-  o.payment_method_external_id AS c20,
-  o.payment_method_id AS c21,
-  o.payment_method_type AS c22,
-  o.payment_method_name AS c23,
-  o.payment_method_instructions AS c24,
-  o.refund_amount AS c25,
-  o.status AS c26,
-  o.status_message AS c27,
-  o.subtotal AS c28,
-  o.tax AS c29,
-  o.total AS c30,
-  o.txn_id AS c31,
-  o.updated_at AS c32
+  e.event_series_id AS c19,
+  o.id AS c20,
+  o.payment_method_external_id AS c21,
+  o.payment_method_id AS c22,
+  o.payment_method_type AS c23,
+  o.payment_method_name AS c24,
+  o.payment_method_instructions AS c25,
+  o.refund_amount AS c26,
+  o.status AS c27,
+  o.status_message AS c28,
+  o.subtotal AS c29,
+  o.tax AS c30,
+  o.total AS c31,
+  o.txn_id AS c32,
+  o.updated_at AS c33
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND o.id = $2
 ),
@@ -57,6 +58,8 @@ arr0 AS (
     t.voided_at AS c0_13,
     t.order_id AS c0_14,
     t.qr_code_url AS c0_15,
+    t.ticket_type_id AS c0_16,
+    t.checked_in AS c0_17,
     t.order_id AS c0_p
   FROM issued_tickets t
   WHERE t.order_id = ANY(ARRAY(SELECT c17 FROM res))
@@ -72,7 +75,7 @@ arr1 AS (
     li.quantity AS c1_6,
     li.order_id AS c1_p
   FROM line_items li
-  WHERE li.order_id = ANY(ARRAY(SELECT c19 FROM res))
+  WHERE li.order_id = ANY(ARRAY(SELECT c20 FROM res))
   ORDER BY li.order_id, li.id
 )
 SELECT 0 AS k, res.*, arr0.*, arr1.*
@@ -105,20 +108,21 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c16,
   o.id AS c17,
   o.buyer_email AS c18,
-  o.id AS c19,
-  o.payment_method_external_id AS c20,
-  o.payment_method_id AS c21,
-  o.payment_method_type AS c22,
-  o.payment_method_name AS c23,
-  o.payment_method_instructions AS c24,
-  o.refund_amount AS c25,
-  o.status AS c26,
-  o.status_message AS c27,
-  o.subtotal AS c28,
-  o.tax AS c29,
-  o.total AS c30,
-  o.txn_id AS c31,
-  o.updated_at AS c32
+  e.event_series_id AS c19,
+  o.id AS c20,
+  o.payment_method_external_id AS c21,
+  o.payment_method_id AS c22,
+  o.payment_method_type AS c23,
+  o.payment_method_name AS c24,
+  o.payment_method_instructions AS c25,
+  o.refund_amount AS c26,
+  o.status AS c27,
+  o.status_message AS c28,
+  o.subtotal AS c29,
+  o.tax AS c30,
+  o.total AS c31,
+  o.txn_id AS c32,
+  o.updated_at AS c33
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1
 ORDER BY o.created_at DESC, o.id DESC
@@ -145,24 +149,25 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c16,
   o.id AS c17,
   o.buyer_email AS c18,
-  o.id AS c19,
-  o.payment_method_external_id AS c20,
-  o.payment_method_id AS c21,
-  o.payment_method_type AS c22,
-  o.payment_method_name AS c23,
-  o.payment_method_instructions AS c24,
-  o.refund_amount AS c25,
-  o.status AS c26,
-  o.status_message AS c27,
-  o.subtotal AS c28,
-  o.tax AS c29,
-  o.total AS c30,
-  o.txn_id AS c31,
-  o.updated_at AS c32
+  e.event_series_id AS c19,
+  o.id AS c20,
+  o.payment_method_external_id AS c21,
+  o.payment_method_id AS c22,
+  o.payment_method_type AS c23,
+  o.payment_method_name AS c24,
+  o.payment_method_instructions AS c25,
+  o.refund_amount AS c26,
+  o.status AS c27,
+  o.status_message AS c28,
+  o.subtotal AS c29,
+  o.tax AS c30,
+  o.total AS c31,
+  o.txn_id AS c32,
+  o.updated_at AS c33
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.event_id IN ($5, $6) AND o.status = $7 AND o.buyer_email_lookup = $8 AND o.txn_id = $9 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $10) AND (o.created_at, o.id) < ($11, $12)
+WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.event_id IN ($5, $6) AND o.status = $7 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $8 AND se.event_series_id IN ($9, $10)) AND o.buyer_email_lookup = $11 AND o.txn_id = $12 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $13) AND (o.created_at, o.id) < ($14, $15)
 ORDER BY o.created_at DESC, o.id DESC
-LIMIT $13;
+LIMIT $16;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT o.id AS id, o.created_at AS sort_key,
@@ -185,20 +190,21 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c16,
   o.id AS c17,
   o.buyer_email AS c18,
-  o.id AS c19,
-  o.payment_method_external_id AS c20,
-  o.payment_method_id AS c21,
-  o.payment_method_type AS c22,
-  o.payment_method_name AS c23,
-  o.payment_method_instructions AS c24,
-  o.refund_amount AS c25,
-  o.status AS c26,
-  o.status_message AS c27,
-  o.subtotal AS c28,
-  o.tax AS c29,
-  o.total AS c30,
-  o.txn_id AS c31,
-  o.updated_at AS c32
+  e.event_series_id AS c19,
+  o.id AS c20,
+  o.payment_method_external_id AS c21,
+  o.payment_method_id AS c22,
+  o.payment_method_type AS c23,
+  o.payment_method_name AS c24,
+  o.payment_method_instructions AS c25,
+  o.refund_amount AS c26,
+  o.status AS c27,
+  o.status_message AS c28,
+  o.subtotal AS c29,
+  o.tax AS c30,
+  o.total AS c31,
+  o.txn_id AS c32,
+  o.updated_at AS c33
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
@@ -208,7 +214,7 @@ LIMIT $4;
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.buyer_email_lookup = $9 AND o.txn_id = $10 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $11) AND (o.created_at, o.id) > ($12, $13) LIMIT 1;
+SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $9 AND se.event_series_id IN ($10, $11)) AND o.buyer_email_lookup = $12 AND o.txn_id = $13 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $14) AND (o.created_at, o.id) > ($15, $16) LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT o.id AS id, o.created_at AS sort_key,
@@ -231,20 +237,21 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c16,
   o.id AS c17,
   o.buyer_email AS c18,
-  o.id AS c19,
-  o.payment_method_external_id AS c20,
-  o.payment_method_id AS c21,
-  o.payment_method_type AS c22,
-  o.payment_method_name AS c23,
-  o.payment_method_instructions AS c24,
-  o.refund_amount AS c25,
-  o.status AS c26,
-  o.status_message AS c27,
-  o.subtotal AS c28,
-  o.tax AS c29,
-  o.total AS c30,
-  o.txn_id AS c31,
-  o.updated_at AS c32
+  e.event_series_id AS c19,
+  o.id AS c20,
+  o.payment_method_external_id AS c21,
+  o.payment_method_id AS c22,
+  o.payment_method_type AS c23,
+  o.payment_method_name AS c24,
+  o.payment_method_instructions AS c25,
+  o.refund_amount AS c26,
+  o.status AS c27,
+  o.status_message AS c28,
+  o.subtotal AS c29,
+  o.tax AS c30,
+  o.total AS c31,
+  o.txn_id AS c32,
+  o.updated_at AS c33
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
@@ -274,20 +281,21 @@ SELECT o.id AS id, o.updated_at AS sort_key,
   e.timezone AS c16,
   o.id AS c17,
   o.buyer_email AS c18,
-  o.id AS c19,
-  o.payment_method_external_id AS c20,
-  o.payment_method_id AS c21,
-  o.payment_method_type AS c22,
-  o.payment_method_name AS c23,
-  o.payment_method_instructions AS c24,
-  o.refund_amount AS c25,
-  o.status AS c26,
-  o.status_message AS c27,
-  o.subtotal AS c28,
-  o.tax AS c29,
-  o.total AS c30,
-  o.txn_id AS c31,
-  o.updated_at AS c32
+  e.event_series_id AS c19,
+  o.id AS c20,
+  o.payment_method_external_id AS c21,
+  o.payment_method_id AS c22,
+  o.payment_method_type AS c23,
+  o.payment_method_name AS c24,
+  o.payment_method_instructions AS c25,
+  o.refund_amount AS c26,
+  o.status AS c27,
+  o.status_message AS c28,
+  o.subtotal AS c29,
+  o.tax AS c30,
+  o.total AS c31,
+  o.txn_id AS c32,
+  o.updated_at AS c33
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND (o.updated_at, o.id) > ($2, $3)
 ORDER BY o.updated_at ASC, o.id ASC
@@ -317,20 +325,21 @@ SELECT o.id AS id, o.updated_at AS sort_key,
   e.timezone AS c16,
   o.id AS c17,
   o.buyer_email AS c18,
-  o.id AS c19,
-  o.payment_method_external_id AS c20,
-  o.payment_method_id AS c21,
-  o.payment_method_type AS c22,
-  o.payment_method_name AS c23,
-  o.payment_method_instructions AS c24,
-  o.refund_amount AS c25,
-  o.status AS c26,
-  o.status_message AS c27,
-  o.subtotal AS c28,
-  o.tax AS c29,
-  o.total AS c30,
-  o.txn_id AS c31,
-  o.updated_at AS c32
+  e.event_series_id AS c19,
+  o.id AS c20,
+  o.payment_method_external_id AS c21,
+  o.payment_method_id AS c22,
+  o.payment_method_type AS c23,
+  o.payment_method_name AS c24,
+  o.payment_method_instructions AS c25,
+  o.refund_amount AS c26,
+  o.status AS c27,
+  o.status_message AS c28,
+  o.subtotal AS c29,
+  o.tax AS c30,
+  o.total AS c31,
+  o.txn_id AS c32,
+  o.updated_at AS c33
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND (o.updated_at, o.id) < ($2, $3)
 ORDER BY o.updated_at DESC, o.id DESC
@@ -356,6 +365,8 @@ SELECT t.id AS c0_0,
   t.voided_at AS c0_13,
   t.order_id AS c0_14,
   t.qr_code_url AS c0_15,
+  t.ticket_type_id AS c0_16,
+  t.checked_in AS c0_17,
   t.order_id AS c0_p
 FROM issued_tickets t
 WHERE t.order_id = ANY($1)

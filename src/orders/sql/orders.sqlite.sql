@@ -72,6 +72,12 @@ SELECT o.id AS id,
         t.order_id,
         '","qr_code_url":',
         json_quote(t.qr_code_url),
+        ',"ticket_type_id":',
+        CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+        ',"event_series_id":"es_',
+        e.event_series_id,
+        '","checked_in":',
+        CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
         '}'
       ), ',')
      FROM issued_tickets t WHERE t.order_id = o.id),
@@ -196,6 +202,12 @@ SELECT o.id AS id, o.created_at AS sort_key,
         t.order_id,
         '","qr_code_url":',
         json_quote(t.qr_code_url),
+        ',"ticket_type_id":',
+        CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+        ',"event_series_id":"es_',
+        e.event_series_id,
+        '","checked_in":',
+        CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
         '}'
       ), ',')
      FROM issued_tickets t WHERE t.order_id = o.id),
@@ -322,6 +334,12 @@ SELECT o.id AS id, o.created_at AS sort_key,
         t.order_id,
         '","qr_code_url":',
         json_quote(t.qr_code_url),
+        ',"ticket_type_id":',
+        CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+        ',"event_series_id":"es_',
+        e.event_series_id,
+        '","checked_in":',
+        CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
         '}'
       ), ',')
      FROM issued_tickets t WHERE t.order_id = o.id),
@@ -373,7 +391,7 @@ SELECT o.id AS id, o.created_at AS sort_key,
     '}'
   ) AS j1
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.created_at >= +? AND o.event_id IN (+?, +?) AND o.status = +? AND o.buyer_email_lookup = +? AND o.txn_id = +? AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = +?) AND (o.created_at, o.id) < (+?, +?)
+WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.created_at >= +? AND o.event_id IN (+?, +?) AND o.status = +? AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND o.buyer_email_lookup = +? AND o.txn_id = +? AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = +?) AND (o.created_at, o.id) < (+?, +?)
 ORDER BY o.created_at DESC, o.id DESC
 LIMIT +?;
 
@@ -448,6 +466,12 @@ SELECT o.id AS id, o.created_at AS sort_key,
         t.order_id,
         '","qr_code_url":',
         json_quote(t.qr_code_url),
+        ',"ticket_type_id":',
+        CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+        ',"event_series_id":"es_',
+        e.event_series_id,
+        '","checked_in":',
+        CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
         '}'
       ), ',')
      FROM issued_tickets t WHERE t.order_id = o.id),
@@ -507,7 +531,7 @@ LIMIT +?;
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = +? AND o.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM orders o WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.created_at < +? AND o.created_at <= +? AND o.event_id IN (+?, +?) AND o.status = +? AND o.buyer_email_lookup = +? AND o.txn_id = +? AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = +?) AND (o.created_at, o.id) > (+?, +?) LIMIT 1;
+SELECT 1 AS found FROM orders o WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.created_at < +? AND o.created_at <= +? AND o.event_id IN (+?, +?) AND o.status = +? AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND o.buyer_email_lookup = +? AND o.txn_id = +? AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = +?) AND (o.created_at, o.id) > (+?, +?) LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT o.id AS id, o.created_at AS sort_key,
@@ -580,6 +604,12 @@ SELECT o.id AS id, o.created_at AS sort_key,
         t.order_id,
         '","qr_code_url":',
         json_quote(t.qr_code_url),
+        ',"ticket_type_id":',
+        CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+        ',"event_series_id":"es_',
+        e.event_series_id,
+        '","checked_in":',
+        CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
         '}'
       ), ',')
      FROM issued_tickets t WHERE t.order_id = o.id),
@@ -709,6 +739,12 @@ SELECT o.id AS id, o.updated_at AS sort_key,
         t.order_id,
         '","qr_code_url":',
         json_quote(t.qr_code_url),
+        ',"ticket_type_id":',
+        CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+        ',"event_series_id":"es_',
+        e.event_series_id,
+        '","checked_in":',
+        CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
         '}'
       ), ',')
      FROM issued_tickets t WHERE t.order_id = o.id),
@@ -838,6 +874,12 @@ SELECT o.id AS id, o.updated_at AS sort_key,
         t.order_id,
         '","qr_code_url":',
         json_quote(t.qr_code_url),
+        ',"ticket_type_id":',
+        CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+        ',"event_series_id":"es_',
+        e.event_series_id,
+        '","checked_in":',
+        CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
         '}'
       ), ',')
      FROM issued_tickets t WHERE t.order_id = o.id),

@@ -1,0 +1,42 @@
+import {
+  Id,
+  Integer,
+  IntegerEnum,
+  Literal,
+  UNIX_SECONDS,
+} from '../../common/http/api-properties';
+import { PageDto } from '../../common/pagination/page.dto';
+
+export class CheckInDto {
+  @Literal('check_in')
+  object: string;
+
+  @Id('ci_')
+  id: string;
+
+  @Id('it_', { description: 'The ticket scanned' })
+  issued_ticket_id: string;
+
+  @Id('ev_', { description: "The ticket's event" })
+  event_id: string;
+
+  @Id('es_', { description: "The ticket's event's series" })
+  event_series_id: string;
+
+  @IntegerEnum([1, -1], { description: '1: checked in; -1: checked out' })
+  quantity: number;
+
+  @Integer(UNIX_SECONDS, {
+    description:
+      'Unix seconds: when it was scanned (an offline scan uploaded later is earlier than created_at)',
+  })
+  check_in_at: number;
+
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds: when it was recorded' })
+  created_at: number;
+}
+
+export class CheckInListDto extends PageDto(CheckInDto, {
+  path: '/v1/check_ins',
+  prefix: 'ci_',
+}) {}
