@@ -32,6 +32,8 @@ interface Known {
   endAt: number;
   status: string;
   series: string;
+  name: string;
+  venue: string | null;
 }
 
 const known = (e: Event): Known => ({
@@ -41,6 +43,8 @@ const known = (e: Event): Known => ({
   endAt: e.endAt,
   status: e.status,
   series: `es_${e.eventSeriesId}`,
+  name: e.name,
+  venue: e.venueName,
 });
 
 /** The list order: start ascending, then numeric id ascending. */
@@ -73,7 +77,9 @@ describe('GET /v1/events', () => {
       const startAt = BASE + ((i * 7) % 10) * HOUR;
       saved.push(
         await f.event(a.id, {
-          name: `Event ${i}`,
+          // Mixed case and the LIKE wildcards, so that the text filters are tested on both.
+          name: i % 4 === 0 ? `Jazz_Night ${i}` : `jazz night ${i}`,
+          venueName: [null, 'The 100% Club', 'Town Hall'][i % 3],
           startAt,
           endAt: startAt + (1 + (i % 3)) * HOUR,
           status: STATUSES[i % STATUSES.length],
@@ -252,6 +258,26 @@ describe('GET /v1/events', () => {
         next: `/v1/events?starting_after=${want[1]}&status=draft%2Ccancelled&limit=2`,
         previous: null,
       });
+    });
+
+    it('name and venue: a substring, case ignored, % and _ taken literally', async () => {
+      const named = expected((e) => e.name.toLowerCase().includes('jazz_'));
+      expect(named.length).toBeGreaterThan(0);
+      expect(await list('name=JAZZ_&limit=3')).toEqual(named);
+      // `_` is no wildcard: "jazz night" does not match "jazz_".
+      expect(named.length).toBeLessThan(ids.length);
+      expect(await list('name=Night&limit=4')).toEqual(ids);
+      const club = expected((e) => e.venue === 'The 100% Club');
+      expect(club.length).toBeGreaterThan(0);
+      expect(await list('venue=0%25%20c&limit=3')).toEqual(club);
+      // `%` is no wildcard: "100%" is not "1%0".
+      expect(await list('venue=1%250')).toEqual([]);
+      expect(await list('venue=town&name=jazz_')).toEqual(
+        expected(
+          (e) =>
+            e.venue === 'Town Hall' && e.name.toLowerCase().includes('jazz_'),
+        ),
+      );
     });
 
     it('event_series_id: the events of that series', async () => {

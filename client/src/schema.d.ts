@@ -1780,6 +1780,10 @@ export interface operations {
                 status?: string;
                 /** @description Events of this series */
                 event_series_id?: string;
+                /** @description Events whose name contains this text, ignoring case */
+                name?: string;
+                /** @description Events whose venue name contains this text, ignoring case */
+                venue?: string;
             };
             header?: never;
             path?: never;

@@ -39,6 +39,12 @@ export function eventFilters(query: ListEventsQueryDto): Filter[] {
     ...filters.range(query, 'start_at', 'ev.start_at'),
     ...filters.range(query, 'end_at', 'ev.end_at'),
   ];
+  if (query.name !== undefined) {
+    found.push(filters.contains('ev.name', query.name));
+  }
+  if (query.venue !== undefined) {
+    found.push(filters.contains('ev.venue_name', query.venue));
+  }
   if (query.status !== undefined) {
     found.push(filters.oneOf('ev.status', query.status.split(',')));
   }

@@ -56,6 +56,18 @@ export const filters = {
     return { condition: (params) => `${column} = ${params.add(value)}` };
   },
 
+  /**
+   * `column` contains `text`, ignoring case as the database's lower() folds it: `%` and `_` in
+   * `text` are literal, not wildcards.
+   */
+  contains(column: string, text: string): Filter {
+    const literal = text.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return {
+      condition: (params) =>
+        `lower(${column}) LIKE lower(${params.add(`%${literal}%`)}) ESCAPE '\\'`,
+    };
+  },
+
   /** One of the values (a comma list in the query), deduplicated. */
   oneOf(column: string, values: readonly unknown[]): Filter {
     const distinct = [...new Set(values)];

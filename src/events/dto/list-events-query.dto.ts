@@ -1,5 +1,5 @@
 import { IntersectionType } from '@nestjs/swagger';
-import { IdParam } from '../../common/pagination/filter-params';
+import { IdParam, TextParam } from '../../common/pagination/filter-params';
 import {
   CursorQueryDto,
   OneOrCommaListOf,
@@ -18,4 +18,14 @@ export class ListEventsQueryDto extends IntersectionType(
 
   @IdParam('event_series_id', 'es_', 'Events of this series')
   event_series_id?: string;
+
+  @TextParam('name', 200, 'Events whose name contains this text, ignoring case')
+  name?: string;
+
+  @TextParam(
+    'venue',
+    200,
+    'Events whose venue name contains this text, ignoring case',
+  )
+  venue?: string;
 }
