@@ -56,6 +56,8 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
       'end_at.lt',
       'status',
       'event_series_id',
+      'name',
+      'venue',
     ],
     idLists: [],
   },
