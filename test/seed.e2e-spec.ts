@@ -38,7 +38,9 @@ async function dump(dataSource: DataSource) {
           typeof value === 'boolean'
             ? Number(value)
             : typeof value === 'string' &&
-                /^(created|updated|voided|revoked|start|end|check_in)_at$/.test(column)
+                /^(created|updated|voided|revoked|start|end|check_in)_at$/.test(
+                  column,
+                )
               ? Number(value)
               : value,
         ]),
