@@ -40,7 +40,12 @@ export class TypicalIssuedTicketsController {
   ): Promise<IssuedTicketListResponse> {
     const page = await this.tickets.list(request.boxOfficeId, query);
     const data = page.tickets.map(
-      (ticket) => new IssuedTicketResponse(ticket, ticket.order!.buyerEmail),
+      (ticket) =>
+        new IssuedTicketResponse(
+          ticket,
+          ticket.order!.buyerEmail,
+          ticket.event!.eventSeriesId,
+        ),
     );
     const ids = page.tickets.map((ticket) => `it_${ticket.id}`);
     return new IssuedTicketListResponse(
@@ -61,6 +66,10 @@ export class TypicalIssuedTicketsController {
     @Param('id') id: string,
   ): Promise<IssuedTicketResponse> {
     const ticket = await this.tickets.retrieve(request.boxOfficeId, id);
-    return new IssuedTicketResponse(ticket, ticket.order!.buyerEmail);
+    return new IssuedTicketResponse(
+      ticket,
+      ticket.order!.buyerEmail,
+      ticket.event!.eventSeriesId,
+    );
   }
 }

@@ -25,7 +25,7 @@ export interface IssuedTicketsPage {
 }
 
 /** The ticket's order comes along for the buyer's e-mail. */
-const RELATIONS = { order: true } as const;
+const RELATIONS = { order: true, event: true } as const;
 
 function ticketId(value: string | undefined): number | null {
   const match = /^it_(\d+)$/.exec(value ?? '');

@@ -5,7 +5,7 @@ import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { CURRENCY_BASE_MULTIPLIERS } from '../../src/common/currencies';
 import { toDateObject } from '../../src/events/event-dates';
-import { PageLinks, Prefixed } from './transforms';
+import { Flag, PageLinks, Prefixed } from './transforms';
 
 /**
  * Response classes the way most NestJS code writes them: the entity is copied in, and
@@ -49,10 +49,15 @@ export class IssuedTicketResponse {
   @Expose({ name: 'voided_at' }) voidedAt: number | null;
   @Expose({ name: 'order_id' }) @Prefixed('or_') orderId: number;
   @Expose({ name: 'qr_code_url' }) qrCodeUrl: string;
+  @Expose({ name: 'ticket_type_id' }) @Prefixed('tt_') ticketTypeId:
+    number | null;
+  @Expose({ name: 'event_series_id' }) @Prefixed('es_') eventSeriesId: number;
+  @Expose({ name: 'checked_in' }) @Flag() checkedIn: boolean;
 
-  constructor(ticket: IssuedTicket, email: string) {
+  constructor(ticket: IssuedTicket, email: string, eventSeriesId: number) {
     Object.assign(this, ticket);
     this.email = email;
+    this.eventSeriesId = eventSeriesId;
   }
 }
 
@@ -68,6 +73,7 @@ export class OrderResponse {
   @Expose() tax: number;
   @Expose() total: number;
   @Expose({ name: 'txn_id' }) txnId: string | null;
+  @Expose({ name: 'updated_at' }) updatedAt: number;
 
   @Expose({ name: 'issued_tickets' })
   @Type(() => IssuedTicketResponse)
@@ -85,7 +91,14 @@ export class OrderResponse {
     // Relations come back in join order: sort children by id, as the API lists them.
     this.issuedTickets = [...(order.issuedTickets ?? [])]
       .sort((a, b) => a.id - b.id)
-      .map((ticket) => new IssuedTicketResponse(ticket, order.buyerEmail));
+      .map(
+        (ticket) =>
+          new IssuedTicketResponse(
+            ticket,
+            order.buyerEmail,
+            order.event!.eventSeriesId,
+          ),
+      );
     this.lineItems = [...(order.lineItems ?? [])]
       .sort((a, b) => a.id - b.id)
       .map((item) => new LineItemResponse(item));
