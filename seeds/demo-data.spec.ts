@@ -120,7 +120,8 @@ interface TicketTypeRow {
   booking_fee: number;
   min_per_order: number;
   max_per_order: number;
-  quantity: number;
+  quantity_total: number;
+  quantity_issued: number;
   status: string;
   type: string;
   sort_order: number;
@@ -602,7 +603,7 @@ describe('seedDemoData', () => {
     }
   });
 
-  it('leaves each ticket type its capacity minus its valid tickets, none when sold out', () => {
+  it('gives each ticket type its capacity and counts its valid tickets; a sold-out one has none left', () => {
     // The same seed generates the same orders, so the generator's plan can be recomputed here.
     const generator = new OrderGenerator(SEED, ORDERS);
     for (const _ of generator.orders());
@@ -620,14 +621,16 @@ describe('seedDemoData', () => {
     for (const type of ticketTypes) {
       const sold = valid.get(type.id) ?? 0;
       const context = `ticket type ${type.id}`;
-      expect([context, type.quantity + sold]).toEqual([
+      const left = type.quantity_total - type.quantity_issued;
+      expect([context, type.quantity_issued, type.quantity_total]).toEqual([
         context,
+        sold,
         capacity.get(type.id),
       ]);
-      expect(type.quantity).toBeGreaterThanOrEqual(0);
+      expect(left).toBeGreaterThanOrEqual(0);
       expect([context, type.status === 'sold_out']).toEqual([
         context,
-        type.quantity === 0,
+        left === 0,
       ]);
       if (type.status === 'sold_out') expect(sold).toBeGreaterThan(0);
     }

@@ -2,6 +2,8 @@ import type { DataSource } from 'typeorm';
 import { displayPrefix, hashApiKey } from '../src/auth/api-key-format';
 import {
   eventRow,
+  eventSeriesRow,
+  eventSeriesTemplateRows,
   SETUP_AT,
   ticketGroupRows,
   ticketTypeRows,
@@ -98,9 +100,11 @@ export async function seedDemoData(
     // What is left of each ticket type, now that its tickets are sold.
     await writer.update(
       'ticket_types',
-      generator
-        .ticketTypeStock()
-        .map(({ id, quantity, status }) => ({ id, quantity, status })),
+      generator.ticketTypeStock().map(({ id, capacity, status }) => ({
+        id,
+        quantity_total: capacity,
+        status,
+      })),
     );
   });
   return { orders: options.orders, boxOffices: DEMO_BOX_OFFICES.length };
@@ -148,9 +152,34 @@ function setupRows(generator: OrderGenerator): RowBatch {
       office.events.map((event) => ({ event, office: office.plan })),
     )
     .sort((a, b) => a.event.id - b.event.id);
+  const series = generator.events.flatMap((office) =>
+    office.events
+      .filter((event) => event.id === event.seriesId)
+      .map((first) => ({
+        row: eventSeriesRow(
+          first,
+          office.events.filter((date) => date.seriesId === first.seriesId),
+          office.plan,
+        ),
+        template: eventSeriesTemplateRows(first),
+      })),
+  );
   return [
     ['box_offices', boxOffices],
     ['api_keys', apiKeys],
+    ['event_series', series.map(({ row }) => row)],
+    [
+      'event_series_ticket_groups',
+      series.flatMap(({ template }) => template.groups),
+    ],
+    [
+      'event_series_ticket_types',
+      series.flatMap(({ template }) => template.types),
+    ],
+    [
+      'event_series_payment_methods',
+      series.flatMap(({ template }) => template.paymentMethods),
+    ],
     ['events', events.map(({ event, office }) => eventRow(event, office))],
     ['ticket_groups', events.flatMap(({ event }) => ticketGroupRows(event))],
     ['ticket_types', events.flatMap(({ event }) => ticketTypeRows(event))],

@@ -574,7 +574,7 @@ export function ticketGroupRows(event: SeedEvent): Row[] {
 
 /**
  * Ticket types as the event set them up, before any sale: nothing released yet (`unavailable`,
- * quantity 0). Their stock is set once the orders are written (ticketTypeStock).
+ * capacity 0). Their stock is set once the orders are written (ticketTypeStock).
  */
 export function ticketTypeRows(event: SeedEvent): Row[] {
   return event.ticketTypes.map((type) => ({
@@ -587,10 +587,83 @@ export function ticketTypeRows(event: SeedEvent): Row[] {
     booking_fee: type.bookingFee,
     min_per_order: type.minPerOrder,
     max_per_order: type.maxPerOrder,
-    quantity: 0,
+    quantity_total: 0,
     status: 'unavailable',
     type: type.kind,
     sort_order: type.sortOrder,
     access_code: type.accessCode,
   }));
+}
+
+/** The capacity a series' template offers per date, shared out by its types' popularity. */
+const TEMPLATE_CAPACITY = 500;
+
+/**
+ * A series, made from its first date (the catalogue's event) and all its dates: the first date's
+ * texts, venue, artwork, currency and zone; `published` while any date is, else the first
+ * date's status (a draft, a cancelled one-off, a run that is over); created with its first
+ * announced date.
+ */
+export function eventSeriesRow(
+  first: SeedEvent,
+  dates: readonly SeedEvent[],
+  office: BoxOfficePlan,
+): Row {
+  const row = eventRow(first, office);
+  const published = dates.some((date) => date.status === 'published');
+  return {
+    id: first.seriesId,
+    box_office_id: row.box_office_id,
+    name: row.name,
+    description: row.description,
+    status: published ? 'published' : first.status,
+    created_at: Math.min(...dates.map((date) => date.createdAt)),
+    currency: row.currency,
+    timezone: row.timezone,
+    venue_name: row.venue_name,
+    venue_postal_code: row.venue_postal_code,
+    url: `${EVENT_SITE}/${office.slug}/series/${first.seriesId}`,
+    image_header_url: row.image_header_url,
+    image_thumbnail_url: row.image_thumbnail_url,
+    online_event: row.online_event,
+    private: row.private,
+    access_code: row.access_code,
+    call_to_action: row.call_to_action,
+    // A seated show sells at most its house, whatever its types allow.
+    max_tickets_sold_per_occurrence: first.plan.seated
+      ? roundCapacity(TEMPLATE_CAPACITY * 0.9)
+      : null,
+  };
+}
+
+/**
+ * The series' template: its first date's groups, ticket types and payment methods, under the
+ * same ids (the template tables number their own rows), with capacities instead of stock.
+ */
+export function eventSeriesTemplateRows(first: SeedEvent): {
+  groups: Row[];
+  types: Row[];
+  paymentMethods: Row[];
+} {
+  const series = { event_series_id: first.seriesId };
+  let popularity = 0;
+  for (const type of first.ticketTypes) popularity += type.popularity;
+  return {
+    groups: ticketGroupRows(first).map(({ event_id: _, ...group }) => ({
+      ...group,
+      ...series,
+    })),
+    types: ticketTypeRows(first).map(({ event_id: _, ...type }, i) => ({
+      ...type,
+      ...series,
+      quantity_total: roundCapacity(
+        (TEMPLATE_CAPACITY * first.ticketTypes[i].popularity) / popularity,
+      ),
+      status: type.access_code === null ? 'on_sale' : 'hidden',
+    })),
+    paymentMethods: first.paymentMethods.map(({ event_id: _, ...method }) => ({
+      ...method,
+      ...series,
+    })),
+  };
 }

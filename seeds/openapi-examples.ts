@@ -4,7 +4,8 @@ import { DEMO_BOX_OFFICES, DEMO_ORDER_COUNT, seedDemoData } from './demo-data';
 
 /**
  * The OpenAPI document's 200 examples: what the demo server (`npm start`: seed 1, the demo order
- * count) answers the first demo key, one request per operation. `npm run openapi` writes them to
+ * count) answers the first demo key, one request per operation whose answer does not move with
+ * the clock (a series' upcoming dates and the overview's four weeks do: they have none). `npm run openapi` writes them to
  * src/common/http/openapi-examples.json; an e2e test collects them again, on SQLite and on
  * PostgreSQL, and compares.
  */
@@ -41,6 +42,11 @@ export async function collectExamples(base: string): Promise<OpenApiExamples> {
   const completed = await list('/v1/orders?status=completed&limit=1');
   const events = await list('/v1/events?limit=2');
   const tickets = await list('/v1/issued_tickets?limit=2');
+  const checkIns = await list('/v1/check_ins?limit=2');
+  const series = (
+    events.page as unknown as { data: { event_series_id: string }[] }
+  ).data[0].event_series_id;
+  const seriesEvents = await list(`/v1/event_series/${series}/events?limit=2`);
   return {
     ping: await get('/v1/ping'),
     listOrders: orders.page,
@@ -49,5 +55,11 @@ export async function collectExamples(base: string): Promise<OpenApiExamples> {
     retrieveEvent: await get(`/v1/events/${events.firstId}`),
     listIssuedTickets: tickets.page,
     retrieveIssuedTicket: await get(`/v1/issued_tickets/${tickets.firstId}`),
+    listCheckIns: checkIns.page,
+    retrieveCheckIn: await get(`/v1/check_ins/${checkIns.firstId}`),
+    listEventSeriesEvents: seriesEvents.page,
+    retrieveEventSeriesEvent: await get(
+      `/v1/event_series/${series}/events/${seriesEvents.firstId}`,
+    ),
   };
 }

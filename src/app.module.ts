@@ -12,11 +12,13 @@ import { AppConfig } from './config/app-config';
 import { CheckInsModule } from './check-ins/check-ins.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EventSeriesModule } from './event-series/event-series.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { IssuedTicketsModule } from './issued-tickets/issued-tickets.module';
 import { loggerOptions } from './logger-options';
 import { OrdersModule } from './orders/orders.module';
+import { OverviewModule } from './overview/overview.module';
 import { SyncModule } from './sync/sync.module';
 
 /**
@@ -32,10 +34,12 @@ import { SyncModule } from './sync/sync.module';
     HealthModule,
     OrdersModule,
     EventsModule,
+    EventSeriesModule,
     IssuedTicketsModule,
     CheckInsModule,
     SyncModule,
     ChangesModule,
+    OverviewModule,
   ],
   providers: [
     { provide: APP_FILTER, useClass: AllExceptionsFilter },

@@ -86,7 +86,7 @@ describe('GET /v1/events', () => {
           eventSeriesId: 101 + Math.floor(i / 8),
         }),
       );
-      if (i % 7 === 3) await f.ticketType(saved[i].id, { quantity: i });
+      if (i % 7 === 3) await f.ticketType(saved[i].id, { quantityTotal: i });
     }
     all = saved.map(known).sort(nextFirst);
     ids = all.map((e) => e.id);

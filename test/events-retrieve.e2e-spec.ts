@@ -90,14 +90,14 @@ describe('GET /v1/events/{event_id}', () => {
         sortOrder: 3,
         price: 3500,
         bookingFee: 175,
-        quantity: 40,
+        quantityTotal: 40,
       }),
       circle: await f.ticketType(full.id, {
         name: 'Circle',
         groupId: seating.id,
         sortOrder: 1,
         status: 'sold_out',
-        quantity: 0,
+        quantityTotal: 0,
       }),
       free: await f.ticketType(full.id, {
         name: 'Free standing',
@@ -106,7 +106,7 @@ describe('GET /v1/events/{event_id}', () => {
         price: 0,
         bookingFee: 0,
         status: 'unavailable',
-        quantity: 12,
+        quantityTotal: 12,
       }),
       donation: await f.ticketType(full.id, {
         name: 'Pay what you can',
@@ -119,7 +119,7 @@ describe('GET /v1/events/{event_id}', () => {
         accessCode: 'FRIENDS',
         minPerOrder: 1,
         maxPerOrder: 1,
-        quantity: 20,
+        quantityTotal: 20,
       }),
       vip: await f.ticketType(full.id, {
         name: 'VIP package',
@@ -130,7 +130,7 @@ describe('GET /v1/events/{event_id}', () => {
         bookingFee: 600,
         minPerOrder: 2,
         maxPerOrder: 4,
-        quantity: 6,
+        quantityTotal: 6,
       }),
     };
     methods = [
@@ -288,6 +288,10 @@ describe('GET /v1/events/{event_id}', () => {
           sort_order: 0,
           type: 'paid',
           quantity: 6,
+          quantity_total: 6,
+          quantity_issued: 0,
+          quantity_held: 0,
+          quantity_in_baskets: 0,
         },
         {
           object: 'ticket_type',
@@ -304,6 +308,10 @@ describe('GET /v1/events/{event_id}', () => {
           sort_order: 1,
           type: 'paid',
           quantity: 0,
+          quantity_total: 0,
+          quantity_issued: 0,
+          quantity_held: 0,
+          quantity_in_baskets: 0,
         },
         {
           object: 'ticket_type',
@@ -320,6 +328,10 @@ describe('GET /v1/events/{event_id}', () => {
           sort_order: 1,
           type: 'donation',
           quantity: 20,
+          quantity_total: 20,
+          quantity_issued: 0,
+          quantity_held: 0,
+          quantity_in_baskets: 0,
         },
         {
           object: 'ticket_type',
@@ -336,6 +348,10 @@ describe('GET /v1/events/{event_id}', () => {
           sort_order: 2,
           type: 'free',
           quantity: 12,
+          quantity_total: 12,
+          quantity_issued: 0,
+          quantity_held: 0,
+          quantity_in_baskets: 0,
         },
         {
           object: 'ticket_type',
@@ -352,6 +368,10 @@ describe('GET /v1/events/{event_id}', () => {
           sort_order: 3,
           type: 'paid',
           quantity: 40,
+          quantity_total: 40,
+          quantity_issued: 0,
+          quantity_held: 0,
+          quantity_in_baskets: 0,
         },
       ],
       tickets_available: 'true',
@@ -450,7 +470,7 @@ describe('GET /v1/events/{event_id}', () => {
       for (const [status, quantity] of typeList) {
         await f.ticketType(event.id, {
           status: status as TicketType['status'],
-          quantity,
+          quantityTotal: quantity,
         });
       }
       const res = await get(`/v1/events/ev_${event.id}`);
@@ -461,14 +481,14 @@ describe('GET /v1/events/{event_id}', () => {
 
     it('follows a change of a ticket type at once', async () => {
       const event = await f.event(officeId);
-      const type = await f.ticketType(event.id, { quantity: 1 });
+      const type = await f.ticketType(event.id, { quantityTotal: 1 });
       const available = async () =>
         (await get(`/v1/events/ev_${event.id}`)).body.tickets_available;
       expect(await available()).toBe('true');
       const repo = t.dataSource.getRepository<TicketType>('TicketType');
-      await repo.update(type.id, { status: 'sold_out', quantity: 0 });
+      await repo.update(type.id, { status: 'sold_out', quantityTotal: 0 });
       expect(await available()).toBe('false');
-      await repo.update(type.id, { status: 'on_sale', quantity: 5 });
+      await repo.update(type.id, { status: 'on_sale', quantityTotal: 5 });
       expect(await available()).toBe('true');
     });
   });

@@ -27,11 +27,36 @@ export class TicketTypeResponse {
   @Expose() status: string;
   @Expose({ name: 'sort_order' }) sortOrder: number;
   @Expose() type: string;
-  @Expose() quantity: number;
+  @Expose({ name: 'quantity_total' }) quantityTotal: number;
+  @Expose({ name: 'quantity_issued' }) quantityIssued: number;
+  @Expose({ name: 'quantity_held' }) quantityHeld: number;
+  @Expose({ name: 'quantity_in_baskets' }) quantityInBaskets: number;
 
   constructor(type: TicketType) {
     Object.assign(this, type);
   }
+
+  @Expose()
+  get quantity() {
+    return ticketsLeft(this);
+  }
+}
+
+/** What is left of a ticket type: capacity less what is issued, held or in baskets. */
+function ticketsLeft(type: {
+  status: string;
+  quantityTotal: number;
+  quantityIssued: number;
+  quantityHeld: number;
+  quantityInBaskets: number;
+}): number {
+  if (type.status === 'sold_out') return 0;
+  const left =
+    type.quantityTotal -
+    type.quantityIssued -
+    type.quantityHeld -
+    type.quantityInBaskets;
+  return Math.max(0, left);
 }
 
 @Exclude()
@@ -143,7 +168,7 @@ export class EventResponse {
   @Expose({ name: 'tickets_available' })
   get ticketsAvailable() {
     const available = (this.event.ticketTypes ?? []).some(
-      (type) => type.status === 'on_sale' && type.quantity > 0,
+      (type) => type.status === 'on_sale' && ticketsLeft(type) > 0,
     );
     return String(available);
   }

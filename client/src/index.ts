@@ -10,6 +10,9 @@ export type Order = components['schemas']['OrderDto'];
 /** An event (named so as not to hide the DOM's `Event` where it is imported). */
 export type BoxOfficeEvent = components['schemas']['EventDto'];
 export type IssuedTicket = components['schemas']['IssuedTicketDto'];
+export type EventSeries = components['schemas']['EventSeriesDto'];
+export type CheckIn = components['schemas']['CheckInDto'];
+export type Overview = components['schemas']['OverviewDto'];
 export type ErrorBody = components['schemas']['ErrorBodyDto'];
 /** An entry of the change feed (docs/API.md, GET /v1/changes). */
 export type Change = components['schemas']['ChangeDto'];
@@ -83,11 +86,19 @@ export type ListQuery<P extends ListPath> = NonNullable<
   GetOf<P> extends { parameters: { query?: infer Q } } ? Q : never
 >;
 
+/** A nested list's path parameters (`{ event_series_id: 'es_3' }`); never for a top-level list. */
+export type ListPathParams<P extends ListPath> =
+  GetOf<P> extends { parameters: { path: infer A } }
+    ? A extends Record<string, unknown>
+      ? A
+      : never
+    : never;
+
 /** One page as listAll reads it: the list's items and the link to the next page. */
 type PageRequest<P extends ListPath> = (
   path: P,
   init: {
-    params: { query?: ListQuery<P> };
+    params: { query?: ListQuery<P>; path?: ListPathParams<P> };
     querySerializer?: () => string;
     signal?: AbortSignal;
   },
@@ -103,13 +114,20 @@ type PageRequest<P extends ListPath> = (
  * then the other parameters as sent), so its query string is sent as it is.
  *
  *     for await (const order of listAll(client, '/v1/orders', { query: { status: 'completed' } }))
+ *     for await (const event of listAll(client, '/v1/event_series/{event_series_id}/events', {
+ *       path: { event_series_id: 'es_3' },
+ *     }))
  *
  * Throws BoxOfficeApiError on a non-2xx answer.
  */
 export async function* listAll<P extends ListPath>(
   client: BoxOfficeClient,
   path: P,
-  options: { query?: ListQuery<P>; signal?: AbortSignal } = {},
+  options: {
+    query?: ListQuery<P>;
+    path?: ListPathParams<P>;
+    signal?: AbortSignal;
+  } = {},
 ): AsyncGenerator<ItemOf<P>, void, undefined> {
   // openapi-fetch types GET per literal path; for a path that is any list it cannot relate the
   // path to its page type, which ItemOf states instead.
@@ -118,7 +136,7 @@ export async function* listAll<P extends ListPath>(
   do {
     const search = nextQuery;
     const { data, error, response } = await getPage(path, {
-      params: { query: options.query },
+      params: { query: options.query, path: options.path },
       ...(search === undefined ? {} : { querySerializer: () => search }),
       ...(options.signal ? { signal: options.signal } : {}),
     });

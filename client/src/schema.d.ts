@@ -104,6 +104,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/event_series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's event series
+         * @description Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.
+         */
+        get: operations["listEventSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event_series/{event_series_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one event series
+         * @description The same object as its entry in the list; another box office’s series is not found.
+         */
+        get: operations["retrieveEventSeries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event_series/{event_series_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a series' events (its dates)
+         * @description Exactly what /v1/events?event_series_id= gives, item for item: next event first (start, then id, ascending). An unknown series is not found; a cursor naming an event outside the series is an INVALID_CURSOR.
+         */
+        get: operations["listEventSeriesEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event_series/{event_series_id}/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one event of a series
+         * @description The same object as /v1/events/{event_id}; not found unless the event belongs to the series.
+         */
+        get: operations["retrieveEventSeriesEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/issued_tickets": {
         parameters: {
             query?: never;
@@ -196,6 +276,26 @@ export interface paths {
          * @description What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).
          */
         get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The box office's numbers of the last four weeks
+         * @description Revenue, orders and tickets of the 28 days before the request, and the series and events published or in draft now; each number is what the lists give for the same filters. Integrations call it to test a key.
+         */
+        get: operations["getOverview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -619,10 +719,32 @@ export interface components {
             type: "paid" | "free" | "donation";
             /**
              * Format: int32
-             * @description Still available for purchase
+             * @description Still available for purchase: quantity_total − quantity_issued − quantity_held − quantity_in_baskets, never below 0; 0 when sold_out
              * @example 120
              */
             quantity: number;
+            /**
+             * Format: int32
+             * @description Capacity
+             * @example 200
+             */
+            quantity_total: number;
+            /**
+             * Format: int32
+             * @description Its valid issued tickets (0 in a series template: nothing is issued against it)
+             * @example 80
+             */
+            quantity_issued: number;
+            /**
+             * Format: int32
+             * @description Held back from sale (0: none are held here)
+             */
+            quantity_held: number;
+            /**
+             * Format: int32
+             * @description In buyers’ baskets (0: this service keeps no baskets)
+             */
+            quantity_in_baskets: number;
         };
         VenueDto: {
             /**
@@ -720,6 +842,121 @@ export interface components {
             /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["EventDto"][];
             links: components["schemas"]["EventListLinksDto"];
+        };
+        EventSeriesDto: {
+            /**
+             * @description Always "event_series"
+             * @example event_series
+             * @enum {string}
+             */
+            object: "event_series";
+            /** @example es_1 */
+            id: string;
+            /** @example Comedy Night */
+            name: string;
+            /** @description Description */
+            description: string | null;
+            /** @enum {string} */
+            status: "draft" | "published" | "sales_closed" | "cancelled";
+            /**
+             * Format: int64
+             * @description Unix seconds
+             */
+            created_at: number;
+            /**
+             * @description The currency of its events
+             * @example gbp
+             * @enum {string}
+             */
+            currency: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
+            /**
+             * @description IANA time zone of its events
+             * @example Europe/London
+             */
+            timezone: string;
+            venue: components["schemas"]["VenueDto"];
+            images: components["schemas"]["ImagesDto"];
+            /**
+             * Format: uri
+             * @example https://tickets.boxoffice.example/series/1
+             */
+            url: string;
+            /** @enum {string} */
+            online_event: "true" | "false";
+            /** @enum {string} */
+            private: "true" | "false";
+            /** @description The code that opens a protected series */
+            access_code: string | null;
+            /** @example Buy tickets */
+            call_to_action: string;
+            payment_methods: components["schemas"]["PaymentMethodDto"][];
+            /** @description The ticket types a new date starts with: prices and capacities (quantity_total); nothing is issued, held or in a basket against a template. Their ids are the template’s own, apart from its events’ ticket types. */
+            default_ticket_types: components["schemas"]["TicketTypeDto"][];
+            /** @description The groups of the default ticket types */
+            default_ticket_groups: components["schemas"]["TicketGroupDto"][];
+            /**
+             * Format: int32
+             * @description The most tickets one date may sell in all; null for no limit beyond its ticket types’
+             */
+            default_max_tickets_sold_per_occurrence: number | null;
+            /** @description Always empty: this service models no vouchers */
+            voucher_ids: string[];
+            /** @description The start of its first date whose end is after the request, in events’ list order; null when none is */
+            next_occurrence_date: components["schemas"]["DateObjectDto"] | null;
+            /**
+             * Format: int32
+             * @description Its events whose end is after the request
+             */
+            upcoming_occurrences: number;
+            /**
+             * Format: int32
+             * @description Its events, any status
+             */
+            total_occurrences: number;
+            /**
+             * Format: int32
+             * @description Valid issued tickets of its events
+             */
+            total_issued_tickets: number;
+            /**
+             * Format: int64
+             * @description Σ (total − refund_amount) over the completed orders of its events, minor units of its currency
+             */
+            revenue: number;
+        };
+        EventSeriesListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/event_series?starting_after=es_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        EventSeriesListDto: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["EventSeriesDto"][];
+            links: components["schemas"]["EventSeriesListLinksDto"];
+        };
+        SeriesEventListLinksDto: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/event_series/es_1/events?starting_after=ev_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        SeriesEventListDto: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["EventDto"][];
+            links: components["schemas"]["SeriesEventListLinksDto"];
         };
         IssuedTicketListLinksDto: {
             /**
@@ -842,6 +1079,67 @@ export interface components {
             /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["ChangeDto"][];
             links: components["schemas"]["ChangeListLinksDto"];
+        };
+        OverviewCurrencyDto: {
+            /**
+             * @example gbp
+             * @enum {string}
+             */
+            code: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
+            /** @example £ */
+            symbol: string;
+        };
+        OverviewDto: {
+            /**
+             * @description Always "overview"
+             * @example overview
+             * @enum {string}
+             */
+            object: "overview";
+            /** @example Demo Box Office */
+            box_office_name: string;
+            /** @description The box office’s main currency */
+            currency: components["schemas"]["OverviewCurrencyDto"];
+            /**
+             * @description The 28 days (2,419,200 seconds) before the request
+             * @enum {string}
+             */
+            period: "four weeks";
+            /**
+             * Format: int64
+             * @description Σ (total − refund_amount) over completed orders created in the period and paid in the main currency, minor units
+             */
+            revenue: number;
+            /**
+             * Format: int32
+             * @description Completed orders created in the period
+             */
+            orders_received: number;
+            /**
+             * Format: int32
+             * @description Valid tickets issued in the period
+             */
+            total_issued_tickets: number;
+            /**
+             * Format: int32
+             * @description Published event series, now
+             */
+            event_series_published: number;
+            /**
+             * Format: int32
+             * @description Draft event series, now
+             */
+            event_series_draft: number;
+            /**
+             * Format: int32
+             * @description Published events (dates), now
+             */
+            event_occurrences_published: number;
+            /**
+             * Format: int32
+             * @description Draft events (dates), now
+             */
+            event_occurrences_draft: number;
         };
     };
     responses: {
@@ -1916,7 +2214,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 1,
                      *               "type": "paid",
-                     *               "quantity": 82
+                     *               "quantity": 82,
+                     *               "quantity_total": 90,
+                     *               "quantity_issued": 8,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             },
                      *             {
                      *               "object": "ticket_type",
@@ -1932,7 +2234,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 2,
                      *               "type": "paid",
-                     *               "quantity": 30
+                     *               "quantity": 30,
+                     *               "quantity_total": 30,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             },
                      *             {
                      *               "object": "ticket_type",
@@ -1948,7 +2254,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 3,
                      *               "type": "free",
-                     *               "quantity": 19
+                     *               "quantity": 19,
+                     *               "quantity_total": 20,
+                     *               "quantity_issued": 1,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             },
                      *             {
                      *               "object": "ticket_type",
@@ -1964,7 +2274,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 4,
                      *               "type": "donation",
-                     *               "quantity": 20
+                     *               "quantity": 20,
+                     *               "quantity_total": 20,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             },
                      *             {
                      *               "object": "ticket_type",
@@ -1980,7 +2294,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 5,
                      *               "type": "paid",
-                     *               "quantity": 10
+                     *               "quantity": 10,
+                     *               "quantity_total": 10,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             }
                      *           ],
                      *           "tickets_available": "false",
@@ -2093,7 +2411,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 1,
                      *               "type": "paid",
-                     *               "quantity": 250
+                     *               "quantity": 250,
+                     *               "quantity_total": 250,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             },
                      *             {
                      *               "object": "ticket_type",
@@ -2109,7 +2431,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 2,
                      *               "type": "paid",
-                     *               "quantity": 748
+                     *               "quantity": 748,
+                     *               "quantity_total": 750,
+                     *               "quantity_issued": 2,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             },
                      *             {
                      *               "object": "ticket_type",
@@ -2125,7 +2451,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 3,
                      *               "type": "paid",
-                     *               "quantity": 180
+                     *               "quantity": 180,
+                     *               "quantity_total": 180,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             },
                      *             {
                      *               "object": "ticket_type",
@@ -2141,7 +2471,11 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 4,
                      *               "type": "free",
-                     *               "quantity": 60
+                     *               "quantity": 60,
+                     *               "quantity_total": 60,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
                      *             }
                      *           ],
                      *           "tickets_available": "false",
@@ -2353,7 +2687,11 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 1,
                      *           "type": "paid",
-                     *           "quantity": 82
+                     *           "quantity": 82,
+                     *           "quantity_total": 90,
+                     *           "quantity_issued": 8,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
                      *         },
                      *         {
                      *           "object": "ticket_type",
@@ -2369,7 +2707,11 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 2,
                      *           "type": "paid",
-                     *           "quantity": 30
+                     *           "quantity": 30,
+                     *           "quantity_total": 30,
+                     *           "quantity_issued": 0,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
                      *         },
                      *         {
                      *           "object": "ticket_type",
@@ -2385,7 +2727,11 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 3,
                      *           "type": "free",
-                     *           "quantity": 19
+                     *           "quantity": 19,
+                     *           "quantity_total": 20,
+                     *           "quantity_issued": 1,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
                      *         },
                      *         {
                      *           "object": "ticket_type",
@@ -2401,7 +2747,11 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 4,
                      *           "type": "donation",
-                     *           "quantity": 20
+                     *           "quantity": 20,
+                     *           "quantity_total": 20,
+                     *           "quantity_issued": 0,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
                      *         },
                      *         {
                      *           "object": "ticket_type",
@@ -2417,7 +2767,11 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 5,
                      *           "type": "paid",
-                     *           "quantity": 10
+                     *           "quantity": 10,
+                     *           "quantity_total": 10,
+                     *           "quantity_issued": 0,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
                      *         }
                      *       ],
                      *       "tickets_available": "false",
@@ -2484,6 +2838,908 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description NOT_FOUND: no such event in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventSeries: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last event series id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first event series id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description Unix seconds: series whose created_at equals it */
+                created_at?: number;
+                /** @description Unix seconds: series whose created_at is greater than it */
+                "created_at.gt"?: number;
+                /** @description Unix seconds: series whose created_at is greater than or equal to it */
+                "created_at.gte"?: number;
+                /** @description Unix seconds: series whose created_at is less than it */
+                "created_at.lt"?: number;
+                /** @description Unix seconds: series whose created_at is less than or equal to it */
+                "created_at.lte"?: number;
+                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them */
+                status?: string;
+                /** @description Series whose name contains this text, ignoring case */
+                name?: string;
+                /** @description Series whose venue name contains this text, ignoring case */
+                venue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of event series */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSeriesListDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no event series of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveEventSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event series's id; anything else names no event series (404) */
+                event_series_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event series */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSeriesDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such event series in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventSeriesEvents: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last event id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first event id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description Unix seconds: events whose start_at equals it */
+                start_at?: number;
+                /** @description Unix seconds: events whose start_at is greater than it */
+                "start_at.gt"?: number;
+                /** @description Unix seconds: events whose start_at is greater than or equal to it */
+                "start_at.gte"?: number;
+                /** @description Unix seconds: events whose start_at is less than it */
+                "start_at.lt"?: number;
+                /** @description Unix seconds: events whose start_at is less than or equal to it */
+                "start_at.lte"?: number;
+                /** @description Unix seconds: events whose end_at equals it */
+                end_at?: number;
+                /** @description Unix seconds: events whose end_at is greater than it */
+                "end_at.gt"?: number;
+                /** @description Unix seconds: events whose end_at is greater than or equal to it */
+                "end_at.gte"?: number;
+                /** @description Unix seconds: events whose end_at is less than it */
+                "end_at.lt"?: number;
+                /** @description Unix seconds: events whose end_at is less than or equal to it */
+                "end_at.lte"?: number;
+                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them */
+                status?: string;
+                /** @description Events whose name contains this text, ignoring case */
+                name?: string;
+                /** @description Events whose venue name contains this text, ignoring case */
+                venue?: string;
+                /** @description Dates with this per-date override. This service models no overrides (every date’s is null), so any value gives an empty page. */
+                override_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The event series's id */
+                event_series_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "event",
+                     *           "id": "ev_17",
+                     *           "access_code": null,
+                     *           "call_to_action": "Buy tickets",
+                     *           "created_at": 1733940556,
+                     *           "currency": "mxn",
+                     *           "description": "Independence Eve with three mariachi bands.",
+                     *           "end": {
+                     *             "date": "2025-09-15",
+                     *             "formatted": "Mon 15 Sep 2025 11:30 PM",
+                     *             "iso": "2025-09-15T23:30:00-06:00",
+                     *             "time": "23:30",
+                     *             "timezone": "-06:00",
+                     *             "unix": 1758000600
+                     *           },
+                     *           "event_series_id": "es_17",
+                     *           "images": {
+                     *             "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
+                     *             "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
+                     *           },
+                     *           "name": "Noche de Mariachi",
+                     *           "online_event": "false",
+                     *           "payment_methods": [
+                     *             {
+                     *               "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *               "id": null,
+                     *               "type": "stripe",
+                     *               "name": "Stripe",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": "DEMOBOX1PPL7Q",
+                     *               "id": null,
+                     *               "type": "paypal",
+                     *               "name": "PayPal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1101",
+                     *               "type": "offline",
+                     *               "name": "Bank transfer",
+                     *               "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1102",
+                     *               "type": "offline",
+                     *               "name": "Pay on the door",
+                     *               "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1201",
+                     *               "type": "operator",
+                     *               "name": "Box office card terminal",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": "pm_1202",
+                     *               "type": "operator",
+                     *               "name": "Cash",
+                     *               "instructions": null
+                     *             },
+                     *             {
+                     *               "external_id": null,
+                     *               "id": null,
+                     *               "type": "no_cost",
+                     *               "name": null,
+                     *               "instructions": null
+                     *             }
+                     *           ],
+                     *           "private": "false",
+                     *           "start": {
+                     *             "date": "2025-09-15",
+                     *             "formatted": "Mon 15 Sep 2025 8:00 PM",
+                     *             "iso": "2025-09-15T20:00:00-06:00",
+                     *             "time": "20:00",
+                     *             "timezone": "-06:00",
+                     *             "unix": 1757988000
+                     *           },
+                     *           "status": "sales_closed",
+                     *           "ticket_groups": [],
+                     *           "ticket_types": [
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_61",
+                     *               "access_code": null,
+                     *               "booking_fee": 5200,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Adult",
+                     *               "price": 65000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 1,
+                     *               "type": "paid",
+                     *               "quantity": 82,
+                     *               "quantity_total": 90,
+                     *               "quantity_issued": 8,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_62",
+                     *               "access_code": null,
+                     *               "booking_fee": 2640,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Child (5-15)",
+                     *               "price": 33000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 2,
+                     *               "type": "paid",
+                     *               "quantity": 30,
+                     *               "quantity_total": 30,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_63",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": null,
+                     *               "group_id": null,
+                     *               "max_per_order": 4,
+                     *               "min_per_order": 1,
+                     *               "name": "Under 5s",
+                     *               "price": 0,
+                     *               "status": "unavailable",
+                     *               "sort_order": 3,
+                     *               "type": "free",
+                     *               "quantity": 19,
+                     *               "quantity_total": 20,
+                     *               "quantity_issued": 1,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_64",
+                     *               "access_code": null,
+                     *               "booking_fee": 0,
+                     *               "description": "Pay a little more if you can, to keep the night going",
+                     *               "group_id": null,
+                     *               "max_per_order": 10,
+                     *               "min_per_order": 1,
+                     *               "name": "Supporter",
+                     *               "price": 98000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 4,
+                     *               "type": "donation",
+                     *               "quantity": 20,
+                     *               "quantity_total": 20,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
+                     *             },
+                     *             {
+                     *               "object": "ticket_type",
+                     *               "id": "tt_65",
+                     *               "access_code": null,
+                     *               "booking_fee": 4400,
+                     *               "description": "Price per person",
+                     *               "group_id": null,
+                     *               "max_per_order": 20,
+                     *               "min_per_order": 6,
+                     *               "name": "Group of 6+",
+                     *               "price": 55000,
+                     *               "status": "unavailable",
+                     *               "sort_order": 5,
+                     *               "type": "paid",
+                     *               "quantity": 10,
+                     *               "quantity_total": 10,
+                     *               "quantity_issued": 0,
+                     *               "quantity_held": 0,
+                     *               "quantity_in_baskets": 0
+                     *             }
+                     *           ],
+                     *           "tickets_available": "false",
+                     *           "timezone": "America/Mexico_City",
+                     *           "total_issued_tickets": 9,
+                     *           "total_orders": 3,
+                     *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
+                     *           "venue": {
+                     *             "name": "Salón Garibaldi",
+                     *             "postal_code": "06010"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": null,
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SeriesEventListDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no event of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such event series in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveEventSeriesEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event series's id */
+                event_series_id: string;
+                /** @description The event's id; anything else names no event (404) */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "event",
+                     *       "id": "ev_17",
+                     *       "access_code": null,
+                     *       "call_to_action": "Buy tickets",
+                     *       "created_at": 1733940556,
+                     *       "currency": "mxn",
+                     *       "description": "Independence Eve with three mariachi bands.",
+                     *       "end": {
+                     *         "date": "2025-09-15",
+                     *         "formatted": "Mon 15 Sep 2025 11:30 PM",
+                     *         "iso": "2025-09-15T23:30:00-06:00",
+                     *         "time": "23:30",
+                     *         "timezone": "-06:00",
+                     *         "unix": 1758000600
+                     *       },
+                     *       "event_series_id": "es_17",
+                     *       "images": {
+                     *         "header": "https://cdn.boxoffice.example/events/noche-de-mariachi/header.jpg",
+                     *         "thumbnail": "https://cdn.boxoffice.example/events/noche-de-mariachi/thumbnail.jpg"
+                     *       },
+                     *       "name": "Noche de Mariachi",
+                     *       "online_event": "false",
+                     *       "payment_methods": [
+                     *         {
+                     *           "external_id": "acct_1PdEmoB0x0ff1ce1",
+                     *           "id": null,
+                     *           "type": "stripe",
+                     *           "name": "Stripe",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": "DEMOBOX1PPL7Q",
+                     *           "id": null,
+                     *           "type": "paypal",
+                     *           "name": "PayPal",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1101",
+                     *           "type": "offline",
+                     *           "name": "Bank transfer",
+                     *           "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1102",
+                     *           "type": "offline",
+                     *           "name": "Pay on the door",
+                     *           "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1201",
+                     *           "type": "operator",
+                     *           "name": "Box office card terminal",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": "pm_1202",
+                     *           "type": "operator",
+                     *           "name": "Cash",
+                     *           "instructions": null
+                     *         },
+                     *         {
+                     *           "external_id": null,
+                     *           "id": null,
+                     *           "type": "no_cost",
+                     *           "name": null,
+                     *           "instructions": null
+                     *         }
+                     *       ],
+                     *       "private": "false",
+                     *       "start": {
+                     *         "date": "2025-09-15",
+                     *         "formatted": "Mon 15 Sep 2025 8:00 PM",
+                     *         "iso": "2025-09-15T20:00:00-06:00",
+                     *         "time": "20:00",
+                     *         "timezone": "-06:00",
+                     *         "unix": 1757988000
+                     *       },
+                     *       "status": "sales_closed",
+                     *       "ticket_groups": [],
+                     *       "ticket_types": [
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_61",
+                     *           "access_code": null,
+                     *           "booking_fee": 5200,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Adult",
+                     *           "price": 65000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 1,
+                     *           "type": "paid",
+                     *           "quantity": 82,
+                     *           "quantity_total": 90,
+                     *           "quantity_issued": 8,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_62",
+                     *           "access_code": null,
+                     *           "booking_fee": 2640,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Child (5-15)",
+                     *           "price": 33000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 2,
+                     *           "type": "paid",
+                     *           "quantity": 30,
+                     *           "quantity_total": 30,
+                     *           "quantity_issued": 0,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_63",
+                     *           "access_code": null,
+                     *           "booking_fee": 0,
+                     *           "description": null,
+                     *           "group_id": null,
+                     *           "max_per_order": 4,
+                     *           "min_per_order": 1,
+                     *           "name": "Under 5s",
+                     *           "price": 0,
+                     *           "status": "unavailable",
+                     *           "sort_order": 3,
+                     *           "type": "free",
+                     *           "quantity": 19,
+                     *           "quantity_total": 20,
+                     *           "quantity_issued": 1,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_64",
+                     *           "access_code": null,
+                     *           "booking_fee": 0,
+                     *           "description": "Pay a little more if you can, to keep the night going",
+                     *           "group_id": null,
+                     *           "max_per_order": 10,
+                     *           "min_per_order": 1,
+                     *           "name": "Supporter",
+                     *           "price": 98000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 4,
+                     *           "type": "donation",
+                     *           "quantity": 20,
+                     *           "quantity_total": 20,
+                     *           "quantity_issued": 0,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
+                     *         },
+                     *         {
+                     *           "object": "ticket_type",
+                     *           "id": "tt_65",
+                     *           "access_code": null,
+                     *           "booking_fee": 4400,
+                     *           "description": "Price per person",
+                     *           "group_id": null,
+                     *           "max_per_order": 20,
+                     *           "min_per_order": 6,
+                     *           "name": "Group of 6+",
+                     *           "price": 55000,
+                     *           "status": "unavailable",
+                     *           "sort_order": 5,
+                     *           "type": "paid",
+                     *           "quantity": 10,
+                     *           "quantity_total": 10,
+                     *           "quantity_issued": 0,
+                     *           "quantity_held": 0,
+                     *           "quantity_in_baskets": 0
+                     *         }
+                     *       ],
+                     *       "tickets_available": "false",
+                     *       "timezone": "America/Mexico_City",
+                     *       "total_issued_tickets": 9,
+                     *       "total_orders": 3,
+                     *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
+                     *       "venue": {
+                     *         "name": "Salón Garibaldi",
+                     *         "postal_code": "06010"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such event in this event series of this box office, or a malformed id */
             404: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -2917,6 +4173,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "check_in",
+                     *           "id": "ci_155",
+                     *           "issued_ticket_id": "it_405",
+                     *           "event_id": "ev_23",
+                     *           "event_series_id": "es_23",
+                     *           "quantity": -1,
+                     *           "check_in_at": 1781892078,
+                     *           "created_at": 1781892078
+                     *         },
+                     *         {
+                     *           "object": "check_in",
+                     *           "id": "ci_140",
+                     *           "issued_ticket_id": "it_365",
+                     *           "event_id": "ev_23",
+                     *           "event_series_id": "es_23",
+                     *           "quantity": 1,
+                     *           "check_in_at": 1781891106,
+                     *           "created_at": 1781891106
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/check_ins?starting_after=ci_140&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckInListDto"];
                 };
             };
@@ -3010,6 +4296,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "check_in",
+                     *       "id": "ci_155",
+                     *       "issued_ticket_id": "it_405",
+                     *       "event_id": "ev_23",
+                     *       "event_series_id": "es_23",
+                     *       "quantity": -1,
+                     *       "check_in_at": 1781892078,
+                     *       "created_at": 1781892078
+                     *     }
+                     */
                     "application/json": components["schemas"]["CheckInDto"];
                 };
             };
@@ -3223,6 +4521,94 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OverviewDto"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -6,6 +6,7 @@ import {
   createBoxOfficeClient,
   listAll,
   type BoxOfficeEvent,
+  type EventSeries,
   type IssuedTicket,
   type ItemOf,
   type ListPath,
@@ -23,6 +24,8 @@ expectType<
     ListPath,
     | '/v1/orders'
     | '/v1/events'
+    | '/v1/event_series'
+    | '/v1/event_series/{event_series_id}/events'
     | '/v1/issued_tickets'
     | '/v1/check_ins'
     | '/v1/changes'
@@ -31,6 +34,10 @@ expectType<
 expectType<Equal<ItemOf<'/v1/orders'>, Order>>();
 expectType<Equal<ItemOf<'/v1/events'>, BoxOfficeEvent>>();
 expectType<Equal<ItemOf<'/v1/issued_tickets'>, IssuedTicket>>();
+expectType<Equal<ItemOf<'/v1/event_series'>, EventSeries>>();
+expectType<
+  Equal<ItemOf<'/v1/event_series/{event_series_id}/events'>, BoxOfficeEvent>
+>();
 
 export async function typedWalks(): Promise<string[]> {
   const client = createBoxOfficeClient({
@@ -46,6 +53,14 @@ export async function typedWalks(): Promise<string[]> {
   }
   for await (const event of listAll(client, '/v1/events')) {
     seen.push(...event.ticket_types.map((type) => type.name));
+  }
+  for await (const date of listAll(
+    client,
+    '/v1/event_series/{event_series_id}/events',
+    { path: { event_series_id: 'es_1' }, query: { status: 'published' } },
+  )) {
+    expectType<Equal<typeof date, BoxOfficeEvent>>();
+    seen.push(date.start.iso);
   }
   for await (const { change, position } of changesSince(client, 'chg_0', {
     query: { type: 'ORDER.*' },

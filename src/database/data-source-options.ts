@@ -14,6 +14,13 @@ import { Order } from '../orders/entities/order.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
 import { EventsAndTicketTypes1764000000000 } from './migrations/1764000000000-EventsAndTicketTypes';
 import { CheckIn } from '../check-ins/entities/check-in.entity';
+import { EventSeries } from '../event-series/entities/event-series.entity';
+import {
+  EventSeriesPaymentMethod,
+  EventSeriesTicketGroup,
+  EventSeriesTicketType,
+} from '../event-series/entities/event-series-template.entity';
+import { EventSeries1765000000000 } from './migrations/1765000000000-EventSeries';
 import { CheckIns1765100000000 } from './migrations/1765100000000-CheckIns';
 import { SyncAndChanges1765200000000 } from './migrations/1765200000000-SyncAndChanges';
 import { BoxOfficeCurrencyAndZone1765300000000 } from './migrations/1765300000000-BoxOfficeCurrencyAndZone';
@@ -29,10 +36,15 @@ export const ENTITIES = [
   LineItem,
   IssuedTicket,
   CheckIn,
+  EventSeries,
+  EventSeriesTicketGroup,
+  EventSeriesTicketType,
+  EventSeriesPaymentMethod,
 ];
 export const MIGRATIONS = [
   InitialSchema1763800000000,
   EventsAndTicketTypes1764000000000,
+  EventSeries1765000000000,
   CheckIns1765100000000,
   SyncAndChanges1765200000000,
   BoxOfficeCurrencyAndZone1765300000000,

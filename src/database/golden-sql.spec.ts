@@ -11,6 +11,9 @@ import {
 import { CHECK_IN_SOURCE } from '../check-ins/check-in.fields';
 import { checkInFilters } from '../check-ins/check-ins.service';
 import { ListCheckInsQueryDto } from '../check-ins/dto/list-check-ins-query.dto';
+import { ListEventSeriesQueryDto } from '../event-series/dto/list-event-series-query.dto';
+import { EVENT_SERIES_SOURCE } from '../event-series/event-series.fields';
+import { seriesFilters } from '../event-series/event-series.service';
 import { ListEventsQueryDto } from '../events/dto/list-events-query.dto';
 import { EVENT_SOURCE } from '../events/event.fields';
 import { eventFilters } from '../events/events.service';
@@ -77,6 +80,20 @@ const RESOURCES: GoldenResource[] = [
         'end_at.lte': 1760000000,
         status: 'published,sales_closed',
         event_series_id: 'es_1',
+      }),
+    ),
+  },
+  {
+    name: 'event-series',
+    folder: 'event-series',
+    source: EVENT_SERIES_SOURCE,
+    everyFilter: seriesFilters(
+      query(ListEventSeriesQueryDto, {
+        'created_at.gte': 1750000000,
+        'created_at.lt': 1760000000,
+        status: 'published,draft',
+        name: 'jazz',
+        venue: 'hall',
       }),
     ),
   },

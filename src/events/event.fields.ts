@@ -10,41 +10,71 @@ import { dateObjectJson } from './event-dates';
  * `pm` event_payment_methods.
  */
 
-const TICKET_TYPE_FIELDS: Fields = [
-  ['object', json.literal('ticket_type')],
-  ['id', json.id('tt_', 'tt.id')],
-  ['access_code', json.string('tt.access_code')],
-  ['booking_fee', json.integer('tt.booking_fee')],
-  ['description', json.string('tt.description')],
-  ['group_id', json.nullableId('tg_', 'tt.group_id')],
-  ['max_per_order', json.integer('tt.max_per_order')],
-  ['min_per_order', json.integer('tt.min_per_order')],
-  ['name', json.string('tt.name')],
-  ['price', json.integer('tt.price')],
-  ['status', json.string('tt.status')],
-  ['sort_order', json.integer('tt.sort_order')],
-  ['type', json.string('tt.type')],
-  ['quantity', json.integer('tt.quantity')],
-];
+/**
+ * A ticket type's fields, read from `alias`: an event's (`tt`, with its counters) or a series
+ * template's (which has capacity only: nothing is issued, held or in a basket against it). What
+ * is left is capacity minus the rest, never below 0; a sold-out type has none.
+ */
+export function ticketTypeFields(
+  alias: string,
+  stock: 'counted' | 'template',
+): Fields {
+  const counter = (column: string) =>
+    stock === 'counted' ? `${alias}.${column}` : '0';
+  const left = `${alias}.quantity_total - ${counter('quantity_issued')} - ${counter('quantity_held')} - ${counter('quantity_in_baskets')}`;
+  return [
+    ['object', json.literal('ticket_type')],
+    ['id', json.id('tt_', `${alias}.id`)],
+    ['access_code', json.string(`${alias}.access_code`)],
+    ['booking_fee', json.integer(`${alias}.booking_fee`)],
+    ['description', json.string(`${alias}.description`)],
+    ['group_id', json.nullableId('tg_', `${alias}.group_id`)],
+    ['max_per_order', json.integer(`${alias}.max_per_order`)],
+    ['min_per_order', json.integer(`${alias}.min_per_order`)],
+    ['name', json.string(`${alias}.name`)],
+    ['price', json.integer(`${alias}.price`)],
+    ['status', json.string(`${alias}.status`)],
+    ['sort_order', json.integer(`${alias}.sort_order`)],
+    ['type', json.string(`${alias}.type`)],
+    [
+      'quantity',
+      json.integer(
+        `CASE WHEN ${alias}.status = 'sold_out' OR ${left} < 0 THEN 0 ELSE ${left} END`,
+      ),
+    ],
+    ['quantity_total', json.integer(`${alias}.quantity_total`)],
+    ['quantity_issued', json.integer(counter('quantity_issued'))],
+    ['quantity_held', json.integer(counter('quantity_held'))],
+    ['quantity_in_baskets', json.integer(counter('quantity_in_baskets'))],
+  ];
+}
 
-const TICKET_GROUP_FIELDS: Fields = [
-  ['id', json.id('tg_', 'tg.id')],
-  ['max_per_order', json.nullableInteger('tg.max_per_order')],
-  ['name', json.string('tg.name')],
-  ['sort_order', json.integer('tg.sort_order')],
-  [
-    'ticket_ids',
-    json.array({
-      of: json.id('tt_', 'gt.id'),
-      from: 'ticket_types gt',
-      link: ['gt.group_id', 'tg.id'],
-      orderBy: ['gt.sort_order', 'gt.id'],
-      indexOrdered: true,
-    }),
-  ],
-];
+/** Whether a ticket type read from `alias` is on sale with tickets left. */
+export const onSaleWithTicketsLeft = (alias: string) =>
+  `${alias}.status = 'on_sale' AND ${alias}.quantity_total - ${alias}.quantity_issued - ${alias}.quantity_held - ${alias}.quantity_in_baskets > 0`;
 
-const PAYMENT_METHOD_FIELDS: Fields = [
+/** A ticket group's fields, read from `alias`; its types from `typesTable` (as `gt`). */
+export function ticketGroupFields(alias: string, typesTable: string): Fields {
+  return [
+    ['id', json.id('tg_', `${alias}.id`)],
+    ['max_per_order', json.nullableInteger(`${alias}.max_per_order`)],
+    ['name', json.string(`${alias}.name`)],
+    ['sort_order', json.integer(`${alias}.sort_order`)],
+    [
+      'ticket_ids',
+      json.array({
+        of: json.id('tt_', 'gt.id'),
+        from: `${typesTable} gt`,
+        link: ['gt.group_id', `${alias}.id`],
+        orderBy: ['gt.sort_order', 'gt.id'],
+        indexOrdered: true,
+      }),
+    ],
+  ];
+}
+
+/** A payment method's fields, read from `pm`. */
+export const PAYMENT_METHOD_FIELDS: Fields = [
   ['external_id', json.string('pm.external_id')],
   ['id', json.nullableId('pm_', 'pm.payment_method_id')],
   ['type', json.string('pm.type')],
@@ -94,7 +124,7 @@ export const EVENT_FIELDS: Fields = [
   [
     'ticket_groups',
     json.array({
-      of: json.object(TICKET_GROUP_FIELDS),
+      of: json.object(ticketGroupFields('tg', 'ticket_types')),
       from: 'ticket_groups tg',
       link: ['tg.event_id', 'ev.id'],
       orderBy: ['tg.sort_order', 'tg.id'],
@@ -104,7 +134,7 @@ export const EVENT_FIELDS: Fields = [
   [
     'ticket_types',
     json.array({
-      of: json.object(TICKET_TYPE_FIELDS),
+      of: json.object(ticketTypeFields('tt', 'counted')),
       from: 'ticket_types tt',
       link: ['tt.event_id', 'ev.id'],
       orderBy: ['tt.sort_order', 'tt.id'],
@@ -115,7 +145,7 @@ export const EVENT_FIELDS: Fields = [
   [
     'tickets_available',
     json.flag(
-      "EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity > 0)",
+      `EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ${onSaleWithTicketsLeft('ta')})`,
     ),
   ],
   ['timezone', json.string('ev.timezone')],

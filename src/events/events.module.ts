@@ -5,5 +5,6 @@ import { EventsService } from './events.service';
 @Module({
   controllers: [EventsController],
   providers: [EventsService],
+  exports: [EventsService],
 })
 export class EventsModule {}

@@ -50,7 +50,7 @@ beforeAll(async () => {
     bookingFee: 0,
     minPerOrder: 1,
     maxPerOrder: 10,
-    quantity: 7,
+    quantityTotal: 7,
     status: 'on_sale',
     type: 'paid',
     sortOrder: 99,

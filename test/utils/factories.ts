@@ -4,6 +4,7 @@ import { ApiKey } from '../../src/auth/entities/api-key.entity';
 import { BoxOffice } from '../../src/auth/entities/box-office.entity';
 import { EventPaymentMethod } from '../../src/events/entities/event-payment-method.entity';
 import { Event } from '../../src/events/entities/event.entity';
+import { EventSeries } from '../../src/event-series/entities/event-series.entity';
 import { TicketGroup } from '../../src/events/entities/ticket-group.entity';
 import { TicketType } from '../../src/events/entities/ticket-type.entity';
 import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
@@ -73,23 +74,56 @@ export class Factory {
 
   /**
    * An event with the database's defaults for what the Event resource leaves optional (no
-   * description, access code or venue; published; no ticket types), but real https URLs and a
-   * series of its own. Its counters (`completedOrdersCount`, `validTicketsCount`) are the
+   * description, access code or venue; published; no ticket types), but real https URLs and,
+   * unless `eventSeriesId` is given, a series of its own with its name, currency and zone. Its
+   * counters (`completedOrdersCount`, `validTicketsCount`, `completedRevenue`) are the
    * triggers' business: never pass them.
    */
   async event(boxOfficeId: number, overrides: DeepPartial<Event> = {}) {
     const n = ++this.sequence;
-    return this.dataSource.getRepository(Event).save({
+    const event = {
       boxOfficeId,
       name: 'Summer Jazz Night',
       startAt: 1_781_980_200, // 2026-06-20 19:30 Europe/London
       endAt: 1_781_991_000,
       timezone: 'Europe/London',
+      currency: 'gbp',
       createdAt: 1_700_000_000,
-      eventSeriesId: n,
       url: `https://tickets.boxoffice.example/e/${n}`,
       imageHeaderUrl: `https://cdn.boxoffice.example/e/${n}/header.jpg`,
       imageThumbnailUrl: `https://cdn.boxoffice.example/e/${n}/thumbnail.jpg`,
+      ...overrides,
+    };
+    const eventSeriesId =
+      overrides.eventSeriesId ??
+      (
+        await this.series(boxOfficeId, {
+          name: event.name,
+          currency: event.currency,
+          timezone: event.timezone,
+          createdAt: event.createdAt,
+        })
+      ).id;
+    return this.dataSource
+      .getRepository(Event)
+      .save({ ...event, eventSeriesId });
+  }
+
+  /** A published series with no template, its page and artwork at https URLs. */
+  async series(
+    boxOfficeId: number,
+    overrides: DeepPartial<EventSeries> = {},
+  ): Promise<EventSeries> {
+    const n = ++this.sequence;
+    return this.dataSource.getRepository(EventSeries).save({
+      boxOfficeId,
+      name: 'Summer Jazz Night',
+      createdAt: 1_700_000_000,
+      currency: 'gbp',
+      timezone: 'Europe/London',
+      url: `https://tickets.boxoffice.example/s/${n}`,
+      imageHeaderUrl: `https://cdn.boxoffice.example/s/${n}/header.jpg`,
+      imageThumbnailUrl: `https://cdn.boxoffice.example/s/${n}/thumbnail.jpg`,
       ...overrides,
     });
   }
@@ -122,7 +156,7 @@ export class Factory {
       bookingFee: 150,
       minPerOrder: 1,
       maxPerOrder: 10,
-      quantity: 100,
+      quantityTotal: 100,
       status: 'on_sale',
       type: 'paid',
       sortOrder: 0,

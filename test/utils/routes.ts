@@ -108,6 +108,39 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
     ],
   },
   {
+    name: 'event_series',
+    idPrefix: 'es_',
+    listKeys: [
+      'limit',
+      'starting_after',
+      'ending_before',
+      'status',
+      'name',
+      'venue',
+      'created_at',
+      'created_at.gt',
+      'created_at.lte',
+    ],
+    idLists: [],
+  },
+  {
+    // A nested list: the series must exist (SERIES_WITH_EVENTS, seeded by the suites).
+    name: 'event_series/es_1/events',
+    idPrefix: 'ev_',
+    listKeys: [
+      'limit',
+      'starting_after',
+      'ending_before',
+      'start_at.gt',
+      'end_at.lte',
+      'status',
+      'name',
+      'venue',
+      'override_id',
+    ],
+    idLists: [],
+  },
+  {
     // The change feed has no retrieval: /v1/changes/<id> is an unknown path (404).
     name: 'changes',
     idPrefix: 'chg_',

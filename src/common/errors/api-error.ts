@@ -27,6 +27,7 @@ export class ApiError extends HttpException {
     noun: string,
     prefix: string,
     keyed = false,
+    within = 'this box office',
   ) {
     const article = /^[aeiou]/.test(noun) ? 'an' : 'a';
     const forms = keyed
@@ -35,7 +36,7 @@ export class ApiError extends HttpException {
     return new ApiError(
       HttpStatus.BAD_REQUEST,
       ErrorCode.INVALID_CURSOR,
-      `${parameter} must be the id of ${article} ${noun} of this box office (${forms})`,
+      `${parameter} must be the id of ${article} ${noun} of ${within} (${forms})`,
     );
   }
 

@@ -32,6 +32,30 @@ interface Operation {
   type: Type;
   /** What one item is called (`order`), for the error descriptions. */
   noun: string;
+  /** What several are called, when not the noun + `s`. */
+  plural?: string;
+  /** For a path under another resource (`/v1/event_series/{event_series_id}/events`): it. */
+  parent?: { param: string; prefix: string; noun: string };
+}
+
+/** The parent's path parameter. */
+const parentParam = (parent: NonNullable<Operation['parent']>) =>
+  ApiParam({
+    name: parent.param,
+    description: `The ${parent.noun}'s id`,
+    schema: { ...idSchema(parent.prefix), example: `${parent.prefix}1` },
+  });
+
+/** The parent's path parameter, and the 404 of a parent that is not the box office's. */
+function parentDocs(parent: Operation['parent']) {
+  if (!parent) return [];
+  return [
+    parentParam(parent),
+    ApiNotFoundResponse({
+      type: ErrorBodyDto,
+      description: `NOT_FOUND: no such ${parent.noun} in this box office, or a malformed id`,
+    }),
+  ];
 }
 
 /** A response header a list sends with every page, described for the OpenAPI document. */
@@ -47,14 +71,17 @@ export function ApiList({
   description,
   type,
   noun,
+  plural = `${noun}s`,
+  parent,
   pageHeaders = {},
 }: Operation & { pageHeaders?: Record<string, PageHeader> }) {
   return applyDecorators(
     UseInterceptors(PaginationLinksInterceptor),
     ApiOperation({ operationId, summary, description }),
+    ...parentDocs(parent),
     ApiOkResponse({
       type,
-      description: `A page of ${noun}s`,
+      description: `A page of ${plural}`,
       headers: Object.fromEntries(
         Object.entries(pageHeaders).map(([name, header]) => [
           name,
@@ -78,9 +105,11 @@ export function ApiRetrieve({
   noun,
   param,
   prefix,
+  parent,
 }: Operation & { param: string; prefix: string }) {
   return applyDecorators(
     ApiOperation({ operationId, summary, description }),
+    ...(parent ? [parentParam(parent)] : []),
     ApiParam({
       name: param,
       description: `The ${noun}'s id; anything else names no ${noun} (404)`,
@@ -93,7 +122,9 @@ export function ApiRetrieve({
     }),
     ApiNotFoundResponse({
       type: ErrorBodyDto,
-      description: `NOT_FOUND: no such ${noun} in this box office, or a malformed id`,
+      description: parent
+        ? `NOT_FOUND: no such ${noun} in this ${parent.noun} of this box office, or a malformed id`
+        : `NOT_FOUND: no such ${noun} in this box office, or a malformed id`,
     }),
   );
 }

@@ -123,6 +123,10 @@ export const OneOf = (values: readonly string[], described: Described = {}) =>
 export const Nested = (type: Type, described: Described = {}) =>
   ApiProperty({ type, ...described });
 
+/** An object of this schema, or null. */
+export const NullableNested = (type: Type, described: Described = {}) =>
+  ApiProperty({ type, nullable: true, ...described });
+
 /** An array of at most `maxItems` items of this schema (`String` for strings: give `items`). */
 export const ArrayOf = (
   type: Type | typeof String,

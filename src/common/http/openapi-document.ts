@@ -32,10 +32,18 @@ const TAGS: [string, string][] = [
   ['orders', "The box office's orders, with their line items and tickets"],
   ['events', "The box office's events, with their ticket types"],
   [
+    'event-series',
+    'Series of dated events (a weekly club night, a tour): the template, counts, and the dates',
+  ],
+  [
     'issued tickets',
     'Tickets on their own, for door scanning, attendee lists and incremental sync',
   ],
   ['check-ins', 'Door scans of issued tickets: check-ins and check-outs'],
+  [
+    'overview',
+    "The box office's numbers of the last four weeks; the call integrations test a key with",
+  ],
   [
     'changes',
     'The change feed: every change of a resource, deletions included, in commit order',

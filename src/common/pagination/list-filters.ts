@@ -5,6 +5,10 @@ import { parsePrefixedId } from '../ids';
 export interface Filter {
   condition(params: SqlParams): string;
   /**
+   * For a list's scope: what it is, for messages (`event series es_3 of this box office`).
+   */
+  readonly describes?: string;
+  /**
    * Set when the filter bounds a column by a constant, so that a keyset position on that column
    * that already implies it can leave it out (see `ResourceReader`).
    */

@@ -12,6 +12,10 @@ const MAX_LINK_LENGTH = 16_384;
 /** Where a list lives and what its ids look like: `/v1/orders`, `or_`. */
 export interface ListOf {
   path: string;
+  /** The path as a pattern, when it holds a parameter (`/v1/event_series/es_[0-9]+/events`). */
+  pathPattern?: string;
+  /** The schema's name, when not the item's (`EventListDto`) because the item has two lists. */
+  name?: string;
   prefix: string;
   /** Whether some of its orders carry the key in cursors (`or_9@1786645321`: see sort.ts). */
   keyed?: boolean;
@@ -24,12 +28,18 @@ export interface ListOf {
  * parameters, percent-encoded (docs/API.md, Pagination: "Links").
  */
 function LinksDto(
-  { path, prefix, keyed, cursorNumber = '[1-9][0-9]*' }: ListOf,
+  {
+    path,
+    pathPattern = path,
+    prefix,
+    keyed,
+    cursorNumber = '[1-9][0-9]*',
+  }: ListOf,
   name: string,
 ): Type {
   const key = keyed ? '(@(0|[1-9][0-9]*))?' : '';
   const link = (cursor: string) =>
-    `^${path}\\?${cursor}=${prefix}${cursorNumber}${key}(&[^&=]+=[^&=]+)*$`;
+    `^${pathPattern}\\?${cursor}=${prefix}${cursorNumber}${key}(&[^&=]+=[^&=]+)*$`;
   class LinksDto {
     @ApiProperty({
       type: String,
@@ -68,7 +78,7 @@ export function PageDto<T>(
   data: T[];
   links: { next: string | null; previous: string | null };
 }> {
-  const name = item.name.replace(/Dto$/, 'List');
+  const name = list.name ?? item.name.replace(/Dto$/, 'List');
   const Links = LinksDto(list, `${name}LinksDto`);
   class PageDto {
     @ArrayOf(item, MAX_PAGE_SIZE, {

@@ -9,7 +9,7 @@
  * resource (`o.id`); they come from the field tables only, never from a request.
  */
 export type JsonValue =
-  /** A constant, given as the JSON text to emit (`"order"`). */
+  /** A constant, given as the JSON text to emit (`"order"`, `[]`). */
   | { readonly kind: 'literal'; readonly json: string }
   | { readonly kind: 'string'; readonly sql: string }
   | {
@@ -74,7 +74,7 @@ export type Fields = readonly (readonly [key: string, value: JsonValue])[];
 
 /** Field-table shorthands, so a table reads like the resource. */
 export const json = {
-  literal: (value: string | number | null): JsonValue => ({
+  literal: (value: string | number | null | readonly []): JsonValue => ({
     kind: 'literal',
     json: JSON.stringify(value),
   }),

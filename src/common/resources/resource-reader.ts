@@ -33,6 +33,12 @@ export interface ResourceSource {
   /** The list orders (`sort`), each a key column then the id; see pagination/sort.ts. */
   readonly sorts: ResourceSorts;
   readonly fields: Fields;
+  /**
+   * Set when fields depend on the time of the request (a series' upcoming dates): they read it,
+   * in Unix seconds, as `rq.now`. It is the service's clock, passed as a parameter, so that
+   * every instance and both databases answer alike.
+   */
+  readonly clock?: boolean;
 }
 
 export interface PageRequest {
@@ -169,16 +175,18 @@ export class ResourceReader {
       );
       if (rows.length === 1) return Buffer.from(this.json.render(rows)[0]);
     }
+    const within = scope?.describes ?? 'this box office';
     throw ApiError.notFound(
       id === null
-        ? `No such ${noun} in this box office (${noun} ids are ${prefix}<number>)`
-        : `No ${noun} ${publicId} in this box office`,
+        ? `No such ${noun} in ${within} (${noun} ids are ${prefix}<number>)`
+        : `No ${noun} ${publicId} in ${within}`,
     );
   }
 
   oneStatement(tenantId: number, id: number, scope?: Filter): Statement {
-    const { table, joins, tenant, id: idColumn } = this.source;
+    const { tenant, id: idColumn } = this.source;
     const params = new SqlParams(this.dialect);
+    const from = this.from(params);
     const where = [
       `${tenant} = ${params.add(tenantId)}`,
       `${idColumn} = ${params.add(id)}`,
@@ -186,7 +194,7 @@ export class ResourceReader {
     ];
     const sql = [
       `SELECT ${idColumn} AS id,\n  ${this.json.selectList}`,
-      `FROM ${table}${joins ? ` ${joins}` : ''}`,
+      `FROM ${from}`,
       `WHERE ${where.join(' AND ')}`,
     ].join('\n');
     return this.json.withChildren({ sql, params: params.values });
@@ -216,9 +224,10 @@ export class ResourceReader {
     cursor: Position | null,
     backwards: boolean,
   ): Statement {
-    const { table, joins, id, sorts } = this.source;
+    const { id, sorts } = this.source;
     const { order } = sortOf(sorts, request.sort);
     const params = new SqlParams(this.dialect);
+    const from = this.from(params);
     const where = this.where(
       params,
       tenantId,
@@ -229,7 +238,7 @@ export class ResourceReader {
     const direction = backwards ? reverse(order.direction) : order.direction;
     const sql = [
       `SELECT ${id} AS id, ${order.column} AS sort_key,\n  ${this.json.selectList}`,
-      `FROM ${table}${joins ? ` ${joins}` : ''}`,
+      `FROM ${from}`,
       `WHERE ${where}`,
       `ORDER BY ${order.column} ${direction}, ${id} ${direction}`,
       `LIMIT ${params.add(request.limit + 1)}`,
@@ -252,6 +261,18 @@ export class ResourceReader {
   }
 
   /**
+   * The FROM clause of a statement that selects the resource's JSON: its table, the request's
+   * time when its fields read it (the first parameter), and its joins.
+   */
+  private from(params: SqlParams): string {
+    const { table, joins, clock } = this.source;
+    const now = clock
+      ? ` CROSS JOIN (SELECT CAST(${params.add(unixNow())} AS bigint) AS now) rq`
+      : '';
+    return `${table}${now}${joins ? ` ${joins}` : ''}`;
+  }
+
+  /**
    * The list position a cursor names. A cursor that carries its key is a position by itself,
    * whether or not its row still exists (or is this box office's: no answer tells them apart);
    * a plain id is placed at its row's current key, and must name a row of this box office in the
@@ -265,15 +286,19 @@ export class ResourceReader {
   ): Promise<Position> {
     const { noun, prefix } = this.source;
     const cursor = parseCursor(prefix, request[parameter], order.keyed);
-    if (cursor === null) {
-      throw ApiError.invalidCursor(parameter, noun, prefix, order.keyed);
-    }
+    const refused = () =>
+      ApiError.invalidCursor(
+        parameter,
+        noun,
+        prefix,
+        order.keyed,
+        request.scope?.describes,
+      );
+    if (cursor === null) throw refused();
     if (cursor.key !== null) return { key: cursor.key, id: cursor.id };
     const statement = this.cursorStatement(tenantId, cursor.id, request);
     const rows = await this.read(statement.sql, statement.params);
-    if (rows.length === 0) {
-      throw ApiError.invalidCursor(parameter, noun, prefix, order.keyed);
-    }
+    if (rows.length === 0) throw refused();
     return positionOf(rows[0]);
   }
 
@@ -312,6 +337,8 @@ export class ResourceReader {
     return clauses.join(' AND ');
   }
 }
+
+const unixNow = () => Math.floor(Date.now() / 1000);
 
 const reverse = (direction: SortOrder['direction']) =>
   direction === 'ASC' ? 'DESC' : 'ASC';

@@ -46,7 +46,7 @@ const ORDERS_UPDATED_INDEX = new TableIndex({
 
 /** Columns that are counters derived from other rows: their changes are not changes. */
 const DERIVED =
-  /(_count|^quantity_issued|^quantity_held|^quantity_in_baskets)$/;
+  /(_count|_revenue|^quantity_issued|^quantity_held|^quantity_in_baskets)$/;
 
 /** What each tracked table's triggers need to know. */
 interface Tracked {
@@ -58,13 +58,14 @@ interface Tracked {
 
 /**
  * A table whose rows are part of another resource's JSON (line items of an order; ticket types,
- * groups and payment methods of an event): a change of one is a change of the parent.
+ * groups and payment methods of an event or of a series' template): a change of one is a change
+ * of the parent.
  */
 interface Part {
   table: string;
-  parent: 'orders' | 'events';
+  parent: 'orders' | 'events' | 'event_series';
   link: string;
-  kind: 'ORDER' | 'EVENT';
+  kind: 'ORDER' | 'EVENT' | 'EVENT_SERIES';
   own: string[];
 }
 
@@ -194,11 +195,11 @@ async function trackedTables(queryRunner: QueryRunner): Promise<Tracked[]> {
 }
 
 /**
- * The parts, with their own columns as the schema has them now. A ticket type's `quantity` (what
- * is left) is a counter of sales, not a change of the event.
+ * The parts, with their own columns as the schema has them now. A ticket type's counters of
+ * sales (DERIVED) are not changes of the event; its capacity is.
  */
 async function partTables(queryRunner: QueryRunner): Promise<Part[]> {
-  const plan = [
+  const plan: Omit<Part, 'own'>[] = [
     { table: 'line_items', parent: 'orders', link: 'order_id', kind: 'ORDER' },
     {
       table: 'ticket_types',
@@ -218,16 +219,24 @@ async function partTables(queryRunner: QueryRunner): Promise<Part[]> {
       link: 'event_id',
       kind: 'EVENT',
     },
-  ] as const;
+    ...[
+      'event_series_ticket_types',
+      'event_series_ticket_groups',
+      'event_series_payment_methods',
+    ].map((table): Omit<Part, 'own'> => ({
+      table,
+      parent: 'event_series',
+      link: 'event_series_id',
+      kind: 'EVENT_SERIES',
+    })),
+  ];
   const parts: Part[] = [];
   for (const part of plan) {
     const schema = await queryRunner.getTable(part.table);
     if (!schema) continue;
     const own = schema.columns
       .map((column) => column.name)
-      .filter(
-        (name) => name !== 'id' && name !== 'quantity' && !DERIVED.test(name),
-      );
+      .filter((name) => name !== 'id' && !DERIVED.test(name));
     parts.push({ ...part, own });
   }
   return parts;
@@ -241,6 +250,9 @@ const SQLITE_TRIGGERS: Record<string, string[]> = {
   ticket_types: ['insert', 'update', 'delete'],
   ticket_groups: ['insert', 'update', 'delete'],
   event_payment_methods: ['insert', 'update', 'delete'],
+  event_series_ticket_types: ['insert', 'update', 'delete'],
+  event_series_ticket_groups: ['insert', 'update', 'delete'],
+  event_series_payment_methods: ['insert', 'update', 'delete'],
   events: ['insert', 'update', 'delete'],
   event_series: ['insert', 'update', 'delete'],
   check_ins: ['insert', 'bump'],

@@ -88,8 +88,32 @@ export class TicketTypeDto {
   @OneOf(TICKET_TYPE_KINDS)
   type: string;
 
-  @Integer(COUNT, { description: 'Still available for purchase', example: 120 })
+  @Integer(COUNT, {
+    description:
+      'Still available for purchase: quantity_total − quantity_issued − quantity_held − quantity_in_baskets, never below 0; 0 when sold_out',
+    example: 120,
+  })
   quantity: number;
+
+  @Integer(COUNT, { description: 'Capacity', example: 200 })
+  quantity_total: number;
+
+  @Integer(COUNT, {
+    description:
+      'Its valid issued tickets (0 in a series template: nothing is issued against it)',
+    example: 80,
+  })
+  quantity_issued: number;
+
+  @Integer(COUNT, {
+    description: 'Held back from sale (0: none are held here)',
+  })
+  quantity_held: number;
+
+  @Integer(COUNT, {
+    description: 'In buyers’ baskets (0: this service keeps no baskets)',
+  })
+  quantity_in_baskets: number;
 }
 
 export class TicketGroupDto {
@@ -226,5 +250,13 @@ export class EventDto {
 
 export class EventListDto extends PageDto(EventDto, {
   path: '/v1/events',
+  prefix: 'ev_',
+}) {}
+
+/** The events of one series, under its path (`/v1/event_series/es_3/events`). */
+export class SeriesEventListDto extends PageDto(EventDto, {
+  name: 'SeriesEventList',
+  path: '/v1/event_series/es_1/events',
+  pathPattern: '/v1/event_series/es_[1-9][0-9]*/events',
   prefix: 'ev_',
 }) {}

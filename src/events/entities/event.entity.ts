@@ -111,7 +111,7 @@ export class Event {
   })
   venuePostalCode: string | null;
 
-  /** Recurring events share a series number (`es_<n>`). */
+  /** The series it is a date of (`es_<n>`, an EventSeries of the same box office). */
   @Column({ name: 'event_series_id', type: 'integer', default: 0 })
   eventSeriesId: number;
 
@@ -137,6 +137,15 @@ export class Event {
 
   @Column({ name: 'valid_tickets_count', type: 'integer', default: 0 })
   validTicketsCount: number;
+
+  /** Σ (total − refund_amount) over its completed orders, kept by triggers (EventSeries). */
+  @Column({
+    name: 'completed_revenue',
+    type: 'bigint',
+    default: 0,
+    transformer: bigintAsNumber,
+  })
+  completedRevenue: number;
 
   @OneToMany('TicketType', 'event', { cascade: true })
   ticketTypes?: TicketType[];

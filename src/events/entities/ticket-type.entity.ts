@@ -22,8 +22,9 @@ export type TicketTypeKind = (typeof TICKET_TYPE_KINDS)[number];
 
 /**
  * What an event sells: a price (integer minor units of the event's currency, 0 when `free`), a
- * booking fee per ticket, per-order bounds, and `quantity`, the number still available (0 when
- * `sold_out`).
+ * booking fee per ticket, per-order bounds, and its stock: capacity, valid tickets issued (kept
+ * by triggers, migration EventSeries), held and in baskets. What is left is served as capacity
+ * minus the other three (0 when `sold_out`).
  */
 @Entity({ name: 'ticket_types' })
 @Index('IDX_ticket_types_event', ['eventId', 'sortOrder', 'id'])
@@ -64,9 +65,19 @@ export class TicketType {
   @Column({ name: 'max_per_order', type: 'integer' })
   maxPerOrder: number;
 
-  /** Still available for purchase. */
-  @Column({ type: 'integer' })
-  quantity: number;
+  /** Capacity. */
+  @Column({ name: 'quantity_total', type: 'integer', default: 0 })
+  quantityTotal: number;
+
+  /** Its valid issued tickets, kept exact by triggers on issued_tickets. */
+  @Column({ name: 'quantity_issued', type: 'integer', default: 0 })
+  quantityIssued: number;
+
+  @Column({ name: 'quantity_held', type: 'integer', default: 0 })
+  quantityHeld: number;
+
+  @Column({ name: 'quantity_in_baskets', type: 'integer', default: 0 })
+  quantityInBaskets: number;
 
   @Column({ type: 'varchar', length: 16 })
   status: TicketTypeStatus;

@@ -1,0 +1,127 @@
+import { onlySort } from '../common/pagination/sort';
+import { type Fields, json } from '../common/resources/field-table';
+import type { ResourceSource } from '../common/resources/resource-reader';
+import { dateObjectJson } from '../events/event-dates';
+import {
+  PAYMENT_METHOD_FIELDS,
+  ticketGroupFields,
+  ticketTypeFields,
+} from '../events/event.fields';
+
+/**
+ * The EventSeries resource (docs/API.md, "Event series"), field by field, in the order it is
+ * served. Aliases: `es` event_series, `st`/`sg`/`pm` its template's ticket types, groups and
+ * payment methods, `x` its events, `rq.now` the request's time.
+ *
+ * Its counts are read from its events when it is served: each is a walk of the events' series
+ * index, and the events' own counters (kept by triggers) give the tickets and the revenue.
+ */
+const ofSeries = (condition = '') =>
+  `FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id${condition}`;
+const upcoming = ofSeries(' AND x.end_at > rq.now');
+
+export const EVENT_SERIES_FIELDS: Fields = [
+  ['object', json.literal('event_series')],
+  ['id', json.id('es_', 'es.id')],
+  ['name', json.string('es.name')],
+  ['description', json.string('es.description')],
+  ['status', json.string('es.status')],
+  ['created_at', json.integer('es.created_at')],
+  ['currency', json.string('es.currency')],
+  ['timezone', json.string('es.timezone')],
+  [
+    'venue',
+    json.object([
+      ['name', json.string('es.venue_name')],
+      ['postal_code', json.string('es.venue_postal_code')],
+    ]),
+  ],
+  [
+    'images',
+    json.object([
+      ['header', json.string('es.image_header_url')],
+      ['thumbnail', json.string('es.image_thumbnail_url')],
+    ]),
+  ],
+  ['url', json.string('es.url')],
+  ['online_event', json.flag('es.online_event')],
+  ['private', json.flag('es.private')],
+  ['access_code', json.string('es.access_code')],
+  ['call_to_action', json.string('es.call_to_action')],
+  [
+    'payment_methods',
+    json.array({
+      of: json.object(PAYMENT_METHOD_FIELDS),
+      from: 'event_series_payment_methods pm',
+      link: ['pm.event_series_id', 'es.id'],
+      orderBy: ['pm.id'],
+      indexOrdered: true,
+    }),
+  ],
+  [
+    'default_ticket_types',
+    json.array({
+      of: json.object(ticketTypeFields('st', 'template')),
+      from: 'event_series_ticket_types st',
+      link: ['st.event_series_id', 'es.id'],
+      orderBy: ['st.sort_order', 'st.id'],
+      indexOrdered: true,
+    }),
+  ],
+  [
+    'default_ticket_groups',
+    json.array({
+      of: json.object(ticketGroupFields('sg', 'event_series_ticket_types')),
+      from: 'event_series_ticket_groups sg',
+      link: ['sg.event_series_id', 'es.id'],
+      orderBy: ['sg.sort_order', 'sg.id'],
+      indexOrdered: true,
+    }),
+  ],
+  [
+    'default_max_tickets_sold_per_occurrence',
+    json.nullableInteger('es.max_tickets_sold_per_occurrence'),
+  ],
+  ['voucher_ids', json.literal([])],
+  // The start of its first date not yet over, in events' list order; null when none is left.
+  [
+    'next_occurrence_date',
+    json.computed(
+      {
+        unix: `(SELECT x.start_at ${upcoming} ORDER BY x.start_at, x.id LIMIT 1)`,
+        timezone: 'es.timezone',
+      },
+      ({ unix, timezone }) =>
+        unix === null
+          ? 'null'
+          : dateObjectJson(Number(unix), timezone as string),
+    ),
+  ],
+  ['upcoming_occurrences', json.integer(`(SELECT count(*) ${upcoming})`)],
+  ['total_occurrences', json.integer(`(SELECT count(*) ${ofSeries()})`)],
+  [
+    'total_issued_tickets',
+    json.integer(
+      `(SELECT coalesce(sum(x.valid_tickets_count), 0) ${ofSeries()})`,
+    ),
+  ],
+  [
+    'revenue',
+    json.integer(
+      `(SELECT coalesce(sum(x.completed_revenue), 0) ${ofSeries()})`,
+    ),
+  ],
+];
+
+/** Newest first. */
+export const EVENT_SERIES_SOURCE: ResourceSource = {
+  noun: 'event series',
+  prefix: 'es_',
+  table: 'event_series es',
+  joins: '',
+  tenant: 'es.box_office_id',
+  id: 'es.id',
+  sorts: onlySort('es.created_at', 'DESC'),
+  fields: EVENT_SERIES_FIELDS,
+  clock: true,
+};
