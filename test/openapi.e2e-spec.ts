@@ -106,8 +106,14 @@ describe('openapi.json', () => {
       '/v1/check_ins/{check_in_id}': 'retrieveCheckIn',
       '/v1/events': 'listEvents',
       '/v1/events/{event_id}': 'retrieveEvent',
+      '/v1/event_series': 'listEventSeries',
+      '/v1/event_series/{event_series_id}': 'retrieveEventSeries',
+      '/v1/event_series/{event_series_id}/events': 'listEventSeriesEvents',
+      '/v1/event_series/{event_series_id}/events/{event_id}':
+        'retrieveEventSeriesEvent',
       '/v1/issued_tickets': 'listIssuedTickets',
       '/v1/issued_tickets/{issued_ticket_id}': 'retrieveIssuedTicket',
+      '/v1/overview': 'getOverview',
     });
   });
 

@@ -16,6 +16,7 @@ import {
 } from '../src/changes/change-feed';
 import { deleteExpiredChanges } from '../src/changes/changes-retention';
 import { MIGRATIONS } from '../src/database/data-source-options';
+import { EventSeries1765000000000 } from '../src/database/migrations/1765000000000-EventSeries';
 import { CheckIns1765100000000 } from '../src/database/migrations/1765100000000-CheckIns';
 import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
@@ -410,6 +411,7 @@ describe('upgrading: orders.updated_at is backfilled', () => {
     const before = await openWithMigrations(database.url, [
       InitialSchema1763800000000,
       EventsAndTicketTypes1764000000000,
+      EventSeries1765000000000,
       CheckIns1765100000000,
     ]);
     const f = new Factory(before);

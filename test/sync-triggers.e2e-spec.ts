@@ -247,6 +247,7 @@ describe('sync triggers: every writer stamps updated_at and writes change entrie
   it('events are EVENT.CREATED and EVENT.DELETED', async () => {
     const created = await new Factory(ds).event(office);
     expect((await newEntries()).entries).toEqual([
+      `EVENT_SERIES.CREATED ${created.eventSeriesId}`,
       `EVENT.CREATED ${created.id}`,
     ]);
     await db.query(sql`DELETE FROM events WHERE id = ${created.id}`);
@@ -255,16 +256,18 @@ describe('sync triggers: every writer stamps updated_at and writes change entrie
     ]);
   });
 
-  it("an event's ticket types, groups and payment methods are part of it: EVENT.UPDATED, except what is left to sell", async () => {
+  it("an event's ticket types, groups and payment methods are part of it: EVENT.UPDATED, except the counters of sales", async () => {
     const f = new Factory(ds);
     const created = await f.event(office);
     const type = await f.ticketType(created.id);
     // Written in the second the event was created in: part of its creation.
     expect((await newEntries()).entries).toEqual([
+      `EVENT_SERIES.CREATED ${created.eventSeriesId}`,
       `EVENT.CREATED ${created.id}`,
     ]);
     await db.query(
-      sql`UPDATE ticket_types SET quantity = quantity - 2 WHERE id = ${type.id}`,
+      sql`UPDATE ticket_types SET quantity_issued = quantity_issued + 2, quantity_held = 1
+           WHERE id = ${type.id}`,
     );
     expect((await newEntries()).entries).toEqual([]);
     await sleep(1100);
@@ -292,8 +295,44 @@ describe('sync triggers: every writer stamps updated_at and writes change entrie
 
     const otherEvent = await new Factory(ds).event(otherOffice);
     const other = await newEntries(otherOffice);
-    expect(other.entries).toEqual([`EVENT.CREATED ${otherEvent.id}`]);
-    expect(other.ids).toEqual([1]);
+    expect(other.entries).toEqual([
+      `EVENT_SERIES.CREATED ${otherEvent.eventSeriesId}`,
+      `EVENT.CREATED ${otherEvent.id}`,
+    ]);
+    expect(other.ids).toEqual([1, 2]);
+  });
+
+  it("a series and its template's types, groups and payment methods: EVENT_SERIES.*", async () => {
+    const f = new Factory(ds);
+    const series = await f.series(office);
+    expect((await newEntries()).entries).toEqual([
+      `EVENT_SERIES.CREATED ${series.id}`,
+    ]);
+    await sleep(1100);
+    await db.query(
+      sql`INSERT INTO event_series_ticket_types (event_series_id, name, price, max_per_order,
+            quantity_total, status, type, sort_order)
+          VALUES (${series.id}, 'Entry', 1000, 10, 100, 'on_sale', 'paid', 1)`,
+    );
+    await db.query(
+      sql`UPDATE event_series SET name = 'Renamed' WHERE id = ${series.id}`,
+    );
+    expect((await newEntries()).entries).toEqual([
+      `EVENT_SERIES.UPDATED ${series.id}`,
+      `EVENT_SERIES.UPDATED ${series.id}`,
+    ]);
+    // Its events' counters (revenue, tickets) are not changes of it, nor of the events.
+    const event = await f.event(office, { eventSeriesId: series.id });
+    const order = await f.order(office, event.id);
+    await newEntries();
+    await db.query(
+      sql`UPDATE orders SET status = 'cancelled', refund_amount = total WHERE id = ${order.id}`,
+    );
+    expect((await newEntries()).entries).toEqual([`ORDER.UPDATED ${order.id}`]);
+    await db.query(sql`DELETE FROM event_series WHERE id = ${series.id}`);
+    expect((await newEntries()).entries).toEqual([
+      `EVENT_SERIES.DELETED ${series.id}`,
+    ]);
   });
 
   it('in import mode rows keep their times and make no entries', async () => {

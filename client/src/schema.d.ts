@@ -902,7 +902,41 @@ export interface components {
             /** @description Always empty: this service models no vouchers */
             voucher_ids: string[];
             /** @description The start of its first date whose end is after the request, in events’ list order; null when none is */
-            next_occurrence_date: components["schemas"]["DateObjectDto"] | null;
+            next_occurrence_date: {
+                /**
+                 * Format: date
+                 * @description Local date
+                 * @example 2026-06-20
+                 */
+                date: string;
+                /**
+                 * @description Local date and time in English, 12-hour clock
+                 * @example Sat 20 Jun 2026 7:30 PM
+                 */
+                formatted: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 local date-time with its UTC offset
+                 * @example 2026-06-20T19:30:00+01:00
+                 */
+                iso: string;
+                /**
+                 * @description Local time, 24-hour
+                 * @example 19:30
+                 */
+                time: string;
+                /**
+                 * @description UTC offset at that instant in the event's time zone
+                 * @example +01:00
+                 */
+                timezone: string;
+                /**
+                 * Format: int64
+                 * @description Unix seconds
+                 * @example 1781980200
+                 */
+                unix: number;
+            } | null;
             /**
              * Format: int32
              * @description Its events whose end is after the request

@@ -25,6 +25,10 @@ export function ticketTypeShape() {
     sort_order: integer,
     type: expect.stringMatching(/^(paid|free|donation)$/),
     quantity: integer,
+    quantity_total: integer,
+    quantity_issued: integer,
+    quantity_held: integer,
+    quantity_in_baskets: integer,
   };
 }
 

@@ -92,9 +92,36 @@ export function buildOpenApiDocument(
     extraModels: [ErrorBodyDto],
   });
   documentCommonResponses(document);
+  inlineNullableObjects(document.components?.schemas ?? {});
   closeObjectSchemas(document.components?.schemas ?? {});
   attachExamples(document, examples);
   return document;
+}
+
+/**
+ * A field that is an object or null (a series' `next_occurrence_date`): OpenAPI 3.0 cannot make a
+ * `$ref` nullable (`nullable` widens only the `type` beside it, and the referenced schema still
+ * refuses null), so the object's schema is written out in place, with `nullable: true`.
+ */
+function inlineNullableObjects(schemas: Record<string, unknown>) {
+  for (const schema of Object.values(schemas)) {
+    const properties = (schema as { properties?: Record<string, unknown> })
+      .properties;
+    for (const [name, property] of Object.entries(properties ?? {})) {
+      const field = property as Record<string, unknown>;
+      const refs = field.allOf as { $ref?: string }[] | undefined;
+      if (field.nullable !== true || refs?.length !== 1 || !refs[0].$ref) {
+        continue;
+      }
+      const target = schemas[refs[0].$ref.replace('#/components/schemas/', '')];
+      const { allOf: _, ...rest } = field;
+      properties![name] = {
+        ...structuredClone(target as object),
+        ...rest,
+        type: 'object',
+      };
+    }
+  }
 }
 
 /**
