@@ -150,6 +150,31 @@ describe('upgrading a database of the previous release', () => {
     expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
   });
 
+  it('made each existing event a series of its own, of the same box office, currency and zone', async () => {
+    const rows = await app
+      .get(DataSource)
+      .query<{ event: number; series: number | null; same: unknown }[]>(
+        `SELECT e.id AS event, s.id AS series,
+         CASE WHEN s.box_office_id = e.box_office_id AND s.currency = e.currency
+                AND s.timezone = e.timezone AND s.name = e.name THEN 1 ELSE 0 END AS same
+       FROM events e LEFT JOIN event_series s ON s.id = e.event_series_id ORDER BY e.id`,
+      );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect([row.event, row.series, Number(row.same)]).toEqual([
+        row.event,
+        row.event,
+        1,
+      ]);
+    }
+    const key = served[0].key;
+    const page = await fetch(`${base}/v1/event_series?limit=1`, {
+      headers: { Authorization: basicAuth(key) },
+    });
+    const [series] = ((await page.json()) as { data: Json[] }).data;
+    expect(series).toMatchObject({ total_occurrences: 1 });
+  });
+
   it(`serves every list page and every order (${served.length} responses) byte for byte as the previous release did, with the fields added since`, async () => {
     expect(served.filter((r) => r.path.startsWith('/v1/orders/'))).toHaveLength(
       release1.tables.orders.length,
