@@ -141,6 +141,8 @@ interface EventPaymentMethodRow {
 const TABLES = [
   'box_offices',
   'api_keys',
+  'event_series',
+  'event_series_ticket_types',
   'events',
   'ticket_groups',
   'ticket_types',
@@ -229,6 +231,46 @@ describe('seedDemoData', () => {
   });
 
   afterAll(() => dataSource.destroy());
+
+  it('makes every event a date of a series of its box office, with its currency and zone', () => {
+    const series = new Map(
+      (tables.event_series as Record<string, unknown>[]).map((s) => [s.id, s]),
+    );
+    for (const event of events) {
+      const own = series.get(event.event_series_id);
+      const context = `event ${event.id}`;
+      expect([
+        context,
+        own?.box_office_id,
+        own?.currency,
+        own?.timezone,
+      ]).toEqual([
+        context,
+        event.box_office_id,
+        event.currency,
+        event.timezone,
+      ]);
+    }
+    // Recurring series have several dates; one-offs are series of one date.
+    const dates = [...groupBy(events, (e) => e.event_series_id).values()].map(
+      (list) => list.length,
+    );
+    expect(Math.max(...dates)).toBeGreaterThan(1);
+    expect(dates).toContain(1);
+    // Every series has a template of ticket types with a capacity.
+    const templates = groupBy(
+      tables.event_series_ticket_types as {
+        event_series_id: number;
+        quantity_total: number;
+      }[],
+      (t) => t.event_series_id,
+    );
+    for (const id of series.keys()) {
+      const types = templates.get(id as number) ?? [];
+      expect([id, types.length > 0]).toEqual([id, true]);
+      for (const type of types) expect(type.quantity_total).toBeGreaterThan(0);
+    }
+  });
 
   it('gives identical tables for the same seed, and different data for another seed', async () => {
     const same = await openDatabase();

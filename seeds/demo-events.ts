@@ -645,25 +645,22 @@ export function eventSeriesTemplateRows(first: SeedEvent): {
   types: Row[];
   paymentMethods: Row[];
 } {
-  const series = { event_series_id: first.seriesId };
+  /** An event's row as the series' own: its event_id gives way to the series. */
+  const asTemplate = (row: Row): Row => {
+    const { event_id: _event, ...rest } = row;
+    return { ...rest, event_series_id: first.seriesId };
+  };
   let popularity = 0;
   for (const type of first.ticketTypes) popularity += type.popularity;
   return {
-    groups: ticketGroupRows(first).map(({ event_id: _, ...group }) => ({
-      ...group,
-      ...series,
-    })),
-    types: ticketTypeRows(first).map(({ event_id: _, ...type }, i) => ({
-      ...type,
-      ...series,
+    groups: ticketGroupRows(first).map(asTemplate),
+    types: ticketTypeRows(first).map((type, i) => ({
+      ...asTemplate(type),
       quantity_total: roundCapacity(
         (TEMPLATE_CAPACITY * first.ticketTypes[i].popularity) / popularity,
       ),
       status: type.access_code === null ? 'on_sale' : 'hidden',
     })),
-    paymentMethods: first.paymentMethods.map(({ event_id: _, ...method }) => ({
-      ...method,
-      ...series,
-    })),
+    paymentMethods: first.paymentMethods.map(asTemplate),
   };
 }
