@@ -232,7 +232,17 @@ describe('seedDemoData', () => {
 
   afterAll(() => dataSource.destroy());
 
-  it('makes every event a date of a series of its box office, with its currency and zone', () => {
+  it('makes every event a date of a series of its box office, with its currency and zone', async () => {
+    // Check-ins carry their event's series too.
+    const [{ astray }] = await dataSource.query<{ astray: number }[]>(
+      `SELECT count(*) AS astray FROM check_ins c JOIN events e ON e.id = c.event_id
+        WHERE c.event_series_id <> e.event_series_id OR c.box_office_id <> e.box_office_id`,
+    );
+    expect(Number(astray)).toBe(0);
+    const [{ checkIns }] = await dataSource.query<{ checkIns: number }[]>(
+      'SELECT count(*) AS checkIns FROM check_ins',
+    );
+    expect(Number(checkIns)).toBeGreaterThan(0);
     const series = new Map(
       (tables.event_series as Record<string, unknown>[]).map((s) => [s.id, s]),
     );

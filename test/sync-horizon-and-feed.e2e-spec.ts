@@ -16,6 +16,7 @@ import {
 } from '../src/changes/change-feed';
 import { deleteExpiredChanges } from '../src/changes/changes-retention';
 import { MIGRATIONS } from '../src/database/data-source-options';
+import { rowReader } from '../src/database/row-reader';
 import { EventSeries1765000000000 } from '../src/database/migrations/1765000000000-EventSeries';
 import { CheckIns1765100000000 } from '../src/database/migrations/1765100000000-CheckIns';
 import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
@@ -51,7 +52,7 @@ describe('sync horizon, change feed and the development writer', () => {
   let postgres: boolean;
 
   const horizon = () =>
-    readSyncHorizon(ds, syncHorizonStatement(ds.options.type, LAG));
+    readSyncHorizon(rowReader(ds), syncHorizonStatement(ds.options.type, LAG));
 
   async function clock() {
     return writer.clock();

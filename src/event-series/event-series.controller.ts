@@ -8,8 +8,12 @@ import {
 } from '../common/http/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { EventDto, SeriesEventListDto } from '../events/dto/event.dto';
-import { EventSeriesDto, EventSeriesListDto } from './dto/event-series.dto';
+import { EventDto } from '../events/dto/event.dto';
+import {
+  EventSeriesDto,
+  EventSeriesListDto,
+  SeriesEventListDto,
+} from './dto/event-series.dto';
 import {
   ListEventSeriesQueryDto,
   ListSeriesEventsQueryDto,

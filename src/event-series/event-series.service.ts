@@ -9,6 +9,7 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
+import { SqlParams } from '../database/sql-dialect';
 import { EventsService, eventFilters } from '../events/events.service';
 import {
   ListEventSeriesQueryDto,
@@ -88,13 +89,9 @@ export class EventSeriesService {
   }
 
   private async exists(boxOfficeId: number, id: number): Promise<boolean> {
-    const { dialect, read } = this.reader;
-    const p = (n: number) => dialect.placeholder(n);
-    const rows = await read(
-      `SELECT 1 AS found FROM event_series WHERE box_office_id = ${p(1)} AND id = ${p(2)}`,
-      [boxOfficeId, id],
-    );
-    return rows.length > 0;
+    const params = new SqlParams(this.reader.dialect);
+    const sql = `SELECT 1 AS found FROM event_series WHERE box_office_id = ${params.add(boxOfficeId)} AND id = ${params.add(id)}`;
+    return (await this.reader.read(sql, params.values)).length > 0;
   }
 }
 

@@ -10,18 +10,24 @@ import { dateObjectJson } from './event-dates';
  * `pm` event_payment_methods.
  */
 
+/** An event's ticket type counts its sales; a series template's has a capacity only. */
+type Stock = 'counted' | 'template';
+
+/** Capacity less what is issued, held and in baskets (SQL; may be below 0 when oversold). */
+const ticketsLeft = (alias: string, stock: Stock) =>
+  stock === 'counted'
+    ? `${alias}.quantity_total - ${alias}.quantity_issued - ${alias}.quantity_held - ${alias}.quantity_in_baskets`
+    : `${alias}.quantity_total`;
+
 /**
  * A ticket type's fields, read from `alias`: an event's (`tt`, with its counters) or a series
  * template's (which has capacity only: nothing is issued, held or in a basket against it). What
  * is left is capacity minus the rest, never below 0; a sold-out type has none.
  */
-export function ticketTypeFields(
-  alias: string,
-  stock: 'counted' | 'template',
-): Fields {
+export function ticketTypeFields(alias: string, stock: Stock): Fields {
   const counter = (column: string) =>
     stock === 'counted' ? `${alias}.${column}` : '0';
-  const left = `${alias}.quantity_total - ${counter('quantity_issued')} - ${counter('quantity_held')} - ${counter('quantity_in_baskets')}`;
+  const left = ticketsLeft(alias, stock);
   return [
     ['object', json.literal('ticket_type')],
     ['id', json.id('tt_', `${alias}.id`)],
@@ -51,7 +57,7 @@ export function ticketTypeFields(
 
 /** Whether a ticket type read from `alias` is on sale with tickets left. */
 export const onSaleWithTicketsLeft = (alias: string) =>
-  `${alias}.status = 'on_sale' AND ${alias}.quantity_total - ${alias}.quantity_issued - ${alias}.quantity_held - ${alias}.quantity_in_baskets > 0`;
+  `${alias}.status = 'on_sale' AND ${ticketsLeft(alias, 'counted')} > 0`;
 
 /** A ticket group's fields, read from `alias`; its types from `typesTable` (as `gt`). */
 export function ticketGroupFields(alias: string, typesTable: string): Fields {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { type ReadRows, rowReader } from '../database/row-reader';
 import { dialectFor, type Statement } from '../database/sql-dialect';
 
 /**
@@ -50,33 +51,32 @@ export function syncHorizonStatement(
   };
 }
 
-/** Reads the sync horizon: one statement, see syncHorizonStatement. */
+/**
+ * Reads the sync horizon: one statement, see syncHorizonStatement, sent as the resource readers
+ * send theirs (a named prepared statement on PostgreSQL: it runs before every sync page).
+ */
 @Injectable()
 export class SyncHorizon {
   private readonly statement: Statement;
+  private readonly rows: ReadRows;
 
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    config: AppConfig,
-  ) {
+  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
     this.statement = syncHorizonStatement(
       dataSource.options.type,
       config.syncLagSeconds,
     );
+    this.rows = rowReader(dataSource);
   }
 
   async read(): Promise<number> {
-    return readSyncHorizon(this.dataSource, this.statement);
+    return readSyncHorizon(this.rows, this.statement);
   }
 }
 
 export async function readSyncHorizon(
-  dataSource: DataSource,
+  read: ReadRows,
   statement: Statement,
 ): Promise<number> {
-  const [row] = await dataSource.query<{ horizon: string | number }[]>(
-    statement.sql,
-    statement.params,
-  );
+  const [row] = await read(statement.sql, statement.params);
   return Number(row.horizon);
 }

@@ -18,6 +18,7 @@ import {
 } from '../../common/http/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import {
+  EventDto,
   ImagesDto,
   MAX_DESCRIPTION,
   MAX_PAYMENT_METHODS,
@@ -148,4 +149,12 @@ export class EventSeriesDto {
 export class EventSeriesListDto extends PageDto(EventSeriesDto, {
   path: '/v1/event_series',
   prefix: 'es_',
+}) {}
+
+/** The events of one series, under its path (`/v1/event_series/es_3/events`). */
+export class SeriesEventListDto extends PageDto(EventDto, {
+  name: 'SeriesEventList',
+  path: '/v1/event_series/es_1/events',
+  pathPattern: '/v1/event_series/es_[1-9][0-9]*/events',
+  prefix: 'ev_',
 }) {}

@@ -252,11 +252,3 @@ export class EventListDto extends PageDto(EventDto, {
   path: '/v1/events',
   prefix: 'ev_',
 }) {}
-
-/** The events of one series, under its path (`/v1/event_series/es_3/events`). */
-export class SeriesEventListDto extends PageDto(EventDto, {
-  name: 'SeriesEventList',
-  path: '/v1/event_series/es_1/events',
-  pathPattern: '/v1/event_series/es_[1-9][0-9]*/events',
-  prefix: 'ev_',
-}) {}
