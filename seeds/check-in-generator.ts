@@ -1,4 +1,3 @@
-import { DEMO_NOW } from './demo-events';
 import type { Row } from './seed-writers';
 import { SeededRandom } from './seeded-random';
 
@@ -22,14 +21,16 @@ const MINUTE = 60;
 export class CheckInGenerator {
   private nextId = 0;
 
+  /** `now`: the demo's present; scans are of events over by then, recorded no later. */
   constructor(
     private readonly events: ReadonlyMap<number, CheckInEvent>,
     private readonly seed: number,
+    private readonly now: number,
   ) {}
 
   rows(ticket: Row): Row[] {
     const event = this.events.get(Number(ticket.event_id));
-    if (!event || event.endAt > DEMO_NOW || ticket.status !== 'valid')
+    if (!event || event.endAt > this.now || ticket.status !== 'valid')
       return [];
     const rng = new SeededRandom(this.seed * 1_000_003 + Number(ticket.id));
     if (rng.chance(0.12)) return []; // a no-show
@@ -53,7 +54,7 @@ export class CheckInGenerator {
         event_series_id: event.seriesId,
         quantity,
         check_in_at: at,
-        created_at: Math.min(recorded, DEMO_NOW),
+        created_at: Math.min(recorded, this.now),
       });
     };
     scan(1);

@@ -10,7 +10,14 @@ import {
   PAYMENT_METHOD_TYPES,
 } from '../src/orders/entities/order.entity';
 import { toDateObject } from '../src/events/event-dates';
-import { DEMO_BOX_OFFICES, isDatabaseEmpty, seedDemoData } from './demo-data';
+import {
+  DEMO_BOX_OFFICES,
+  demoDataDay,
+  isDatabaseEmpty,
+  seedDemoData,
+  staleDemoNotice,
+} from './demo-data';
+import { CATALOGUE_CALENDAR, DemoCalendar } from './demo-calendar';
 import { buildDemoEvents } from './demo-events';
 import { OrderGenerator } from './order-generator';
 import { SeededRandom } from './seeded-random';
@@ -657,7 +664,7 @@ describe('seedDemoData', () => {
 
   it('gives each ticket type its capacity and counts its valid tickets; a sold-out one has none left', () => {
     // The same seed generates the same orders, so the generator's plan can be recomputed here.
-    const generator = new OrderGenerator(SEED, ORDERS);
+    const generator = new OrderGenerator(SEED, ORDERS, CATALOGUE_CALENDAR);
     for (const _ of generator.orders());
     const capacity = new Map(
       generator.ticketTypeStock().map((stock) => [stock.id, stock.capacity]),
@@ -899,13 +906,21 @@ describe('seedDemoData', () => {
   });
 
   it('adds about one event per 2,000 orders in large seeds, as dates of recurring catalogue events', () => {
-    const catalogue = buildDemoEvents(ORDERS, new SeededRandom(1))
+    const catalogue = buildDemoEvents(
+      ORDERS,
+      new SeededRandom(1),
+      CATALOGUE_CALENDAR,
+    )
       .flatMap((office) => office.events)
       .sort((a, b) => a.id - b.id);
     expect(catalogue.map((e) => e.plan.name)).toEqual(
       events.map((e) => e.name),
     );
-    const offices = buildDemoEvents(1_000_000, new SeededRandom(1));
+    const offices = buildDemoEvents(
+      1_000_000,
+      new SeededRandom(1),
+      CATALOGUE_CALENDAR,
+    );
     const large = offices.flatMap((office) => office.events);
     expect(large).toHaveLength(500);
     expect(offices[1].events.length).toBeGreaterThanOrEqual(40);
@@ -1011,6 +1026,198 @@ describe('seedDemoData', () => {
       await expect(
         seedDemoData(dataSource, { orders: count, seed: 1, reset: true }),
       ).rejects.toThrow(RangeError);
+    }
+  });
+});
+
+describe('seedDemoData on any day', () => {
+  const DAY = 86_400;
+  // Today's date in the catalogue's year, years ahead, a leap day, and the week of a DST change.
+  const DAYS = ['2026-11-25', '2029-01-15', '2032-02-29', '2034-03-27'];
+
+  describe.each(DAYS)('seeded for %s', (today) => {
+    const calendar = new DemoCalendar(today);
+    const { now } = calendar;
+    let dataSource: DataSource;
+    let tables: Record<string, unknown[]>;
+    let events: EventRow[];
+    const query = <T>(sql: string, ...parameters: unknown[]) =>
+      dataSource.query<T[]>(sql, parameters);
+
+    beforeAll(async () => {
+      dataSource = await openDatabase();
+      await seedDemoData(dataSource, {
+        orders: 250,
+        seed: 1,
+        reset: false,
+        today,
+      });
+      tables = await dump(dataSource);
+      events = tables.events as EventRow[];
+    });
+
+    afterAll(() => dataSource.destroy());
+
+    it('creates orders over the months before the day, some of them in its last fortnight', () => {
+      const orders = tables.orders as OrderRow[];
+      const times = orders.map((o) => o.created_at);
+      expect(Math.min(...times)).toBeGreaterThanOrEqual(calendar.ordersFrom);
+      expect(Math.max(...times)).toBeLessThanOrEqual(now);
+      expect(times.filter((t) => t > now - 14 * DAY).length).toBeGreaterThan(0);
+      expect(now - calendar.ordersFrom).toBeGreaterThan(365 * DAY);
+    });
+
+    it('has at least five published events of box office 1 on sale in the 60 days after it', async () => {
+      const rows = await query<{ id: number }>(
+        `SELECT e.id FROM events e
+          WHERE e.box_office_id = 1 AND e.status = 'published'
+            AND e.start_at > ? AND e.start_at <= ?
+            AND EXISTS (SELECT 1 FROM ticket_types t
+                         WHERE t.event_id = e.id AND t.status = 'on_sale')`,
+        now,
+        now + 60 * DAY,
+      );
+      expect(rows.length).toBeGreaterThanOrEqual(5);
+    });
+
+    it('has at least five events of box office 1 that ended before it, with check-ins', async () => {
+      const rows = await query<{ id: number }>(
+        `SELECT e.id FROM events e
+          WHERE e.box_office_id = 1 AND e.end_at <= ?
+            AND EXISTS (SELECT 1 FROM check_ins c WHERE c.event_id = e.id)`,
+        now,
+      );
+      expect(rows.length).toBeGreaterThanOrEqual(5);
+    });
+
+    it('gives every event a status true on the day: nothing over is on sale, nothing to come is scanned', async () => {
+      for (const event of events) {
+        if (event.status === 'published') {
+          expect([event.id, event.end_at > now]).toEqual([event.id, true]);
+        }
+        if (event.status === 'sales_closed') {
+          expect([event.id, event.end_at <= now]).toEqual([event.id, true]);
+        }
+      }
+      const selling = await query(
+        `SELECT t.id FROM ticket_types t JOIN events e ON e.id = t.event_id
+          WHERE e.end_at <= ? AND t.status IN ('on_sale', 'hidden')`,
+        now,
+      );
+      expect(selling).toEqual([]);
+      const early = await query(
+        `SELECT c.id FROM check_ins c JOIN events e ON e.id = c.event_id
+          WHERE e.end_at > ? OR c.created_at > ?`,
+        now,
+        now,
+      );
+      expect(early).toEqual([]);
+      const late = await query(
+        `SELECT o.id FROM orders o JOIN events e ON e.id = o.event_id
+          WHERE o.created_at >= e.end_at OR o.created_at < e.created_at`,
+      );
+      expect(late).toEqual([]);
+    });
+
+    it('keeps the events tied to a date on it: New Year on 31 December, the DST night on its change', () => {
+      const newYear = events.filter((e) => e.name.endsWith('New Year'));
+      expect(newYear.length).toBeGreaterThan(0);
+      for (const event of newYear) {
+        expect(toDateObject(event.start_at, event.timezone).date).toMatch(
+          /-12-31$/,
+        );
+      }
+      const rave = events.find((e) => e.name.startsWith('Clocks Go Forward'))!;
+      const start = toDateObject(rave.start_at, rave.timezone);
+      const end = toDateObject(rave.end_at, rave.timezone);
+      expect(start.timezone).not.toBe(end.timezone);
+      expect(new Date(`${start.date}T00:00:00Z`).getUTCDay()).toBe(6);
+      expect([start.time, end.time]).toEqual(['20:00', '03:00']);
+    });
+
+    it('keeps the weekday of every recurring event', () => {
+      const catalogue = new Map(
+        buildDemoEvents(250, new SeededRandom(1), CATALOGUE_CALENDAR)
+          .flatMap((office) => office.events)
+          .map((event) => [event.id, event]),
+      );
+      const weekday = (at: number, zone: string) =>
+        new Date(`${toDateObject(at, zone).date}T00:00:00Z`).getUTCDay();
+      for (const event of events) {
+        const before = catalogue.get(event.id)!;
+        if (before.plan.oneOff) continue;
+        expect([event.name, weekday(event.start_at, event.timezone)]).toEqual([
+          event.name,
+          weekday(before.startAt, event.timezone),
+        ]);
+      }
+    });
+  });
+
+  it('gives the same data for the same seed and day, and other dates for another day', async () => {
+    const seedFor = async (today: string) => {
+      const dataSource = await openDatabase();
+      try {
+        await seedDemoData(dataSource, {
+          orders: 40,
+          seed: 3,
+          reset: false,
+          today,
+        });
+        return await dump(dataSource);
+      } finally {
+        await dataSource.destroy();
+      }
+    };
+    const first = await seedFor('2030-05-06');
+    expect(await seedFor('2030-05-06')).toEqual(first);
+    const other = await seedFor('2030-05-13');
+    const lastOrder = (tables: Record<string, unknown[]>) =>
+      Math.max(...(tables.orders as OrderRow[]).map((o) => o.created_at));
+    expect(lastOrder(other)).toBeGreaterThan(lastOrder(first));
+  });
+
+  it('rejects a day that is not a date as YYYY-MM-DD', async () => {
+    const dataSource = await openDatabase();
+    try {
+      for (const today of ['2026-02-30', '26-11-25', 'tomorrow', '2026-1-5']) {
+        await expect(
+          seedDemoData(dataSource, { orders: 5, seed: 1, reset: false, today }),
+        ).rejects.toThrow(/YYYY-MM-DD/);
+      }
+      await expect(isDatabaseEmpty(dataSource)).resolves.toBe(true);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});
+
+describe('demo data seeded long ago', () => {
+  it('is said to be stale from a week after its day on, with the command that refreshes it', () => {
+    expect(staleDemoNotice(null, '2027-01-10')).toEqual([]);
+    expect(staleDemoNotice('2027-01-04', '2027-01-10')).toEqual([]);
+    const notice = staleDemoNotice('2027-01-03', '2027-01-10').join('\n');
+    expect(notice).toMatch(/seeded for 2027-01-03, 7 days ago/);
+    expect(notice).toMatch(/npm run seed -- --reset/);
+  });
+
+  it('knows its day from its first box office, and has none without the demo box office', async () => {
+    const dataSource = await openDatabase();
+    try {
+      await expect(demoDataDay(dataSource)).resolves.toBeNull();
+      await seedDemoData(dataSource, {
+        orders: 5,
+        seed: 1,
+        reset: false,
+        today: '2028-08-08',
+      });
+      await expect(demoDataDay(dataSource)).resolves.toBe('2028-08-08');
+      await dataSource.query(
+        "UPDATE box_offices SET name = 'Mine' WHERE id = 1",
+      );
+      await expect(demoDataDay(dataSource)).resolves.toBeNull();
+    } finally {
+      await dataSource.destroy();
     }
   });
 });

@@ -1,13 +1,14 @@
 import type { DataSource } from 'typeorm';
 import { displayPrefix, hashApiKey } from '../src/auth/api-key-format';
+import { dialectFor, SqlParams } from '../src/database/sql-dialect';
 import {
   eventRow,
   eventSeriesRow,
   eventSeriesTemplateRows,
-  SETUP_AT,
   ticketGroupRows,
   ticketTypeRows,
 } from './demo-events';
+import { CATALOGUE_DAY, DemoCalendar } from './demo-calendar';
 import { CheckInGenerator, type CheckInEvent } from './check-in-generator';
 import { OrderGenerator, type OrderRows } from './order-generator';
 import {
@@ -38,6 +39,12 @@ export interface SeedOptions {
   seed: number;
   /** Delete all existing data first; without it, a database with data is refused. */
   reset: boolean;
+  /**
+   * The seeding day, `YYYY-MM-DD`: the data's dates are laid out around it (demo-calendar.ts).
+   * The CLI and the demo server pass the day they run; left out, it is the day the catalogue is
+   * written for, so that tests and the OpenAPI examples see the same data on any date.
+   */
+  today?: string;
   /** Called after each batch is written. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -81,16 +88,22 @@ export async function seedDemoData(
   if (!Number.isSafeInteger(options.seed)) {
     throw new RangeError('seed must be an integer');
   }
+  const calendar = new DemoCalendar(options.today ?? CATALOGUE_DAY);
 
   await withSeedWriter(dataSource, async (writer) => {
     if (options.reset) await writer.clear();
     else if (!(await writer.isEmpty())) throw new DatabaseNotEmptyError();
-    const generator = new OrderGenerator(options.seed, options.orders);
+    const generator = new OrderGenerator(
+      options.seed,
+      options.orders,
+      calendar,
+    );
     await writer.insert(setupRows(generator));
     let done = 0;
     const checkIns = new CheckInGenerator(
       checkInEvents(generator),
       options.seed,
+      calendar.now,
     );
     for (const batch of batches(generator.orders(), checkIns)) {
       await writer.insert(batch.rows);
@@ -108,6 +121,44 @@ export async function seedDemoData(
     );
   });
   return { orders: options.orders, boxOffices: DEMO_BOX_OFFICES.length };
+}
+
+/**
+ * The day the demo data in the database was seeded for (`YYYY-MM-DD`), worked out from when its
+ * first box office was set up; null when the database holds no demo box office.
+ */
+export async function demoDataDay(
+  dataSource: DataSource,
+): Promise<string | null> {
+  const [office] = DEMO_BOX_OFFICES;
+  const p = new SqlParams(dialectFor(dataSource.options.type));
+  const [row] = await dataSource.query<{ created_at: number | string }[]>(
+    `SELECT created_at FROM box_offices WHERE id = ${p.add(office.id)} AND name = ${p.add(office.name)}`,
+    p.values,
+  );
+  return row ? DemoCalendar.dayOfSetup(Number(row.created_at)) : null;
+}
+
+/** Demo data this many days old or more is stale: `npm start` says how to refresh it. */
+const STALE_AFTER_DAYS = 7;
+
+/**
+ * What `npm start` prints about demo data seeded for `seededFor` when it runs on `today`: how
+ * to seed it again once it is a week old or more; nothing otherwise.
+ */
+export function staleDemoNotice(
+  seededFor: string | null,
+  today: string,
+): string[] {
+  if (seededFor === null) return [];
+  const days = (Date.parse(today) - Date.parse(seededFor)) / 86_400_000;
+  if (days < STALE_AFTER_DAYS) return [];
+  return [
+    `The demo data was seeded for ${seededFor}, ${days} days ago: events that have ended since still show as on sale.`,
+    'Seed it again for today (this deletes the data in this database):',
+    '  npm run seed -- --reset',
+    '',
+  ];
 }
 
 /**
@@ -133,10 +184,11 @@ export async function seedDemoDataIfEmpty(
  * groups, ticket types and accepted payment methods.
  */
 function setupRows(generator: OrderGenerator): RowBatch {
+  const { setupAt } = generator.calendar;
   const boxOffices: Row[] = DEMO_BOX_OFFICES.map(({ id, name }) => ({
     id,
     name,
-    created_at: SETUP_AT,
+    created_at: setupAt,
   }));
   const apiKeys: Row[] = DEMO_BOX_OFFICES.map(({ id, apiKey }) => ({
     id,
@@ -144,7 +196,7 @@ function setupRows(generator: OrderGenerator): RowBatch {
     name: 'Demo key',
     key_hash: hashApiKey(apiKey),
     key_prefix: displayPrefix(apiKey),
-    created_at: SETUP_AT,
+    created_at: setupAt,
     revoked_at: null,
   }));
   const events = generator.events

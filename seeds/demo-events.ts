@@ -5,7 +5,6 @@ import type {
   TicketTypeStatus,
 } from '../src/events/entities/ticket-type.entity';
 import type { PaymentMethodType } from '../src/orders/entities/order.entity';
-import { toDateObject } from '../src/events/event-dates';
 import {
   BOX_OFFICE_PLANS,
   type BoxOfficePlan,
@@ -18,6 +17,7 @@ import {
   TYPICAL_PRICE,
   zonedTimeToUnix,
 } from './demo-catalogue';
+import { type DemoCalendar, localTimeExists } from './demo-calendar';
 import type { SeededRandom } from './seeded-random';
 import type { Row } from './seed-writers';
 
@@ -28,24 +28,18 @@ import type { Row } from './seed-writers';
  * recurring events, so that there is about one event per ORDERS_PER_EVENT orders.
  */
 
-/** Orders are created between these instants (UTC), in id order. */
-export const ORDERS_FROM = Date.UTC(2025, 0, 1) / 1000;
-export const ORDERS_UNTIL = Date.UTC(2026, 5, 30, 23, 59, 59) / 1000;
-/** When the demo box offices and their keys were created: before any event or order. */
-export const SETUP_AT = Date.UTC(2024, 11, 1) / 1000;
-/** The moment the demo data describes: events that ended before it have closed their sales. */
-export const DEMO_NOW = ORDERS_UNTIL;
-
 /** About this many orders per event in a large seed, as in real box offices' data. */
 export const ORDERS_PER_EVENT = 2000;
 /** The share of orders (and of added event dates) that go to box office 2. */
 export const SECOND_BOX_OFFICE_SHARE = 0.1;
 
 const DAY = 86_400;
-/** Added dates of a series start in this span, so that their sales fall among the orders. */
-const REPEATS_FROM = ORDERS_FROM + 45 * DAY;
-const REPEATS_UNTIL = ORDERS_UNTIL + 180 * DAY;
-const REPEAT_SPAN_DAYS = (REPEATS_UNTIL - REPEATS_FROM) / DAY;
+/**
+ * Added dates of a series start from this long after the first order to this long after the
+ * demo's present, so that their sales fall among the orders.
+ */
+const REPEATS_AFTER_FIRST_ORDER = 45 * DAY;
+const REPEATS_AFTER_NOW = 180 * DAY;
 /** Spacings of added dates, longest first: monthly, fortnightly, weekly, nightly. */
 const REPEAT_INTERVALS = [28, 14, 7, 1];
 
@@ -152,21 +146,20 @@ function slug(name: string): string {
     .toLowerCase();
 }
 
-/** True when the wall-clock time exists in its zone (not skipped by a spring-forward change). */
-function exists(local: string, timeZone: string): boolean {
-  return (
-    toDateObject(zonedTimeToUnix(local, timeZone), timeZone).time ===
-    local.slice(11)
-  );
-}
-
 /**
  * The day offsets of a series' added dates around the catalogue's: `count` of them, `interval`
- * days apart, nearest first, starting within REPEATS_FROM…REPEATS_UNTIL where the span allows.
+ * days apart, nearest first, starting within the calendar's span for added dates where it allows.
  */
-function repeatOffsets(plan: EventPlan, count: number): number[] {
+function repeatOffsets(
+  plan: EventPlan,
+  count: number,
+  calendar: DemoCalendar,
+): number[] {
   if (count === 0) return [];
-  const fits = (days: number) => (count + 1) * days <= REPEAT_SPAN_DAYS;
+  const repeatsFrom = calendar.ordersFrom + REPEATS_AFTER_FIRST_ORDER;
+  const repeatsUntil = calendar.now + REPEATS_AFTER_NOW;
+  const spanDays = (repeatsUntil - repeatsFrom) / DAY;
+  const fits = (days: number) => (count + 1) * days <= spanDays;
   const interval =
     plan.every !== undefined && fits(plan.every)
       ? plan.every
@@ -175,16 +168,16 @@ function repeatOffsets(plan: EventPlan, count: number): number[] {
   const inRange = (offset: number) => {
     // Time zone lookups are slow: rule out dates far outside the span by arithmetic first.
     const roughly = catalogueStart + offset * DAY;
-    if (roughly < REPEATS_FROM - DAY || roughly > REPEATS_UNTIL + DAY) {
+    if (roughly < repeatsFrom - DAY || roughly > repeatsUntil + DAY) {
       return false;
     }
     const start = shiftLocalTime(plan.start, offset);
     const startAt = zonedTimeToUnix(start, plan.timezone);
     return (
-      startAt >= REPEATS_FROM &&
-      startAt <= REPEATS_UNTIL &&
-      exists(start, plan.timezone) &&
-      exists(shiftLocalTime(plan.end, offset), plan.timezone)
+      startAt >= repeatsFrom &&
+      startAt <= repeatsUntil &&
+      localTimeExists(start, plan.timezone) &&
+      localTimeExists(shiftLocalTime(plan.end, offset), plan.timezone)
     );
   };
   const offsets: number[] = [];
@@ -203,14 +196,17 @@ function repeatOffsets(plan: EventPlan, count: number): number[] {
 }
 
 /** How many dates each catalogue event has: its own `dates`, plus its share of the added ones. */
-function datesPerEvent(orderCount: number): number[][] {
-  const catalogueDates = BOX_OFFICE_PLANS.flatMap((office) =>
+function datesPerEvent(
+  plans: readonly BoxOfficePlan[],
+  orderCount: number,
+): number[][] {
+  const catalogueDates = plans.flatMap((office) =>
     office.events.map((event) => event.dates ?? 1),
   );
   const total = catalogueDates.reduce((a, b) => a + b, 0);
   const added = Math.max(0, Math.round(orderCount / ORDERS_PER_EVENT) - total);
   const secondAdded = Math.round(added * SECOND_BOX_OFFICE_SHARE);
-  return BOX_OFFICE_PLANS.map((office, index) => {
+  return plans.map((office, index) => {
     const share = index === 0 ? added - secondAdded : secondAdded;
     const recurring = office.events.filter(
       (event) => !event.oneOff && !event.draft && !event.cancelled,
@@ -232,7 +228,10 @@ class EventBuilder {
   private typeId = 0;
   private paymentMethodId = 0;
 
-  constructor(private readonly rng: SeededRandom) {}
+  constructor(
+    private readonly rng: SeededRandom,
+    private readonly calendar: DemoCalendar,
+  ) {}
 
   build(
     office: BoxOfficePlan,
@@ -241,7 +240,7 @@ class EventBuilder {
     seriesId: number,
     offset: number,
   ): SeedEvent {
-    const rng = this.rng;
+    const { rng, calendar } = this;
     const startAt = zonedTimeToUnix(
       shiftLocalTime(plan.start, offset),
       plan.timezone,
@@ -251,14 +250,15 @@ class EventBuilder {
       plan.timezone,
     );
 
-    let status: EventStatus = endAt <= DEMO_NOW ? 'sales_closed' : 'published';
+    let status: EventStatus =
+      endAt <= calendar.now ? 'sales_closed' : 'published';
     let createdAt: number;
     let onSaleFrom: number;
     let onSaleUntil = endAt;
     let cancelledAt: number | null = null;
     if (plan.draft) {
       status = 'draft';
-      createdAt = DEMO_NOW - rng.int(DAY, 20 * DAY);
+      createdAt = calendar.now - rng.int(DAY, 20 * DAY);
       // Never on sale.
       onSaleFrom = onSaleUntil = Number.POSITIVE_INFINITY;
     } else if (plan.cancelled) {
@@ -271,15 +271,15 @@ class EventBuilder {
       createdAt = onSaleFrom - rng.int(DAY, 14 * DAY);
     } else if (offset === 0) {
       // The catalogue's own dates are on sale from the first order on.
-      createdAt = SETUP_AT + rng.int(DAY, 28 * DAY);
-      onSaleFrom = ORDERS_FROM;
+      createdAt = calendar.setupAt + rng.int(DAY, 28 * DAY);
+      onSaleFrom = calendar.ordersFrom;
     } else {
       // Added dates go on sale six to seventeen weeks ahead, announced shortly before (and no
       // later than the demo's present).
       onSaleFrom = startAt - rng.int(42, 120) * DAY;
       createdAt = Math.max(
-        SETUP_AT + rng.int(DAY, 7 * DAY),
-        Math.min(onSaleFrom, DEMO_NOW) - rng.int(DAY, 14 * DAY),
+        calendar.setupAt + rng.int(DAY, 7 * DAY),
+        Math.min(onSaleFrom, calendar.now) - rng.int(DAY, 14 * DAY),
       );
       onSaleFrom = Math.max(onSaleFrom, createdAt);
     }
@@ -425,16 +425,18 @@ function choices(
   };
 }
 
-/** The demo events of both box offices, for a seed of `orderCount` orders. */
+/** The demo events of both box offices, for a seed of `orderCount` orders on the calendar's day. */
 export function buildDemoEvents(
   orderCount: number,
   rng: SeededRandom,
+  calendar: DemoCalendar,
 ): SeedBoxOfficeEvents[] {
-  const builder = new EventBuilder(rng);
-  const dates = datesPerEvent(orderCount);
-  let nextId = BOX_OFFICE_PLANS.reduce((n, o) => n + o.events.length, 0);
+  const builder = new EventBuilder(rng, calendar);
+  const plans = calendar.plans(BOX_OFFICE_PLANS);
+  const dates = datesPerEvent(plans, orderCount);
+  let nextId = plans.reduce((n, o) => n + o.events.length, 0);
   let catalogueId = 0;
-  const offices = BOX_OFFICE_PLANS.map((plan) => ({
+  const offices = plans.map((plan) => ({
     plan,
     events: [] as SeedEvent[],
     repeats: [] as SeedEvent[],
@@ -449,7 +451,7 @@ export function buildDemoEvents(
   offices.forEach((office, o) => {
     office.plan.events.forEach((plan, e) => {
       const seriesId = office.events[e].id;
-      for (const offset of repeatOffsets(plan, dates[o][e] - 1)) {
+      for (const offset of repeatOffsets(plan, dates[o][e] - 1, calendar)) {
         office.repeats.push(
           builder.build(office.plan, plan, ++nextId, seriesId, offset),
         );
@@ -482,7 +484,7 @@ function roundCapacity(wanted: number): number {
 }
 
 /**
- * Each ticket type's stock once the orders are in (DEMO_NOW): what is still available is its
+ * Each ticket type's stock once the orders are in (the demo's present, `now`): what is still available is its
  * capacity minus its valid tickets (a voided ticket goes back on sale). An early-bird allocation
  * whose sale is over has sold out (its capacity was what it sold; `unavailable` if it sold none);
  * other types have room left: their share of the event's capacity by popularity, or more where
@@ -491,6 +493,7 @@ function roundCapacity(wanted: number): number {
 export function ticketTypeStock(
   events: readonly SeedEvent[],
   rng: SeededRandom,
+  now: number,
 ): TicketTypeStock[] {
   const stock: TicketTypeStock[] = [];
   for (const event of events) {
@@ -498,8 +501,8 @@ export function ticketTypeStock(
     const notSelling =
       event.status === 'sales_closed' ||
       event.status === 'cancelled' ||
-      event.onSaleFrom > DEMO_NOW;
-    const earlyBirdOver = event.earlyBirdUntil <= DEMO_NOW;
+      event.onSaleFrom > now;
+    const earlyBirdOver = event.earlyBirdUntil <= now;
     const eventCapacity = rng.pick(EVENT_CAPACITIES);
     let popularity = 0;
     for (const type of event.ticketTypes) popularity += type.popularity;

@@ -6,16 +6,19 @@ import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { bootFailureLine } from '../src/boot-failure';
 import { createApp, listen } from '../src/create-app';
+import { DemoCalendar } from './demo-calendar';
 import {
   DEMO_BOX_OFFICES,
   DEMO_ORDER_COUNT,
+  demoDataDay,
   seedDemoDataIfEmpty,
+  staleDemoNotice,
 } from './demo-data';
 
 /** Requests printed as ready-to-paste curl lines, made with the first demo key. */
 const TRY_PATHS = ['/v1/orders?limit=2', '/v1/events?limit=2'];
 
-function instructions(base: string): string {
+function instructions(base: string, notice: string[]): string {
   const key = DEMO_BOX_OFFICES[0].apiKey;
   return [
     '',
@@ -28,20 +31,28 @@ function instructions(base: string): string {
     'Try it:',
     ...TRY_PATHS.map((path) => `  curl -u ${key}: "${base}${path}"`),
     '',
+    ...notice,
   ].join('\n');
 }
 
 async function main() {
   const app = await createApp();
   await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
-  const seeded = await seedDemoDataIfEmpty(app.get(DataSource), {
+  const dataSource = app.get(DataSource);
+  // Dated around the day it runs, so that the demo has events on sale whenever it is started.
+  const { today } = DemoCalendar.of();
+  const seeded = await seedDemoDataIfEmpty(dataSource, {
     orders: DEMO_ORDER_COUNT,
     seed: 1,
+    today,
   });
   if (seeded) {
-    app.get(Logger).log(`Seeded ${seeded.orders} demo orders`, 'Seed');
+    app
+      .get(Logger)
+      .log(`Seeded ${seeded.orders} demo orders dated around ${today}`, 'Seed');
   }
-  process.stdout.write(instructions(await listen(app)));
+  const notice = staleDemoNotice(await demoDataDay(dataSource), today);
+  process.stdout.write(instructions(await listen(app), notice));
 }
 
 // As in main.ts: one line for a failure of settings, database or port; a bug in full.

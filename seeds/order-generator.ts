@@ -12,8 +12,6 @@ import {
 import {
   buildDemoEvents,
   money,
-  ORDERS_FROM,
-  ORDERS_UNTIL,
   SECOND_BOX_OFFICE_SHARE,
   type SeedEvent,
   type SeedTicketType,
@@ -21,6 +19,7 @@ import {
   type TicketTypeStock,
   type TypeChoices,
 } from './demo-events';
+import type { DemoCalendar } from './demo-calendar';
 import { SeededRandom } from './seeded-random';
 import type { Row } from './seed-writers';
 
@@ -290,15 +289,19 @@ export class OrderGenerator {
   private generated = false;
   private finished = false;
 
-  /** A generator of `orderCount` orders (see orders()), with events to match their number. */
+  /**
+   * A generator of `orderCount` orders (see orders()), with events to match their number, laid
+   * out around the calendar's day.
+   */
   constructor(
     seed: number,
     private readonly orderCount: number,
+    readonly calendar: DemoCalendar,
   ) {
     this.pools = buildPools(seed);
     this.rng = new SeededRandom(seed);
     this.barcodes = new BarcodeMaker(this.rng);
-    this.boxOffices = buildDemoEvents(orderCount, this.rng).map(
+    this.boxOffices = buildDemoEvents(orderCount, this.rng, calendar).map(
       ({ plan, events }) => onSaleTracker(plan, events),
     );
   }
@@ -338,6 +341,7 @@ export class OrderGenerator {
     return ticketTypeStock(
       this.boxOffices.flatMap((office) => office.events),
       this.rng,
+      this.calendar.now,
     );
   }
 
@@ -347,14 +351,15 @@ export class OrderGenerator {
    * so that even a small seed has one.
    */
   private *timeline(count: number): Generator<number> {
-    const span = ORDERS_UNTIL - ORDERS_FROM;
+    const { ordersFrom, ordersUntil } = this.calendar;
+    const span = ordersUntil - ordersFrom;
     let done = 0;
     for (let moment = 0; done < count; moment++) {
       const burst =
         moment === 1 ? 4 : this.rng.chance(0.25) ? this.rng.int(2, 8) : 1;
       const size = Math.min(burst, count - done);
-      const from = ORDERS_FROM + Math.floor((done * span) / count);
-      const to = ORDERS_FROM + Math.floor(((done + size) * span) / count);
+      const from = ordersFrom + Math.floor((done * span) / count);
+      const to = ordersFrom + Math.floor(((done + size) * span) / count);
       const at = from + this.rng.int(0, Math.max(0, to - from - 1));
       for (let i = 0; i < size; i++) yield at;
       done += size;

@@ -1,12 +1,16 @@
-// `npm run seed -- [--orders N] [--reset] [--seed S]`: fills the database named by DATABASE_URL
-// with the demo box offices, keys, events and N orders (see demo-data.ts).
+// `npm run seed -- [--orders N] [--reset] [--seed S] [--today YYYY-MM-DD]`: fills the database
+// named by DATABASE_URL with the demo box offices, keys, events and N orders, dated around the
+// day (see demo-data.ts and demo-calendar.ts).
 import { parseArgs } from 'node:util';
 import { openCliDataSource } from '../src/database/cli-data-source';
+import { DemoCalendar } from './demo-calendar';
 import { DEMO_BOX_OFFICES, seedDemoData } from './demo-data';
 
-const USAGE = `Usage: npm run seed -- [--orders N] [--reset] [--seed S]
+const USAGE = `Usage: npm run seed -- [--orders N] [--reset] [--seed S] [--today YYYY-MM-DD]
   --orders N  orders to create across both box offices, 1 to 10,000,000 (default 250)
-  --seed S    integer; the same seed gives the same data (default 1)
+  --seed S    integer; the same seed and day give the same data (default 1)
+  --today D   the day the data is dated around: orders in the months before it, events
+              that ended before it and events on sale after it (default: today, UTC)
   --reset     delete all existing data first (required when the database has data)`;
 
 const MAX_ORDERS = 10_000_000;
@@ -17,6 +21,7 @@ interface CliOptions {
   orders: number;
   seed: number;
   reset: boolean;
+  today: string;
 }
 
 /** The options, or null when help was asked for. */
@@ -29,6 +34,7 @@ function parseOptions(args: string[]): CliOptions | null {
         orders: { type: 'string', default: '250' },
         seed: { type: 'string', default: '1' },
         reset: { type: 'boolean', default: false },
+        today: { type: 'string', default: DemoCalendar.of().today },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -49,7 +55,14 @@ function parseOptions(args: string[]): CliOptions | null {
       `--seed must be an integer, got "${values.seed}"\n${USAGE}`,
     );
   }
-  return { orders, seed, reset: values.reset };
+  try {
+    new DemoCalendar(values.today);
+  } catch {
+    throw new UsageError(
+      `--today must be a day as YYYY-MM-DD, got "${values.today}"\n${USAGE}`,
+    );
+  }
+  return { orders, seed, reset: values.reset, today: values.today };
 }
 
 /**
@@ -103,7 +116,7 @@ async function main() {
     });
     const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
     console.log(
-      `Seeded ${result.orders.toLocaleString('en-GB')} orders in ${result.boxOffices} box offices (seed ${options.seed}) in ${seconds}s.`,
+      `Seeded ${result.orders.toLocaleString('en-GB')} orders in ${result.boxOffices} box offices (seed ${options.seed}, dated around ${options.today}) in ${seconds}s.`,
     );
     console.log('Demo API keys (send as the Basic auth user name):');
     for (const boxOffice of DEMO_BOX_OFFICES) {
