@@ -24,6 +24,13 @@ const DAY = 86_400;
 const KEY = DEMO_BOX_OFFICES[0].apiKey;
 const ROOT = join(__dirname, '..');
 
+interface OpenApiParameter {
+  name: string;
+  in: string;
+  example?: unknown;
+  schema?: { example?: unknown };
+}
+
 interface Example {
   file: string;
   line: number;
@@ -128,6 +135,37 @@ describe.each([
       const body = res.body as { data?: unknown[] };
       if (Array.isArray(body.data)) {
         expect([where, body.data.length > 0]).toEqual([where, true]);
+      }
+    }
+  });
+
+  it('finds data on every list and retrieval with the OpenAPI examples, sent together as Swagger UI "Try it out" sends them', async () => {
+    const document = JSON.parse(
+      readFileSync(join(ROOT, 'openapi.json'), 'utf8'),
+    ) as {
+      paths: Record<string, { get?: { parameters?: OpenApiParameter[] } }>;
+    };
+    for (const [template, { get: operation }] of Object.entries(
+      document.paths,
+    )) {
+      if (!operation) continue;
+      let path = template;
+      const query = new URLSearchParams();
+      for (const parameter of operation.parameters ?? []) {
+        const example = parameter.example ?? parameter.schema?.example;
+        if (example === undefined) continue;
+        if (parameter.in === 'path') {
+          path = path.replace(`{${parameter.name}}`, String(example));
+        } else if (parameter.in === 'query') {
+          query.set(parameter.name, String(example));
+        }
+      }
+      const sent = query.size ? `${path}?${query}` : path;
+      const res = await get(sent);
+      expect([sent, res.status]).toEqual([sent, 200]);
+      const body = res.body as { data?: unknown[] };
+      if (Array.isArray(body.data)) {
+        expect([sent, body.data.length > 0]).toEqual([sent, true]);
       }
     }
   });

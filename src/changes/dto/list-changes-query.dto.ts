@@ -49,7 +49,6 @@ export class ListChangesQueryDto extends IntersectionType(
     maxLength: 400,
     description:
       'Only these types: a type, a family (`ORDER.*`), or a comma list of them',
-    example: 'ORDER.*',
   })
   @IsOptional()
   @NotRepeated()

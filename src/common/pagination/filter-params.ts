@@ -12,14 +12,17 @@ const MAX_IDS = 100;
  * validates it the same way wherever it appears.
  */
 
-/** An optional string parameter given once, documented with its bounds. */
+/**
+ * An optional string parameter given once, documented with its bounds. Filters carry no
+ * `example`: Swagger UI's "Try it out" would send it and narrow the list (the description shows
+ * the format instead).
+ */
 const optionalOnce = (
   description: string,
   bounds: { maxLength: number; minLength?: number; pattern?: string },
-  example?: string,
 ) =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, ...bounds, description, example }),
+    ApiPropertyOptional({ type: String, ...bounds, description }),
     IsOptional(),
     NotRepeated(),
   );
@@ -30,12 +33,11 @@ export function IdListParam(name: string, prefix: string, description: string) {
   const idLength = idSchema(prefix).maxLength;
   return applyDecorators(
     optionalOnce(
-      description,
+      `${description} (\`${prefix}1\` or \`${prefix}1,${prefix}2\`)`,
       {
         pattern: `^${id}(,${id}){0,${MAX_IDS - 1}}$`,
         maxLength: MAX_IDS * (idLength + 1) - 1,
       },
-      `${prefix}1,${prefix}2`,
     ),
     IsString({ message: `${name} must be an id or a comma list of them` }),
     Matches(new RegExp(`^${id}(,${id}){0,${MAX_IDS - 1}}$`), {
@@ -47,11 +49,10 @@ export function IdListParam(name: string, prefix: string, description: string) {
 /** One prefixed id (`or_1`). */
 export function IdParam(name: string, prefix: string, description: string) {
   return applyDecorators(
-    optionalOnce(
-      description,
-      { ...idSchema(prefix), pattern: `^${prefix}[1-9]\\d{0,9}$` },
-      `${prefix}1`,
-    ),
+    optionalOnce(`${description} (\`${prefix}1\`)`, {
+      ...idSchema(prefix),
+      pattern: `^${prefix}[1-9]\\d{0,9}$`,
+    }),
     IsString({ message: `${name} must be an id (${prefix}<number>)` }),
     Matches(new RegExp(`^${prefix}[1-9]\\d{0,9}$`), {
       message: `${name} must be an id (${prefix}<number>)`,

@@ -122,8 +122,8 @@ export function OneOrCommaListOf(name: string, values: readonly string[]) {
       type: String,
       pattern: `^${one}(,${one})*$`,
       maxLength: values.join(',').length,
-      description: `One of ${values.join(', ')}, or a comma list of them`,
-      example: values.slice(0, 2).join(','),
+      // No example, as on every filter: "Try it out" would send it (filter-params.ts).
+      description: `One of ${values.join(', ')}, or a comma list of them (\`${values.slice(0, 2).join(',')}\`)`,
     }),
     IsOptional(),
     NotRepeated(),
