@@ -1416,9 +1416,9 @@ export interface operations {
                 "updated_at.lt"?: number;
                 /** @description Unix seconds: orders whose updated_at is less than or equal to it */
                 "updated_at.lte"?: number;
-                /** @description Orders for this event, or for any of a comma list of up to 100 */
+                /** @description Orders for this event, or for any of a comma list of up to 100 (`ev_1` or `ev_1,ev_2`) */
                 event_id?: string;
-                /** @description Orders for events of this series, or of any of a comma list of up to 100 */
+                /** @description Orders for events of this series, or of any of a comma list of up to 100 (`es_1` or `es_1,es_2`) */
                 event_series_id?: string;
                 /** @description `canceled` is accepted as `cancelled` */
                 status?: "completed" | "pending" | "cancelled" | "canceled";
@@ -2108,9 +2108,9 @@ export interface operations {
                 "end_at.lt"?: number;
                 /** @description Unix seconds: events whose end_at is less than or equal to it */
                 "end_at.lte"?: number;
-                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them */
+                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them (`draft,published`) */
                 status?: string;
-                /** @description Events of this series */
+                /** @description Events of this series (`es_1`) */
                 event_series_id?: string;
                 /** @description Events whose name contains this text, ignoring case */
                 name?: string;
@@ -2920,7 +2920,7 @@ export interface operations {
                 "created_at.lt"?: number;
                 /** @description Unix seconds: series whose created_at is less than or equal to it */
                 "created_at.lte"?: number;
-                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them */
+                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them (`draft,published`) */
                 status?: string;
                 /** @description Series whose name contains this text, ignoring case */
                 name?: string;
@@ -3157,7 +3157,7 @@ export interface operations {
                 "end_at.lt"?: number;
                 /** @description Unix seconds: events whose end_at is less than or equal to it */
                 "end_at.lte"?: number;
-                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them */
+                /** @description One of draft, published, sales_closed, cancelled, or a comma list of them (`draft,published`) */
                 status?: string;
                 /** @description Events whose name contains this text, ignoring case */
                 name?: string;
@@ -3832,15 +3832,15 @@ export interface operations {
                 "updated_at.lt"?: number;
                 /** @description Unix seconds: issued tickets whose updated_at is less than or equal to it */
                 "updated_at.lte"?: number;
-                /** @description Tickets for this event, or for any of a comma list of up to 100 */
+                /** @description Tickets for this event, or for any of a comma list of up to 100 (`ev_1` or `ev_1,ev_2`) */
                 event_id?: string;
-                /** @description Tickets for events of this series, or of any of a comma list of up to 100 */
+                /** @description Tickets for events of this series, or of any of a comma list of up to 100 (`es_1` or `es_1,es_2`) */
                 event_series_id?: string;
-                /** @description Tickets issued for this ticket type */
+                /** @description Tickets issued for this ticket type (`tt_1`) */
                 ticket_type_id?: string;
                 /** @description Whether the ticket is checked in */
                 checked_in?: "true" | "false";
-                /** @description Tickets of this order */
+                /** @description Tickets of this order (`or_1`) */
                 order_id?: string;
                 /** @description `voided` is accepted as `void` */
                 status?: "valid" | "void" | "voided";
@@ -4166,11 +4166,11 @@ export interface operations {
                 "created_at.lt"?: number;
                 /** @description Unix seconds: check-ins whose created_at is less than or equal to it */
                 "created_at.lte"?: number;
-                /** @description Check-ins at this event, or at any of a comma list of them */
+                /** @description Check-ins at this event, or at any of a comma list of them (`ev_1` or `ev_1,ev_2`) */
                 event_id?: string;
-                /** @description Check-ins at events of this series, or of any of a comma list of them */
+                /** @description Check-ins at events of this series, or of any of a comma list of them (`es_1` or `es_1,es_2`) */
                 event_series_id?: string;
-                /** @description Check-ins of this ticket, or of any of a comma list of them */
+                /** @description Check-ins of this ticket, or of any of a comma list of them (`it_1` or `it_1,it_2`) */
                 issued_ticket_id?: string;
                 /** @description 1: check-ins; -1: check-outs */
                 quantity?: "1" | "-1";
