@@ -1,5 +1,7 @@
 // The example front end: upcoming events and recent orders of one box office, read with the
-// typed client from another origin (CORS). Query parameters: `api` (the API's base URL,
+// typed client from another origin (CORS). The events part shows what a public page may:
+// published events that are not private, their ticket types but the hidden ones (sold with an
+// access code), times in the event's own time zone. Query parameters: `api` (the API's base URL,
 // default http://localhost:3000), `key` (default the first demo key) and `now` (Unix seconds,
 // default the present: what "upcoming" is counted from).
 import { createBoxOfficeClient, listAll } from '@box-office/client';
@@ -33,22 +35,27 @@ client.use({
   },
 });
 
-/** The first `count` items of a list: leaving the loop stops the walk. */
-async function first(count, path, query) {
+/** The first `count` items of a list that `keep` keeps: leaving the loop stops the walk. */
+async function first(count, path, query, keep = () => true) {
   const items = [];
   for await (const item of listAll(client, path, { query })) {
-    items.push(item);
+    if (keep(item)) items.push(item);
     if (items.length === count) break;
   }
   return items;
 }
 
+/** Public: published (the filter) and not private, which only a link and code reach. */
+const isPublic = (event) => event.private !== 'true';
+
 async function main() {
   const [events, orders] = await Promise.all([
-    first(UPCOMING_EVENTS, '/v1/events', {
-      'start_at.gte': today,
-      limit: UPCOMING_EVENTS,
-    }),
+    first(
+      UPCOMING_EVENTS,
+      '/v1/events',
+      { status: 'published', 'start_at.gte': today, limit: UPCOMING_EVENTS },
+      isPublic,
+    ),
     first(RECENT_ORDERS, '/v1/orders', { limit: RECENT_ORDERS }),
   ]);
   const day = new Date(today * 1000).toISOString().slice(0, 10);
@@ -62,7 +69,8 @@ function eventItem(event) {
     event.online_event === 'true'
       ? 'Online'
       : (event.venue.name ?? 'Venue to be announced');
-  const types = event.ticket_types.map((type) =>
+  const shown = event.ticket_types.filter((type) => type.status !== 'hidden');
+  const types = shown.map((type) =>
     el(
       'tr',
       {},
@@ -76,7 +84,7 @@ function eventItem(event) {
     'li',
     { 'data-id': event.id },
     el('strong', {}, event.name),
-    ` · ${event.start.formatted} · ${where} · `,
+    ` · ${event.start.formatted} (${event.timezone}) · ${where} · `,
     el(
       'span',
       { class: 'availability' },

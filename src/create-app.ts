@@ -32,6 +32,7 @@ import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adap
 import { buildOpenApiDocument } from './common/http/openapi-document';
 import { requestIdMiddleware } from './common/http/request-id';
 import { AppConfig } from './config/app-config';
+import { AppLogger } from './logger-options';
 import { AuthMiddleware } from './auth/auth.middleware';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 
@@ -88,7 +89,7 @@ export async function listen(app: NestExpressApplication): Promise<string> {
 /** App-level settings that are not injectable. */
 function configure(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new AppLogger(app.get(Logger)));
   app.flushLogs();
 
   // Query keys such as `created_at.gt` stay literal; repeated keys become arrays (rejected later).

@@ -121,11 +121,11 @@ describe('openapi.json', () => {
     for (const [path, { get }] of Object.entries(committed.paths)) {
       expect({ path, security: get.security }).toEqual({
         path,
-        security: path === '/v1/ping' ? [] : [{ apiKey: [] }],
+        security: path === '/v1/ping' ? [] : [{ basicAuth: [] }],
       });
     }
     expect(committed.components.securitySchemes).toEqual({
-      apiKey: expect.objectContaining({ type: 'http', scheme: 'basic' }),
+      basicAuth: expect.objectContaining({ type: 'http', scheme: 'basic' }),
     });
   });
 
@@ -184,16 +184,16 @@ describe('openapi.json', () => {
     const schemas = committed.components.schemas;
     const property = (schema: string, name: string) =>
       (schemas[schema].properties as Record<string, Node>)[name];
-    expect(property('OrderDto', 'object').enum).toEqual(['order']);
-    expect(property('EventDto', 'object').enum).toEqual(['event']);
-    expect(property('IssuedTicketDto', 'object').enum).toEqual([
+    expect(property('Order', 'object').enum).toEqual(['order']);
+    expect(property('Event', 'object').enum).toEqual(['event']);
+    expect(property('IssuedTicket', 'object').enum).toEqual([
       'issued_ticket',
     ]);
-    expect(property('OrderDto', 'id')).toMatchObject({
+    expect(property('Order', 'id')).toMatchObject({
       pattern: '^or_[1-9][0-9]*$',
       maxLength: 13,
     });
-    expect(property('OrderListDto', 'data').maxItems).toBe(100);
+    expect(property('OrderList', 'data').maxItems).toBe(100);
   });
 
   it('documents every list parameter with its literal name and bounds', () => {

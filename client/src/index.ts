@@ -6,16 +6,16 @@ import type { Client, Middleware } from 'openapi-fetch';
 import type { components, paths } from './schema.js';
 
 export type { components, paths };
-export type Order = components['schemas']['OrderDto'];
+export type Order = components['schemas']['Order'];
 /** An event (named so as not to hide the DOM's `Event` where it is imported). */
-export type BoxOfficeEvent = components['schemas']['EventDto'];
-export type IssuedTicket = components['schemas']['IssuedTicketDto'];
-export type EventSeries = components['schemas']['EventSeriesDto'];
-export type CheckIn = components['schemas']['CheckInDto'];
-export type Overview = components['schemas']['OverviewDto'];
-export type ErrorBody = components['schemas']['ErrorBodyDto'];
+export type BoxOfficeEvent = components['schemas']['Event'];
+export type IssuedTicket = components['schemas']['IssuedTicket'];
+export type EventSeries = components['schemas']['EventSeries'];
+export type CheckIn = components['schemas']['CheckIn'];
+export type Overview = components['schemas']['Overview'];
+export type ErrorBody = components['schemas']['ErrorBody'];
 /** An entry of the change feed (docs/API.md, GET /v1/changes). */
-export type Change = components['schemas']['ChangeDto'];
+export type Change = components['schemas']['Change'];
 export type BoxOfficeClient = Client<paths>;
 
 export interface BoxOfficeClientOptions {

@@ -308,14 +308,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        PingDto: {
+        Ping: {
             /**
              * @description The service's release version (package.json)
              * @example 1.0.0
              */
             version: string;
         };
-        AddressDto: {
+        Address: {
             /** @example 12 High Street */
             address_1: string;
             /** @description Second line */
@@ -328,7 +328,7 @@ export interface components {
              */
             postal_code: string | null;
         };
-        CustomQuestionDto: {
+        CustomQuestion: {
             /** @example Dietary requirements */
             question: string;
             /**
@@ -337,9 +337,9 @@ export interface components {
              */
             answer: string | null;
         };
-        BuyerDetailsDto: {
-            address: components["schemas"]["AddressDto"];
-            custom_questions: components["schemas"]["CustomQuestionDto"][];
+        BuyerDetails: {
+            address: components["schemas"]["Address"];
+            custom_questions: components["schemas"]["CustomQuestion"][];
             /**
              * @description As the buyer entered it (letter case kept)
              * @example jane.doe@example.com
@@ -353,7 +353,7 @@ export interface components {
              */
             phone: string | null;
         };
-        CurrencyDto: {
+        Currency: {
             /**
              * @example gbp
              * @enum {string}
@@ -367,7 +367,7 @@ export interface components {
              */
             base_multiplier: 1 | 100;
         };
-        DateObjectDto: {
+        DateObject: {
             /**
              * Format: date
              * @description Local date
@@ -402,15 +402,15 @@ export interface components {
              */
             unix: number;
         };
-        EventSummaryDto: {
+        EventSummary: {
             /** @example ev_1 */
             id: string;
             /** @example Summer Jazz Night */
             name: string;
-            start_date: components["schemas"]["DateObjectDto"];
-            end_date: components["schemas"]["DateObjectDto"];
+            start_date: components["schemas"]["DateObject"];
+            end_date: components["schemas"]["DateObject"];
         };
-        IssuedTicketDto: {
+        IssuedTicket: {
             /**
              * @description Always "issued_ticket"
              * @example issued_ticket
@@ -431,7 +431,7 @@ export interface components {
              * @description Unix seconds
              */
             created_at: number;
-            custom_questions: components["schemas"]["CustomQuestionDto"][];
+            custom_questions: components["schemas"]["CustomQuestion"][];
             /** @example General Admission */
             description: string;
             /** @description The order's e-mail address */
@@ -484,7 +484,7 @@ export interface components {
              */
             checked_in: "true" | "false";
         };
-        LineItemDto: {
+        LineItem: {
             /**
              * @description Always "line_item"
              * @example line_item
@@ -518,7 +518,7 @@ export interface components {
              */
             quantity: number;
         };
-        PaymentMethodDto: {
+        PaymentMethod: {
             /**
              * @description Identifier of an externally held payment method
              * @example ch_3PabcXYZ
@@ -536,7 +536,7 @@ export interface components {
             /** @description How to pay (offline payments) */
             instructions: string | null;
         };
-        OrderDto: {
+        Order: {
             /**
              * @description Always "order"
              * @example order
@@ -545,19 +545,19 @@ export interface components {
             object: "order";
             /** @example or_1 */
             id: string;
-            buyer_details: components["schemas"]["BuyerDetailsDto"];
+            buyer_details: components["schemas"]["BuyerDetails"];
             /**
              * Format: int64
              * @description Unix seconds
              */
             created_at: number;
-            currency: components["schemas"]["CurrencyDto"];
-            event_summary: components["schemas"]["EventSummaryDto"];
+            currency: components["schemas"]["Currency"];
+            event_summary: components["schemas"]["EventSummary"];
             /** @description The tickets, by id; [] when none (never null) */
-            issued_tickets: components["schemas"]["IssuedTicketDto"][];
+            issued_tickets: components["schemas"]["IssuedTicket"][];
             /** @description The basket, by id */
-            line_items: components["schemas"]["LineItemDto"][];
-            payment_method: components["schemas"]["PaymentMethodDto"];
+            line_items: components["schemas"]["LineItem"][];
+            payment_method: components["schemas"]["PaymentMethod"];
             /**
              * Format: int32
              * @description Refunded amount, minor units
@@ -590,7 +590,7 @@ export interface components {
              */
             updated_at: number;
         };
-        OrderListLinksDto: {
+        OrderListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/orders?starting_after=or_120&limit=100
@@ -602,12 +602,12 @@ export interface components {
              */
             previous: string | null;
         };
-        OrderListDto: {
+        OrderList: {
             /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["OrderDto"][];
-            links: components["schemas"]["OrderListLinksDto"];
+            data: components["schemas"]["Order"][];
+            links: components["schemas"]["OrderListLinks"];
         };
-        ErrorBodyDto: {
+        ErrorBody: {
             /**
              * Format: int32
              * @description The HTTP status code, repeated
@@ -626,7 +626,7 @@ export interface components {
              */
             message: string;
         };
-        ImagesDto: {
+        Images: {
             /**
              * Format: uri
              * @example https://cdn.boxoffice.example/events/1/header.jpg
@@ -638,7 +638,7 @@ export interface components {
              */
             thumbnail: string;
         };
-        TicketGroupDto: {
+        TicketGroup: {
             /** @example tg_1 */
             id: string;
             /**
@@ -662,7 +662,7 @@ export interface components {
              */
             ticket_ids: string[];
         };
-        TicketTypeDto: {
+        TicketType: {
             /**
              * @description Always "ticket_type"
              * @example ticket_type
@@ -746,7 +746,7 @@ export interface components {
              */
             quantity_in_baskets: number;
         };
-        VenueDto: {
+        Venue: {
             /**
              * @description Venue name
              * @example Royal Albert Hall
@@ -758,7 +758,7 @@ export interface components {
              */
             postal_code: string | null;
         };
-        EventDto: {
+        Event: {
             /**
              * @description Always "event"
              * @example event
@@ -783,22 +783,22 @@ export interface components {
             currency: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
             /** @description Description */
             description: string | null;
-            end: components["schemas"]["DateObjectDto"];
+            end: components["schemas"]["DateObject"];
             /** @example es_1 */
             event_series_id: string;
-            images: components["schemas"]["ImagesDto"];
+            images: components["schemas"]["Images"];
             /** @example Summer Jazz Night */
             name: string;
             /** @enum {string} */
             online_event: "true" | "false";
-            payment_methods: components["schemas"]["PaymentMethodDto"][];
+            payment_methods: components["schemas"]["PaymentMethod"][];
             /** @enum {string} */
             private: "true" | "false";
-            start: components["schemas"]["DateObjectDto"];
+            start: components["schemas"]["DateObject"];
             /** @enum {string} */
             status: "draft" | "published" | "sales_closed" | "cancelled";
-            ticket_groups: components["schemas"]["TicketGroupDto"][];
-            ticket_types: components["schemas"]["TicketTypeDto"][];
+            ticket_groups: components["schemas"]["TicketGroup"][];
+            ticket_types: components["schemas"]["TicketType"][];
             /**
              * @description "true" exactly when a ticket type is on_sale with quantity > 0
              * @enum {string}
@@ -824,9 +824,9 @@ export interface components {
              * @example https://tickets.boxoffice.example/events/1
              */
             url: string;
-            venue: components["schemas"]["VenueDto"];
+            venue: components["schemas"]["Venue"];
         };
-        EventListLinksDto: {
+        EventListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/events?starting_after=ev_120&limit=100
@@ -838,12 +838,12 @@ export interface components {
              */
             previous: string | null;
         };
-        EventListDto: {
+        EventList: {
             /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["EventDto"][];
-            links: components["schemas"]["EventListLinksDto"];
+            data: components["schemas"]["Event"][];
+            links: components["schemas"]["EventListLinks"];
         };
-        EventSeriesDto: {
+        EventSeries: {
             /**
              * @description Always "event_series"
              * @example event_series
@@ -874,8 +874,8 @@ export interface components {
              * @example Europe/London
              */
             timezone: string;
-            venue: components["schemas"]["VenueDto"];
-            images: components["schemas"]["ImagesDto"];
+            venue: components["schemas"]["Venue"];
+            images: components["schemas"]["Images"];
             /**
              * Format: uri
              * @example https://tickets.boxoffice.example/series/1
@@ -889,11 +889,11 @@ export interface components {
             access_code: string | null;
             /** @example Buy tickets */
             call_to_action: string;
-            payment_methods: components["schemas"]["PaymentMethodDto"][];
+            payment_methods: components["schemas"]["PaymentMethod"][];
             /** @description The ticket types a new date starts with: prices and capacities (quantity_total); nothing is issued, held or in a basket against a template. Their ids are the template’s own, apart from its events’ ticket types. */
-            default_ticket_types: components["schemas"]["TicketTypeDto"][];
+            default_ticket_types: components["schemas"]["TicketType"][];
             /** @description The groups of the default ticket types */
-            default_ticket_groups: components["schemas"]["TicketGroupDto"][];
+            default_ticket_groups: components["schemas"]["TicketGroup"][];
             /**
              * Format: int32
              * @description The most tickets one date may sell in all; null for no limit beyond its ticket types’
@@ -958,7 +958,7 @@ export interface components {
              */
             revenue: number;
         };
-        EventSeriesListLinksDto: {
+        EventSeriesListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/event_series?starting_after=es_120&limit=100
@@ -970,12 +970,12 @@ export interface components {
              */
             previous: string | null;
         };
-        EventSeriesListDto: {
+        EventSeriesList: {
             /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["EventSeriesDto"][];
-            links: components["schemas"]["EventSeriesListLinksDto"];
+            data: components["schemas"]["EventSeries"][];
+            links: components["schemas"]["EventSeriesListLinks"];
         };
-        SeriesEventListLinksDto: {
+        SeriesEventListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/event_series/es_1/events?starting_after=ev_120&limit=100
@@ -987,12 +987,12 @@ export interface components {
              */
             previous: string | null;
         };
-        SeriesEventListDto: {
+        SeriesEventList: {
             /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["EventDto"][];
-            links: components["schemas"]["SeriesEventListLinksDto"];
+            data: components["schemas"]["Event"][];
+            links: components["schemas"]["SeriesEventListLinks"];
         };
-        IssuedTicketListLinksDto: {
+        IssuedTicketListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/issued_tickets?starting_after=it_120&limit=100
@@ -1004,12 +1004,12 @@ export interface components {
              */
             previous: string | null;
         };
-        IssuedTicketListDto: {
+        IssuedTicketList: {
             /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["IssuedTicketDto"][];
-            links: components["schemas"]["IssuedTicketListLinksDto"];
+            data: components["schemas"]["IssuedTicket"][];
+            links: components["schemas"]["IssuedTicketListLinks"];
         };
-        CheckInDto: {
+        CheckIn: {
             /**
              * @description Always "check_in"
              * @example check_in
@@ -1050,7 +1050,7 @@ export interface components {
              */
             created_at: number;
         };
-        CheckInListLinksDto: {
+        CheckInListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/check_ins?starting_after=ci_120&limit=100
@@ -1062,12 +1062,12 @@ export interface components {
              */
             previous: string | null;
         };
-        CheckInListDto: {
+        CheckInList: {
             /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["CheckInDto"][];
-            links: components["schemas"]["CheckInListLinksDto"];
+            data: components["schemas"]["CheckIn"][];
+            links: components["schemas"]["CheckInListLinks"];
         };
-        ChangeDto: {
+        Change: {
             /**
              * @description Always "change"
              * @example change
@@ -1097,7 +1097,7 @@ export interface components {
              */
             created_at: number;
         };
-        ChangeListLinksDto: {
+        ChangeListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
              * @example /v1/changes?starting_after=chg_120&limit=100
@@ -1109,12 +1109,12 @@ export interface components {
              */
             previous: string | null;
         };
-        ChangeListDto: {
+        ChangeList: {
             /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["ChangeDto"][];
-            links: components["schemas"]["ChangeListLinksDto"];
+            data: components["schemas"]["Change"][];
+            links: components["schemas"]["ChangeListLinks"];
         };
-        OverviewCurrencyDto: {
+        OverviewCurrency: {
             /**
              * @example gbp
              * @enum {string}
@@ -1123,7 +1123,7 @@ export interface components {
             /** @example £ */
             symbol: string;
         };
-        OverviewDto: {
+        Overview: {
             /**
              * @description Always "overview"
              * @example overview
@@ -1133,7 +1133,7 @@ export interface components {
             /** @example Demo Box Office */
             box_office_name: string;
             /** @description The box office’s main currency */
-            currency: components["schemas"]["OverviewCurrencyDto"];
+            currency: components["schemas"]["OverviewCurrency"];
             /**
              * @description The 28 days (2,419,200 seconds) before the request
              * @enum {string}
@@ -1208,7 +1208,7 @@ export interface components {
                  *       "message": "Send a valid API key as the user name of HTTP Basic auth with an empty password: Authorization: Basic base64(\"<api key>:\")"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBodyDto"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description TOO_MANY_REQUESTS: over the rate limit of this API key (of this client IP without one) */
@@ -1242,7 +1242,7 @@ export interface components {
                  *       "message": "Rate limit of 5000 requests per 1800 seconds exceeded; retry in 1234 seconds"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBodyDto"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description INTERNAL_SERVER_ERROR: an unexpected error, logged with its request id */
@@ -1274,7 +1274,7 @@ export interface components {
                  *       "message": "An unexpected error occurred; it has been logged"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBodyDto"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description SERVICE_UNAVAILABLE: the database cannot be reached; retry later */
@@ -1308,7 +1308,7 @@ export interface components {
                  *       "message": "The service is temporarily unable to reach its database; retry shortly"
                  *     }
                  */
-                "application/json": components["schemas"]["ErrorBodyDto"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
     };
@@ -1355,7 +1355,7 @@ export interface operations {
                      *       "version": "1.0.0"
                      *     }
                      */
-                    "application/json": components["schemas"]["PingDto"];
+                    "application/json": components["schemas"]["Ping"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -1754,7 +1754,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["OrderListDto"];
+                    "application/json": components["schemas"]["OrderList"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -1804,7 +1804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1997,7 +1997,7 @@ export interface operations {
                      *       "updated_at": 1781887692
                      *     }
                      */
-                    "application/json": components["schemas"]["OrderDto"];
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -2045,7 +2045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2071,7 +2071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -2529,7 +2529,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["EventListDto"];
+                    "application/json": components["schemas"]["EventList"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -2577,7 +2577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2819,7 +2819,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["EventDto"];
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -2867,7 +2867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2893,7 +2893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -2955,7 +2955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventSeriesListDto"];
+                    "application/json": components["schemas"]["EventSeriesList"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -3003,7 +3003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3046,7 +3046,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventSeriesDto"];
+                    "application/json": components["schemas"]["EventSeries"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -3094,7 +3094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3120,7 +3120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3404,7 +3404,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["SeriesEventListDto"];
+                    "application/json": components["schemas"]["SeriesEventList"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -3452,7 +3452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3478,7 +3478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3721,7 +3721,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["EventDto"];
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -3769,7 +3769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3795,7 +3795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3937,7 +3937,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["IssuedTicketListDto"];
+                    "application/json": components["schemas"]["IssuedTicketList"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -3987,7 +3987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4055,7 +4055,7 @@ export interface operations {
                      *       "checked_in": "false"
                      *     }
                      */
-                    "application/json": components["schemas"]["IssuedTicketDto"];
+                    "application/json": components["schemas"]["IssuedTicket"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -4103,7 +4103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4129,7 +4129,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4237,7 +4237,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["CheckInListDto"];
+                    "application/json": components["schemas"]["CheckInList"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -4287,7 +4287,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4342,7 +4342,7 @@ export interface operations {
                      *       "created_at": 1781892078
                      *     }
                      */
-                    "application/json": components["schemas"]["CheckInDto"];
+                    "application/json": components["schemas"]["CheckIn"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -4390,7 +4390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4416,7 +4416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4476,7 +4476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ChangeListDto"];
+                    "application/json": components["schemas"]["ChangeList"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -4526,7 +4526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -4552,7 +4552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -4591,7 +4591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OverviewDto"];
+                    "application/json": components["schemas"]["Overview"];
                 };
             };
             /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
@@ -4639,7 +4639,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -33,6 +33,12 @@ export class AppConfig {
   get logLevel() {
     return this.env.LOG_LEVEL;
   }
+  /** LOG_FORMAT, or by default pretty in development when stdout is a terminal. */
+  get logFormat(): 'json' | 'pretty' {
+    if (this.env.LOG_FORMAT) return this.env.LOG_FORMAT;
+    const terminal = process.stdout.isTTY === true;
+    return this.env.NODE_ENV === 'development' && terminal ? 'pretty' : 'json';
+  }
   get corsOrigins(): '*' | string[] {
     const list = this.env.CORS_ORIGINS.split(',')
       .map((o) => o.trim())

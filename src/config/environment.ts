@@ -81,6 +81,14 @@ export class Environment {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
+  /**
+   * `json`: one object per line, for log collectors. `pretty`: a line a person reads (needs the
+   * development dependency pino-pretty). Unset: pretty in development on a terminal, else json.
+   */
+  @IsOptional()
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT?: 'json' | 'pretty';
+
   /** Comma list of allowed origins, or `*`. */
   @IsString()
   CORS_ORIGINS = '*';

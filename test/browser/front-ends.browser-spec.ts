@@ -36,10 +36,11 @@ beforeAll(async () => {
   example = await startExampleServer({ port: 0, host: '127.0.0.1' });
   // Only the example's origin is allowed, as a deployment would list its front ends.
   api = await startSeededServer({ CORS_ORIGINS: example.url });
-  // A ticket type on sale for the first upcoming event, so that the page has one to show
+  // A ticket type on sale for the first upcoming public event, so that the page has one to show
   // whatever the demo data holds.
   const [first] = (await api.dataSource.query(
-    `SELECT id FROM events WHERE box_office_id = 1 AND start_at >= ${NOW} ORDER BY start_at, id LIMIT 1`,
+    `SELECT id FROM events WHERE box_office_id = 1 AND start_at >= ${NOW}
+        AND status = 'published' AND NOT private ORDER BY start_at, id LIMIT 1`,
   )) as { id: number }[];
   await api.dataSource.getRepository(TicketType).insert({
     eventId: first.id,
@@ -174,20 +175,30 @@ describe('The example front end, from another origin', () => {
   });
   afterAll(() => page.close());
 
-  it('lists the upcoming events, next first, with their ticket types', async () => {
+  it('lists the upcoming public events, next first, with the ticket types a buyer may see', async () => {
     await page.goto(pageUrl());
     await ready();
 
     interface ApiEvent {
       id: string;
       name: string;
+      private: string;
+      status: string;
       tickets_available: string;
       ticket_types: { name: string; status: string; quantity: number }[];
     }
-    const { data: events } = await apiGet<{ data: ApiEvent[] }>(
-      `/v1/events?start_at.gte=${NOW}&limit=5`,
+    const { data: upcoming } = await apiGet<{ data: ApiEvent[] }>(
+      `/v1/events?start_at.gte=${NOW}&limit=100`,
     );
+    const events = upcoming
+      .filter((e) => e.status === 'published' && e.private === 'false')
+      .slice(0, 5);
     expect(events).toHaveLength(5);
+    // The page leaves out what is not public, and the demo has each kind ahead of NOW.
+    expect(upcoming.some((e) => e.private === 'true')).toBe(true);
+    expect(
+      events.some((e) => e.ticket_types.some((t) => t.status === 'hidden')),
+    ).toBe(true);
     expect(events[0].ticket_types.map((type) => type.name)).toContain(
       'Browser test standing',
     );
@@ -211,11 +222,13 @@ describe('The example front end, from another origin', () => {
       expect(
         rows.map(([name, , status, left]) => [name, status, left]),
       ).toEqual(
-        event.ticket_types.map((type) => [
-          type.name,
-          type.status.replace('_', ' '),
-          `${type.quantity} left`,
-        ]),
+        event.ticket_types
+          .filter((type) => type.status !== 'hidden')
+          .map((type) => [
+            type.name,
+            type.status.replace('_', ' '),
+            `${type.quantity} left`,
+          ]),
       );
     }
     const added = items.first().locator('tr', { hasText: 'Browser test' });
@@ -245,7 +258,7 @@ describe('The example front end, from another origin', () => {
         )
         .sort(),
     ).toEqual([
-      `GET /v1/events?start_at.gte=${NOW}&limit=5 200 ${example.url}`,
+      `GET /v1/events?status=published&start_at.gte=${NOW}&limit=5 200 ${example.url}`,
       `GET /v1/orders?limit=10 200 ${example.url}`,
     ]);
     const remaining = await rateLimitRemaining();
@@ -271,7 +284,7 @@ describe('The example front end, from another origin', () => {
         .map(({ method, url, status }) => `${method} ${url} ${status}`)
         .sort(),
     ).toEqual([
-      `GET /v1/events?start_at.gte=${NOW}&limit=5 304`,
+      `GET /v1/events?status=published&start_at.gte=${NOW}&limit=5 304`,
       'GET /v1/orders?limit=10 304',
     ]);
     expect(

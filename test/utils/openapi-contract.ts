@@ -253,7 +253,7 @@ function bodyProblems(response: Response, sent: Sent): string[] {
   return [];
 }
 
-const ERROR_BODY = '#/components/schemas/ErrorBodyDto';
+const ERROR_BODY = '#/components/schemas/ErrorBody';
 
 /** The body as JSON bytes, whatever Content-Encoding it was sent with. */
 function decode({ headers, body }: Sent): Buffer {

@@ -95,7 +95,38 @@ export function buildOpenApiDocument(
   inlineNullableObjects(document.components?.schemas ?? {});
   closeObjectSchemas(document.components?.schemas ?? {});
   attachExamples(document, examples);
-  return document;
+  return withoutDtoSuffix(document);
+}
+
+/**
+ * Schemas named for what they describe (`Order`, not the class's `OrderDto`): the names clients'
+ * generated types carry. Every `$ref` follows the rename.
+ */
+function withoutDtoSuffix(document: OpenAPIObject): OpenAPIObject {
+  const rename = (name: string) => name.replace(/Dto$/, '');
+  const schemas = document.components?.schemas ?? {};
+  const renamed = Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => [rename(name), schema]),
+  );
+  if (Object.keys(renamed).length !== Object.keys(schemas).length) {
+    throw new Error('two schemas have the same name once Dto is dropped');
+  }
+  const refs = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(refs);
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(
+      Object.entries(node).map(([key, value]) => [
+        key,
+        key === '$ref' && typeof value === 'string'
+          ? value.replace(/^(#\/components\/schemas\/.+)Dto$/, '$1')
+          : refs(value),
+      ]),
+    );
+  };
+  return refs({
+    ...document,
+    components: { ...document.components, schemas: renamed },
+  }) as OpenAPIObject;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 import { COUNT } from './api-properties';
 
 /** The security scheme's name in the document: HTTP Basic, the API key as user name. */
-export const BASIC_AUTH = 'apiKey';
+export const BASIC_AUTH = 'basicAuth';
 
 type Schema = Record<string, unknown>;
 interface Header {
