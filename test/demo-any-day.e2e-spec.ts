@@ -27,8 +27,8 @@ const ROOT = join(__dirname, '..');
 interface OpenApiParameter {
   name: string;
   in: string;
-  example?: unknown;
-  schema?: { example?: unknown };
+  example?: string | number;
+  schema?: { example?: string | number };
 }
 
 interface Example {
@@ -37,6 +37,20 @@ interface Example {
   text: string;
   user: string | null;
   path: string;
+}
+
+/** Shell arithmetic of whole numbers with + - and *: `1795000000 - 30*86400`. */
+function arithmetic(expression: string): number {
+  const terms = expression.replace(/\s/g, '').match(/[+-]?[^+-]+/g) ?? [];
+  let sum = 0;
+  for (const term of terms) {
+    const product = term
+      .replace(/^[+-]/, '')
+      .split('*')
+      .reduce((p, factor) => p * Number(factor), 1);
+    sum += term.startsWith('-') ? -product : product;
+  }
+  return sum;
 }
 
 /**
@@ -49,7 +63,7 @@ function curlExamples(file: string, now: number): Example[] {
   readFileSync(join(ROOT, file), 'utf8')
     .split('\n')
     .forEach((text, index) => {
-      if (/^```/.test(text)) {
+      if (text.startsWith('```')) {
         inShell = !inShell && /^```(sh|bash|shell)\s*$/.test(text);
         return;
       }
@@ -59,8 +73,7 @@ function curlExamples(file: string, now: number): Example[] {
         .replaceAll('$KEY', KEY)
         .replaceAll('$(date +%s)', String(now))
         .replace(/\$\(\(([\d\s+\-*]+)\)\)/g, (_, sum: string) =>
-          // Digits and + - * only (the pattern above): shell arithmetic, evaluated as such.
-          String(Function(`return (${sum})`)()),
+          String(arithmetic(sum)),
         );
       const user = /-u\s+([^\s:]+):/.exec(command)?.[1] ?? null;
       const url = /["']?(?:https?:\/\/)?localhost:\d+(\/[^\s"']*)["']?/.exec(

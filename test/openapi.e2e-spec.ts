@@ -186,9 +186,7 @@ describe('openapi.json', () => {
       (schemas[schema].properties as Record<string, Node>)[name];
     expect(property('Order', 'object').enum).toEqual(['order']);
     expect(property('Event', 'object').enum).toEqual(['event']);
-    expect(property('IssuedTicket', 'object').enum).toEqual([
-      'issued_ticket',
-    ]);
+    expect(property('IssuedTicket', 'object').enum).toEqual(['issued_ticket']);
     expect(property('Order', 'id')).toMatchObject({
       pattern: '^or_[1-9][0-9]*$',
       maxLength: 13,
