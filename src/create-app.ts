@@ -170,7 +170,7 @@ function caseSensitiveExpress(): express.Express {
 }
 
 /**
- * Hostile and slow clients, and the access log (README, Reliability): the HTTP server's timeouts
+ * Hostile and slow clients, and the access log (docs/OPERATIONS.md, Reliability): the HTTP server's timeouts
  * and JSON answers to what Node's parser refuses (common/http/http-server.ts), and one log line
  * per request, first in the pipeline so that it times all of it (only when `info` is logged).
  */

@@ -18,7 +18,7 @@ import type { TestDatabase } from './utils/test-database';
 // The demo as a new user meets it, on the day it is seeded and years later (README, "Demo data";
 // docs/API.md, "Demo data"): the service's clock is moved to that day, the demo seeded for it as
 // `npm start` seeds it, a few changes made as the README's `npm run activity` makes them, and
-// every curl line of README.md and docs/API.md sent as written.
+// every curl line of README.md and docs/*.md sent as written.
 
 const DAY = 86_400;
 const KEY = DEMO_BOX_OFFICES[0].apiKey;
@@ -136,10 +136,13 @@ describe.each([
     return key === null ? req : req.set('Authorization', basicAuth(key));
   };
 
-  it('answers every curl line of the README and docs/API.md with 2xx, and every list with data', async () => {
-    const examples = ['README.md', 'docs/API.md'].flatMap((file) =>
-      curlExamples(file, now),
-    );
+  it('answers every curl line of the README and docs with 2xx, and every list with data', async () => {
+    const examples = [
+      'README.md',
+      'docs/API.md',
+      'docs/OPERATIONS.md',
+      'docs/DEVELOPMENT.md',
+    ].flatMap((file) => curlExamples(file, now));
     expect(examples.length).toBeGreaterThan(25);
     for (const example of examples) {
       const res = await get(example.path, example.user);

@@ -15,7 +15,7 @@ import { PING, RESOURCE_ROUTES } from './utils/routes';
 
 /**
  * Property-based hostile input against every endpoint, sent as raw bytes (docs/API.md, Errors
- * and Tenancy; README, Reliability). Whatever the query, path or headers:
+ * and Tenancy; docs/OPERATIONS.md, Reliability). Whatever the query, path or headers:
  *
  * - no response is a 5xx;
  * - every response that is not 2xx or 304 is the one error body, as application/json;

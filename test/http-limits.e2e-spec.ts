@@ -12,7 +12,7 @@ import {
   sendRaw,
 } from './utils/raw-http';
 
-// The HTTP server's limits and timeouts (docs/API.md, Limits; README, Reliability): oversized
+// The HTTP server's limits and timeouts (docs/API.md, Limits; docs/OPERATIONS.md, Reliability): oversized
 // requests, malformed bytes, bodies on GET, slow and idle clients. Sent as raw bytes: an HTTP
 // client library would refuse or rewrite most of these requests.
 

@@ -6,7 +6,7 @@ import { ApiKeysService } from '../src/auth/api-keys.service';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { portOf, sendRaw } from './utils/raw-http';
 
-// Observability and secrets (README, Reliability: Logs; docs/API.md, Authentication): one JSON
+// Observability and secrets (docs/OPERATIONS.md, Logs; docs/API.md, Authentication): one JSON
 // access-log line per request at LOG_LEVEL=info, each 5xx logged once with its stack, and no API
 // key in clear anywhere, neither in the database nor in the log output.
 //

@@ -1,7 +1,7 @@
 import { Environment, validateEnvironment } from './environment';
 
 describe('validateEnvironment', () => {
-  it('applies the documented defaults (README, Settings) to an empty environment', () => {
+  it('applies the documented defaults (docs/OPERATIONS.md, Settings) to an empty environment', () => {
     const env = validateEnvironment({});
     expect(env).toBeInstanceOf(Environment);
     expect(env).toEqual(

@@ -118,7 +118,7 @@ export class Environment {
   @IntSetting({ min: 0 })
   TRUST_PROXY_HOPS = 0;
 
-  // Hostile clients (README, Reliability; docs/API.md, Limits).
+  // Hostile clients (docs/OPERATIONS.md, Reliability; docs/API.md, Limits).
 
   /** Failed authentications (a wrong or malformed key) allowed per client IP per window. */
   @IntSetting({ min: 1 })

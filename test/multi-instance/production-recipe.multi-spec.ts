@@ -6,7 +6,7 @@ import type { TestDatabase } from '../utils/test-database';
 import { type Kind, freshDatabase } from './databases';
 import { type ServerProcess, startServer } from './server-process';
 
-// Production in three commands (README, "Running in production"; docs/API.md, "Box offices"), on
+// Production in three commands (docs/OPERATIONS.md, "Running in production"; docs/API.md, "Box offices"), on
 // an empty database, as an operator runs them after `npm run build`: a box office, a key for it,
 // the server. The CLIs are the built ones; the server is dist/src/main.js (npm run start:prod).
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { isCatchAll } from '../errors/route-methods';
 import { requestIdOf } from './request-id';
 
-/** What the access log writes for one request (README, Reliability: Logs). */
+/** What the access log writes for one request (docs/OPERATIONS.md, Logs). */
 export interface AccessLogFields {
   method: string;
   /** The route template that answered (`/v1/orders/:order_id`), null when none did. */
