@@ -125,15 +125,12 @@ export class DemoCalendar {
 
   /** Days to the same weekday `weeks` later, a week earlier while a time would not exist. */
   private weeksLater(plan: EventPlan): number {
+    const exists = (days: number) =>
+      localTimeExists(shiftLocalTime(plan.start, days), plan.timezone) &&
+      localTimeExists(shiftLocalTime(plan.end, days), plan.timezone);
     let days = this.weeks * 7;
-    for (let tries = 0; tries < 4; tries++, days -= 7) {
-      if (
-        localTimeExists(shiftLocalTime(plan.start, days), plan.timezone) &&
-        localTimeExists(shiftLocalTime(plan.end, days), plan.timezone)
-      ) {
-        break;
-      }
-    }
+    // A skipped hour comes once a year: a week or two earlier is clear of it.
+    for (let tries = 0; tries < 3 && !exists(days); tries++) days -= 7;
     return days;
   }
 

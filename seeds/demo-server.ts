@@ -16,7 +16,8 @@ import {
 } from './demo-data';
 
 /** Requests printed as ready-to-paste curl lines, made with the first demo key. */
-const TRY_PATHS = ['/v1/orders?limit=2', '/v1/events?limit=2'];
+// Published events: the first are the next to start (those over are sales_closed).
+const TRY_PATHS = ['/v1/orders?limit=2', '/v1/events?status=published&limit=2'];
 
 function instructions(base: string, notice: string[]): string {
   const key = DEMO_BOX_OFFICES[0].apiKey;
