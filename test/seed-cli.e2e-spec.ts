@@ -1,0 +1,72 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { demoDataDay, isDatabaseEmpty } from '../seeds/demo-data';
+import {
+  durableTestDatabase,
+  openWithMigrations,
+} from './utils/migrated-database';
+import { MIGRATIONS } from '../src/database/data-source-options';
+import type { TestDatabase } from './utils/test-database';
+
+/** `npm run seed -- <args>` against `url`, as a developer runs it. */
+function seed(url: string, ...args: string[]) {
+  return spawnSync(
+    process.execPath,
+    [
+      join(__dirname, '../node_modules/ts-node/dist/bin.js'),
+      '--transpile-only',
+      join(__dirname, '../seeds/seed.cli.ts'),
+      ...args,
+    ],
+    {
+      cwd: join(__dirname, '..'),
+      env: { ...process.env, DATABASE_URL: url },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+}
+
+// README, "Demo data": the seeding day is --today, a day as YYYY-MM-DD.
+describe('npm run seed -- --today', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await durableTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it('refuses a day that is not a date, with the usage, and writes nothing', async () => {
+    const result = seed(database.url, '--today', '2026-02-30');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /--today must be a day as YYYY-MM-DD, got "2026-02-30"/,
+    );
+    expect(result.stderr).toMatch(/Usage: npm run seed/);
+    const dataSource = await openWithMigrations(database.url, MIGRATIONS);
+    try {
+      await expect(isDatabaseEmpty(dataSource)).resolves.toBe(true);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it('dates the data around the day it is given', async () => {
+    const result = seed(
+      database.url,
+      '--orders',
+      '20',
+      '--today',
+      '2029-01-15',
+    );
+    expect(result.stderr).not.toMatch(/Error/);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/dated around 2029-01-15/);
+    const dataSource = await openWithMigrations(database.url, MIGRATIONS);
+    try {
+      await expect(demoDataDay(dataSource)).resolves.toBe('2029-01-15');
+    } finally {
+      await dataSource.destroy();
+    }
+  }, 60_000);
+});
