@@ -5,6 +5,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/create-app';
+import { revalidationHeaders } from './lib/load';
 import { httpGet } from './lib/proc';
 import { createTypicalApp } from './typical/main';
 
@@ -18,6 +19,8 @@ import { createTypicalApp } from './typical/main';
 interface Input {
   headers: Record<string, string>;
   scenarios: Record<string, string[]>;
+  /** Scenarios whose requests revalidate: counted as a poller's 304 (its tag fetched first). */
+  revalidate: string[];
 }
 
 export interface SqlCounts {
@@ -70,6 +73,7 @@ function recordStatements(
 async function count(
   app: INestApplication,
   input: Input,
+  revalidates: boolean,
 ): Promise<{
   perRequest: Record<string, number>;
   examples: Record<string, string[]>;
@@ -86,9 +90,14 @@ async function count(
   await httpGet(port, first, input.headers); // warms the auth cache and the statement cache
   for (const [name, paths] of Object.entries(input.scenarios)) {
     let total = 0;
+    const revalidated =
+      revalidates && input.revalidate.includes(name)
+        ? await revalidationHeaders(port, paths, input.headers)
+        : null;
     for (const [i, path] of paths.entries()) {
+      const headers = { ...input.headers, ...revalidated?.get(path) };
       statements = [];
-      await httpGet(port, path, input.headers);
+      await httpGet(port, path, headers);
       total += statements.length;
       if (i === 0) examples[name] = statements;
     }
@@ -106,7 +115,8 @@ async function main() {
     ['ours', ours],
     ['typical', typical],
   ] as const) {
-    const counted = await count(await make(), input);
+    // Only ours answers a revalidation from the data version; the peer's are its plain GETs.
+    const counted = await count(await make(), input, name === 'ours');
     result.perRequest[name] = counted.perRequest;
     result.examples[name] = counted.examples;
   }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -19,6 +19,7 @@ import { IssuedTicketsModule } from './issued-tickets/issued-tickets.module';
 import { loggerOptions } from './logger-options';
 import { OrdersModule } from './orders/orders.module';
 import { OverviewModule } from './overview/overview.module';
+import { RevalidationInterceptor } from './sync/revalidation';
 import { SyncModule } from './sync/sync.module';
 
 /**
@@ -45,6 +46,7 @@ import { SyncModule } from './sync/sync.module';
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_PIPE, useClass: StrictValidationPipe },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_INTERCEPTOR, useClass: RevalidationInterceptor },
   ],
 })
 export class AppModule {

@@ -1,4 +1,5 @@
 import {
+  revalidationHeaders,
   timedRun,
   warmUp,
   type DatabaseProbe,
@@ -54,6 +55,13 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
     headers: REQUEST_HEADERS,
     database: run.database,
   };
+  if (scenario.revalidate && cell.server !== 'ceiling') {
+    load.pathHeaders = await revalidationHeaders(
+      load.server.port,
+      load.paths,
+      load.headers,
+    );
+  }
   await warmUp(load, run.options.warmup);
   const runs: RunMetrics[] = [];
   for (let rep = 0; rep < run.options.reps; rep++)

@@ -52,6 +52,8 @@ const SAMPLES: Record<string, number> = {
   ticketget: 40,
   syncwalk: 12,
   feedpoll: 3,
+  firstpoll: 1,
+  getpoll: 5,
 };
 
 function sample(scenario: Scenario, seed: number): string[] {

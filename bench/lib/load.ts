@@ -4,6 +4,7 @@ import {
   cpuBetween,
   cpuByPid,
   cpuMicros,
+  httpGet,
   waitIdle,
 } from './proc';
 
@@ -41,7 +42,36 @@ export interface LoadOptions {
   connections: number;
   duration: number;
   headers: Record<string, string>;
+  /** Headers of one path's requests on top of `headers` (a poller's If-None-Match). */
+  pathHeaders?: ReadonlyMap<string, Record<string, string>>;
   database?: DatabaseProbe;
+}
+
+/**
+ * A poller's If-None-Match for each path: the ETag of a 200, revalidated once, as a client's cache
+ * holds it after its first revalidation (the tag then carries the data version). Fails unless
+ * that revalidation is a 304.
+ */
+export async function revalidationHeaders(
+  port: number,
+  paths: readonly string[],
+  headers: Record<string, string>,
+): Promise<Map<string, Record<string, string>>> {
+  const tags = new Map<string, Record<string, string>>();
+  for (const path of new Set(paths)) {
+    const first = await httpGet(port, path, headers);
+    const again = await httpGet(port, path, {
+      ...headers,
+      'if-none-match': String(first.headers.etag),
+    });
+    if (again.status !== 304) {
+      throw new Error(
+        `revalidating GET ${path} answered ${again.status}, not 304`,
+      );
+    }
+    tags.set(path, { 'if-none-match': String(again.headers.etag) });
+  }
+  return tags;
 }
 
 function fire(options: LoadOptions, duration: number) {
@@ -57,10 +87,13 @@ function fire(options: LoadOptions, duration: number) {
     requests: [
       {
         method: 'GET',
-        setupRequest: (request) => ({
-          ...request,
-          path: paths[next++ % paths.length],
-        }),
+        setupRequest: (request) => {
+          const path = paths[next++ % paths.length];
+          const extra = options.pathHeaders?.get(path);
+          return extra
+            ? { ...request, path, headers: { ...request.headers, ...extra } }
+            : { ...request, path };
+        },
       },
     ],
   });

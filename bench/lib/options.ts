@@ -43,7 +43,8 @@ export const USAGE = `npm run bench -- [options]
   --seed S          data and request seed (default 42)
   --scenarios a,b   subset of: first, walk, deep50, deep99, range, event, retrieve, invalid
                     (orders); events, eventget (events); tickets, ticketdeep, ticketget
-                    (issued tickets); syncwalk, feedpoll (incremental sync, ours only)
+                    (issued tickets); syncwalk, feedpoll (incremental sync, ours only);
+                    firstpoll, getpoll (revalidations answered 304, ours only)
   --servers a,b     subset of: ceiling, ours, ours2, typical
   --connections a,b override the per-cell connection counts (e.g. 10)
   --full            every scenario x server at 1 and 10 connections (about 3x longer)

@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { timedRun, warmUp, type LoadOptions } from './load';
+import {
+  revalidationHeaders,
+  timedRun,
+  warmUp,
+  type LoadOptions,
+} from './load';
 import type { BenchOptions } from './options';
 import type { ServerProcess } from './proc';
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
@@ -183,6 +188,13 @@ async function profileScenario(
       duration: options.duration,
       headers: REQUEST_HEADERS,
     };
+    if (scenario.revalidate) {
+      load.pathHeaders = await revalidationHeaders(
+        server.port,
+        load.paths,
+        load.headers,
+      );
+    }
     await warmUp(load, Math.max(1, options.warmup));
     await whileProfiling(server, file, () => timedRun(load));
   } finally {

@@ -26,6 +26,8 @@ export const SCENARIO_NAMES = [
   'ticketget',
   'syncwalk',
   'feedpoll',
+  'firstpoll',
+  'getpoll',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -45,6 +47,8 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   ticketget: 'GET /v1/issued_tickets/{id} (5% 404)',
   syncwalk: 'sync walk: sort=updated_at, keyed cursors, first 100 pages',
   feedpoll: 'change-feed poll from the head (nothing new)',
+  firstpoll: 'first page, revalidated (304 from the data version)',
+  getpoll: 'GET /v1/orders/{id}, revalidated (304 from the data version)',
 };
 
 /**
@@ -54,6 +58,8 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
 export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'syncwalk',
   'feedpoll',
+  'firstpoll',
+  'getpoll',
 ]);
 
 export interface Scenario {
@@ -65,6 +71,11 @@ export interface Scenario {
   okStatuses: number[];
   /** The status each path must get (checked by the gate); 200 when not listed. */
   expected: Map<string, number>;
+  /**
+   * Requests carry the path's revalidated ETag in If-None-Match, as a poller's do: the timed
+   * answers are 304s (load.ts, revalidationHeaders). The gate sends none.
+   */
+  revalidate?: true;
 }
 
 export interface DatasetFacts {
@@ -434,6 +445,22 @@ export async function buildScenarios(
       paths: feedpoll,
       okStatuses: [200],
       expected: none,
+    },
+    {
+      name: 'firstpoll',
+      title: SCENARIO_TITLES.firstpoll,
+      paths: [list('')],
+      okStatuses: [304],
+      expected: none,
+      revalidate: true,
+    },
+    {
+      name: 'getpoll',
+      title: SCENARIO_TITLES.getpoll,
+      paths: ours.map((id) => `/v1/orders/or_${id}`),
+      okStatuses: [304],
+      expected: none,
+      revalidate: true,
     },
   ];
   return {

@@ -22,7 +22,11 @@ export function countStatements(
   }
   writeFileSync(
     input,
-    JSON.stringify({ headers: REQUEST_HEADERS, scenarios: sample }),
+    JSON.stringify({
+      headers: REQUEST_HEADERS,
+      scenarios: sample,
+      revalidate: scenarios.filter((s) => s.revalidate).map((s) => s.name),
+    }),
   );
   rmSync(output, { force: true });
   execFileSync(

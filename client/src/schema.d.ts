@@ -1345,7 +1345,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
                     "Cache-Control": "no-cache" | "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1375,7 +1375,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
                     "Cache-Control": "no-cache" | "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -1454,7 +1454,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
@@ -1774,7 +1774,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
@@ -1842,7 +1842,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -2017,7 +2017,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -2140,7 +2140,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -2549,7 +2549,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -2615,7 +2615,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -2839,7 +2839,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -2950,7 +2950,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -2975,7 +2975,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -3041,7 +3041,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -3066,7 +3066,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -3192,7 +3192,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -3424,7 +3424,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -3517,7 +3517,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -3741,7 +3741,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -3874,7 +3874,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
@@ -3957,7 +3957,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
@@ -4025,7 +4025,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -4075,7 +4075,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -4200,7 +4200,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
@@ -4257,7 +4257,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
@@ -4325,7 +4325,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -4362,7 +4362,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -4469,7 +4469,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
                     "X-Change-Head": string;
@@ -4496,7 +4496,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
                     "X-Change-Head": string;
@@ -4586,7 +4586,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };
@@ -4611,7 +4611,7 @@ export interface operations {
                     "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed. */
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import {
 } from '../common/http/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
+import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { CheckInsService } from './check-ins.service';
 import { CheckInDto, CheckInListDto } from './dto/check-in.dto';
@@ -18,6 +19,7 @@ import { ListCheckInsQueryDto } from './dto/list-check-ins-query.dto';
 export class CheckInsController {
   constructor(private readonly checkIns: CheckInsService) {}
 
+  @RevalidatedByDataVersion({ watermark: true })
   @Get()
   @ApiList({
     operationId: 'listCheckIns',
@@ -35,6 +37,7 @@ export class CheckInsController {
     return this.checkIns.list(caller.boxOfficeId, query);
   }
 
+  @RevalidatedByDataVersion()
   @Get(':check_in_id')
   @ApiRetrieve({
     operationId: 'retrieveCheckIn',

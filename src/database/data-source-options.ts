@@ -24,6 +24,7 @@ import { EventSeries1765000000000 } from './migrations/1765000000000-EventSeries
 import { CheckIns1765100000000 } from './migrations/1765100000000-CheckIns';
 import { SyncAndChanges1765200000000 } from './migrations/1765200000000-SyncAndChanges';
 import { BoxOfficeCurrencyAndZone1765300000000 } from './migrations/1765300000000-BoxOfficeCurrencyAndZone';
+import { ImportGeneration1765400000000 } from './migrations/1765400000000-ImportGeneration';
 
 export const ENTITIES = [
   BoxOffice,
@@ -48,6 +49,7 @@ export const MIGRATIONS = [
   CheckIns1765100000000,
   SyncAndChanges1765200000000,
   BoxOfficeCurrencyAndZone1765300000000,
+  ImportGeneration1765400000000,
 ];
 
 export interface DataSourceTuning {

@@ -6,6 +6,7 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/http/api-operations';
+import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
@@ -18,6 +19,7 @@ import { IssuedTicketsService } from './issued-tickets.service';
 export class IssuedTicketsController {
   constructor(private readonly tickets: IssuedTicketsService) {}
 
+  @RevalidatedByDataVersion({ watermark: true })
   @Get()
   @ApiList({
     operationId: 'listIssuedTickets',
@@ -35,6 +37,7 @@ export class IssuedTicketsController {
     return this.tickets.list(caller.boxOfficeId, query);
   }
 
+  @RevalidatedByDataVersion()
   @Get(':issued_ticket_id')
   @ApiRetrieve({
     operationId: 'retrieveIssuedTicket',

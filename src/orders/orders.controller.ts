@@ -6,6 +6,7 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/http/api-operations';
+import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
@@ -18,6 +19,7 @@ import { OrdersService } from './orders.service';
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
+  @RevalidatedByDataVersion({ watermark: true })
   @Get()
   @ApiList({
     operationId: 'listOrders',
@@ -35,6 +37,7 @@ export class OrdersController {
     return this.orders.list(caller.boxOfficeId, query);
   }
 
+  @RevalidatedByDataVersion()
   @Get(':order_id')
   @ApiRetrieve({
     operationId: 'retrieveOrder',

@@ -53,18 +53,33 @@ export function syncPage(
   return { headers, heldBack };
 }
 
+/**
+ * Whether a request's query puts a list in sync mode, read from the raw query before validation:
+ * its page then depends on the horizon, hence on the clock, not on the data alone.
+ */
+export function inSyncMode(query: SyncQuery): boolean {
+  return heldBackKey(query) !== null;
+}
+
+/** The key a query in sync mode holds rows back by, or null outside sync mode. */
+function heldBackKey(query: SyncQuery): keyof SyncColumns | null {
+  const byUpdate =
+    query.sort === 'updated_at' ||
+    query.sort === '-updated_at' ||
+    Object.entries(query).some(
+      ([key, value]) =>
+        (key === 'updated_at' || key.startsWith('updated_at.')) &&
+        value !== undefined,
+    );
+  if (byUpdate) return 'updated_at';
+  return query.sort === 'created_at' ? 'created_at' : null;
+}
+
+/** The column of that key on a list; a list whose rows never change has no updated_at. */
 function heldBackColumn(query: SyncQuery, columns: SyncColumns) {
-  const updated = columns.updated_at;
-  if (updated !== undefined) {
-    const byUpdate =
-      query.sort === 'updated_at' ||
-      query.sort === '-updated_at' ||
-      Object.entries(query).some(
-        ([key, value]) =>
-          (key === 'updated_at' || key.startsWith('updated_at.')) &&
-          value !== undefined,
-      );
-    if (byUpdate) return updated;
+  const key = heldBackKey(query);
+  if (key === 'updated_at' && columns.updated_at === undefined) {
+    return query.sort === 'created_at' ? columns.created_at : null;
   }
-  return query.sort === 'created_at' ? columns.created_at : null;
+  return key === null ? null : (columns[key] ?? null);
 }

@@ -42,6 +42,15 @@ describe('ifNoneMatchMatches', () => {
     expect(ifNoneMatchMatches(value, TAG)).toBe(false);
   });
 
+  it('compares the part that stands for the bytes, whatever data version a tag was read at', () => {
+    expect(ifNoneMatchMatches('"2s-1a2b3c.old"', '"2s-1a2b3c.new"')).toBe(true);
+    expect(ifNoneMatchMatches(TAG, '"2s-1a2b3c.new"')).toBe(true);
+    expect(ifNoneMatchMatches('W/"2s-1a2b3c.old"', TAG)).toBe(true);
+    expect(ifNoneMatchMatches('"2s-1a2b3d.new"', '"2s-1a2b3c.new"')).toBe(
+      false,
+    );
+  });
+
   it('matches nothing without an If-None-Match or without a response tag', () => {
     expect(ifNoneMatchMatches(undefined, TAG)).toBe(false);
     expect(ifNoneMatchMatches('*', undefined)).toBe(false);

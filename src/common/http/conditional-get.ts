@@ -1,10 +1,13 @@
 import type { Express, Request } from 'express';
+import { bodyPartOf } from './etag';
 
 /**
  * Whether an `If-None-Match` field value matches a response's entity tag, as an origin server
  * evaluates it (RFC 9110, 13.1.2): `*` matches any current representation; otherwise the value is
  * a comma list of entity tags, compared weakly (`W/"x"` and `"x"` match each other). A value that
- * is not a valid list matches nothing, so the client gets the full response.
+ * is not a valid list matches nothing, so the client gets the full response. Tags are compared by
+ * the part that stands for the bytes (etag.ts): a tag read at an older data version still matches
+ * a body that has not changed since, and the 304 carries the current tag.
  */
 export function ifNoneMatchMatches(
   fieldValue: string | undefined,
@@ -14,12 +17,9 @@ export function ifNoneMatchMatches(
   if (fieldValue.trim() === '*') return true;
   const tags = entityTags(fieldValue);
   if (tags === null) return false;
-  const opaque = opaqueTag(etag);
-  return tags.some((tag) => opaqueTag(tag) === opaque);
+  const body = bodyPartOf(etag);
+  return tags.some((tag) => bodyPartOf(tag) === body);
 }
-
-/** `"x"` of `W/"x"` or `"x"`: weak comparison compares only this. */
-const opaqueTag = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
 
 /** An entity-tag: optional `W/`, then a quoted string of etagc (no `"`, no controls, no space). */
 const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"/;
@@ -29,7 +29,7 @@ const ENTITY_TAG = /^(W\/)?"[\x21\x23-\x7e\x80-\xff]*"/;
  * allowed), or null when the value is not such a list. A comma may appear inside a tag, so the
  * value is read tag by tag rather than split.
  */
-function entityTags(value: string): string[] | null {
+export function entityTags(value: string): string[] | null {
   const tags: string[] = [];
   let rest = value;
   for (;;) {

@@ -105,11 +105,19 @@ const CORS_PREFLIGHT = {
   ),
 };
 const ETAG = header(
-  'A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36. Send it back in If-None-Match to get 304 while nothing changed.',
+  'A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket or check-in by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match".',
   true,
-  { type: 'string', pattern: '^"[0-9a-z]+-[0-9a-z]+"$', maxLength: 32 },
+  {
+    type: 'string',
+    pattern: '^"[0-9a-z]+-[0-9a-z]+(\\.[0-9A-Za-z_-]{22})?"$',
+    maxLength: 56,
+  },
 );
-const ERROR_ETAG = { ...ETAG, description: 'The validator of the error body' };
+const ERROR_ETAG = header('The validator of the error body', true, {
+  type: 'string',
+  pattern: '^"[0-9a-z]+-[0-9a-z]+"$',
+  maxLength: 32,
+});
 const cacheControl = (description: string, values: readonly string[]) =>
   header(description, true, { type: 'string', enum: [...values] });
 const PRIVATE = cacheControl(

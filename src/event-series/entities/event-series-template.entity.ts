@@ -6,11 +6,9 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type {
-  TicketTypeKind,
-  TicketTypeStatus,
-} from '../../events/entities/ticket-type.entity';
-import type { PaymentMethodType } from '../../orders/entities/order.entity';
+import { PaymentMethodColumns } from '../../events/entities/event-payment-method.entity';
+import { TicketGroupColumns } from '../../events/entities/ticket-group.entity';
+import { TicketTypeColumns } from '../../events/entities/ticket-type.entity';
 import type { EventSeries } from './event-series.entity';
 
 /**
@@ -20,7 +18,7 @@ import type { EventSeries } from './event-series.entity';
 
 @Entity({ name: 'event_series_ticket_groups' })
 @Index('IDX_event_series_ticket_groups_series', ['seriesId', 'sortOrder', 'id'])
-export class EventSeriesTicketGroup {
+export class EventSeriesTicketGroup extends TicketGroupColumns {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
@@ -30,21 +28,12 @@ export class EventSeriesTicketGroup {
   @ManyToOne('EventSeries', 'ticketGroups', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'event_series_id' })
   series?: EventSeries;
-
-  @Column({ type: 'varchar', length: 200 })
-  name: string;
-
-  @Column({ name: 'max_per_order', type: Number, nullable: true })
-  maxPerOrder: number | null;
-
-  @Column({ name: 'sort_order', type: 'integer' })
-  sortOrder: number;
 }
 
 @Entity({ name: 'event_series_ticket_types' })
 @Index('IDX_event_series_ticket_types_series', ['seriesId', 'sortOrder', 'id'])
 @Index('IDX_event_series_ticket_types_group', ['groupId', 'sortOrder', 'id'])
-export class EventSeriesTicketType {
+export class EventSeriesTicketType extends TicketTypeColumns {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
@@ -55,51 +44,18 @@ export class EventSeriesTicketType {
   @JoinColumn({ name: 'event_series_id' })
   series?: EventSeries;
 
-  @Column({ name: 'group_id', type: Number, nullable: true })
-  groupId: number | null;
-
   @ManyToOne('EventSeriesTicketGroup', { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'group_id' })
   group?: EventSeriesTicketGroup | null;
 
-  @Column({ type: 'varchar', length: 200 })
-  name: string;
-
-  @Column({ type: 'text', nullable: true })
-  description: string | null;
-
-  @Column({ type: 'integer' })
-  price: number;
-
-  @Column({ name: 'booking_fee', type: 'integer', default: 0 })
-  bookingFee: number;
-
-  @Column({ name: 'min_per_order', type: 'integer', default: 1 })
-  minPerOrder: number;
-
-  @Column({ name: 'max_per_order', type: 'integer' })
-  maxPerOrder: number;
-
   /** The capacity each new date starts with. */
   @Column({ name: 'quantity_total', type: 'integer' })
   quantityTotal: number;
-
-  @Column({ type: 'varchar', length: 16 })
-  status: TicketTypeStatus;
-
-  @Column({ type: 'varchar', length: 16 })
-  type: TicketTypeKind;
-
-  @Column({ name: 'sort_order', type: 'integer' })
-  sortOrder: number;
-
-  @Column({ name: 'access_code', type: String, length: 64, nullable: true })
-  accessCode: string | null;
 }
 
 @Entity({ name: 'event_series_payment_methods' })
 @Index('IDX_event_series_payment_methods_series', ['seriesId', 'id'])
-export class EventSeriesPaymentMethod {
+export class EventSeriesPaymentMethod extends PaymentMethodColumns {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
@@ -109,19 +65,4 @@ export class EventSeriesPaymentMethod {
   @ManyToOne('EventSeries', 'paymentMethods', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'event_series_id' })
   series?: EventSeries;
-
-  @Column({ type: 'varchar', length: 16 })
-  type: PaymentMethodType;
-
-  @Column({ name: 'payment_method_id', type: Number, nullable: true })
-  paymentMethodId: number | null;
-
-  @Column({ name: 'external_id', type: String, length: 255, nullable: true })
-  externalId: string | null;
-
-  @Column({ type: String, length: 200, nullable: true })
-  name: string | null;
-
-  @Column({ type: String, length: 2000, nullable: true })
-  instructions: string | null;
 }

@@ -9,20 +9,11 @@ import {
 import type { PaymentMethodType } from '../../orders/entities/order.entity';
 import type { Event } from './event.entity';
 
-/** A payment method an event accepts, as an order's `payment_method` names it. */
-@Entity({ name: 'event_payment_methods' })
-@Index('IDX_event_payment_methods_event', ['eventId', 'id'])
-export class EventPaymentMethod {
-  @PrimaryGeneratedColumn({ type: 'integer' })
-  id: number;
-
-  @Column({ name: 'event_id', type: 'integer' })
-  eventId: number;
-
-  @ManyToOne('Event', 'paymentMethods', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'event_id' })
-  event?: Event;
-
+/**
+ * The columns of an accepted payment method, an event's or a series template's: each table adds
+ * its id and owner.
+ */
+export abstract class PaymentMethodColumns {
   @Column({ type: 'varchar', length: 16 })
   type: PaymentMethodType;
 
@@ -38,4 +29,19 @@ export class EventPaymentMethod {
 
   @Column({ type: String, length: 2000, nullable: true })
   instructions: string | null;
+}
+
+/** A payment method an event accepts, as an order's `payment_method` names it. */
+@Entity({ name: 'event_payment_methods' })
+@Index('IDX_event_payment_methods_event', ['eventId', 'id'])
+export class EventPaymentMethod extends PaymentMethodColumns {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'event_id', type: 'integer' })
+  eventId: number;
+
+  @ManyToOne('Event', 'paymentMethods', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: Event;
 }

@@ -8,20 +8,11 @@ import {
 } from 'typeorm';
 import type { Event } from './event.entity';
 
-/** Ticket types an event shows together (`Seating`, `Packages`), in `sort_order`. */
-@Entity({ name: 'ticket_groups' })
-@Index('IDX_ticket_groups_event', ['eventId', 'sortOrder', 'id'])
-export class TicketGroup {
-  @PrimaryGeneratedColumn({ type: 'integer' })
-  id: number;
-
-  @Column({ name: 'event_id', type: 'integer' })
-  eventId: number;
-
-  @ManyToOne('Event', 'ticketGroups', { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'event_id' })
-  event?: Event;
-
+/**
+ * The columns of a group of ticket types, an event's or a series template's
+ * (src/event-series/entities/event-series-template.entity.ts): each table adds its id and owner.
+ */
+export abstract class TicketGroupColumns {
   @Column({ type: 'varchar', length: 200 })
   name: string;
 
@@ -31,4 +22,19 @@ export class TicketGroup {
 
   @Column({ name: 'sort_order', type: 'integer' })
   sortOrder: number;
+}
+
+/** Ticket types an event shows together (`Seating`, `Packages`), in `sort_order`. */
+@Entity({ name: 'ticket_groups' })
+@Index('IDX_ticket_groups_event', ['eventId', 'sortOrder', 'id'])
+export class TicketGroup extends TicketGroupColumns {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ name: 'event_id', type: 'integer' })
+  eventId: number;
+
+  @ManyToOne('Event', 'ticketGroups', { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'event_id' })
+  event?: Event;
 }

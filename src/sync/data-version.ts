@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { type ReadRows, rowReader } from '../database/row-reader';
+import { SqlParams, type Statement, dialectFor } from '../database/sql-dialect';
+import { syncHorizonStatement } from './sync-horizon';
+
+/**
+ * A box office's data version: `<import generation>.<change head>`, two primary-key lookups in
+ * one statement (docs/API.md, "A 304 without reading a row"). It moves with every committed write
+ * that can change what the box office's orders, issued tickets and check-ins show:
+ *
+ * - outside import mode, every such write makes a change entry in the writing transaction, and
+ *   the head (`change_heads.last_id`) is only visible once that transaction has committed
+ *   (migration SyncAndChanges);
+ * - a transaction in import mode makes none, and moves the import generation instead (migration
+ *   ImportGeneration).
+ *
+ * It does not move for counters a sales system writes without a change entry (a ticket type's
+ * held and in-basket quantities), nor with the clock: responses that show those are compared by
+ * their bytes. With `horizon`, the same statement also reads the sync horizon (sync-horizon.ts),
+ * for the watermark of a list's 304: one round trip instead of two.
+ */
+export function dataVersionStatement(
+  databaseType: string,
+  boxOfficeId: number,
+  horizon?: Statement,
+): Statement {
+  const params = new SqlParams(dialectFor(databaseType));
+  const head = params.add(boxOfficeId);
+  return {
+    sql: `SELECT (SELECT generation FROM import_generation WHERE id = 1) AS generation,
+            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${
+              horizon ? `,\n            (${horizon.sql}) AS horizon` : ''
+            }`,
+    params: [...params.values, ...(horizon?.params ?? [])],
+  };
+}
+
+export interface DataVersionRead {
+  /** `<generation>.<head>`. */
+  readonly version: string;
+  /** The sync horizon, when asked for. */
+  readonly horizon?: number;
+}
+
+@Injectable()
+export class DataVersion {
+  private readonly databaseType: string;
+  private readonly horizon: Statement;
+  private readonly rows: ReadRows;
+
+  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
+    this.databaseType = dataSource.options.type;
+    this.horizon = syncHorizonStatement(
+      this.databaseType,
+      config.syncLagSeconds,
+    );
+    this.rows = rowReader(dataSource);
+  }
+
+  /**
+   * The box office's data version now, and with `withHorizon` the sync horizon; read it before
+   * the rows it stands for.
+   */
+  async of(boxOfficeId: number, withHorizon = false): Promise<DataVersionRead> {
+    const { sql, params } = dataVersionStatement(
+      this.databaseType,
+      boxOfficeId,
+      withHorizon ? this.horizon : undefined,
+    );
+    const [row] = await this.rows(sql, params);
+    const version = `${Number(row.generation ?? 0)}.${Number(row.head ?? 0)}`;
+    return withHorizon
+      ? { version, horizon: Number(row.horizon) }
+      : { version };
+  }
+}
