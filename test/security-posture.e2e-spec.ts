@@ -444,7 +444,9 @@ describe('API1 object-level authorisation: another box office’s object is no o
       'x-rate-limit-remaining': _remaining,
       'x-rate-limit-reset': _reset,
       etag: _etag,
+      // The clock's, read per request: a second may pass between the two.
       date: _date,
+      'x-sync-watermark': _watermark,
       ...headers
     } = res.headers;
     return {
