@@ -30,13 +30,9 @@ import {
   durableTestDatabase,
   openWithMigrations,
 } from './utils/migrated-database';
-import type { TestDatabase } from './utils/test-database';
+import { onPostgres, type TestDatabase } from './utils/test-database';
 
 const LAG = 2;
-/** Whether this run is on PostgreSQL (`npm run test:e2e:postgres`; test/utils/test-database.ts). */
-const onPostgres = /^postgres(ql)?:\/\//.test(
-  process.env.TEST_DATABASE_URL ?? '',
-);
 const itOnPostgres = onPostgres ? it : it.skip;
 const itOnSqlite = onPostgres ? it.skip : it;
 

@@ -25,6 +25,7 @@ import { CheckIns1765100000000 } from './migrations/1765100000000-CheckIns';
 import { SyncAndChanges1765200000000 } from './migrations/1765200000000-SyncAndChanges';
 import { BoxOfficeCurrencyAndZone1765300000000 } from './migrations/1765300000000-BoxOfficeCurrencyAndZone';
 import { ImportGeneration1765400000000 } from './migrations/1765400000000-ImportGeneration';
+import { NetCounterUpdates1765500000000 } from './migrations/1765500000000-NetCounterUpdates';
 
 export const ENTITIES = [
   BoxOffice,
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   SyncAndChanges1765200000000,
   BoxOfficeCurrencyAndZone1765300000000,
   ImportGeneration1765400000000,
+  NetCounterUpdates1765500000000,
 ];
 
 export interface DataSourceTuning {

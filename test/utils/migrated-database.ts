@@ -82,10 +82,10 @@ async function sqliteSchema(dataSource: DataSource) {
       ).sort((a, b) => String(a.from).localeCompare(String(b.from))),
     };
   }
-  const triggers = await all<{ name: string }>(
-    "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
+  const triggers = await all<{ name: string; sql: string }>(
+    "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name",
   );
-  return { tables: schema, triggers: triggers.map((t) => t.name) };
+  return { tables: schema, triggers };
 }
 
 async function postgresSchema(dataSource: DataSource) {
@@ -109,11 +109,11 @@ async function postgresSchema(dataSource: DataSource) {
         ORDER BY 1, 2, 3`,
     ),
     triggers: await all(
-      `SELECT tgrelid::regclass::text AS table_name, tgname FROM pg_trigger
-        WHERE NOT tgisinternal ORDER BY 1, 2`,
+      `SELECT tgrelid::regclass::text AS table_name, tgname, pg_get_triggerdef(oid) AS definition
+         FROM pg_trigger WHERE NOT tgisinternal ORDER BY 1, 2`,
     ),
     functions: await all(
-      `SELECT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+      `SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
         WHERE n.nspname = 'public' ORDER BY 1`,
     ),
   };

@@ -11,9 +11,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** Whether this run is on PostgreSQL (`npm run test:e2e:postgres`). */
+export const onPostgres = /^postgres(ql)?:\/\//.test(
+  process.env.TEST_DATABASE_URL ?? '',
+);
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl || !/^postgres(ql)?:\/\//.test(serverUrl)) {
+  if (!serverUrl || !onPostgres) {
     return { url: 'sqlite::memory:', drop: async () => {} };
   }
   const name = `boxoffice_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;

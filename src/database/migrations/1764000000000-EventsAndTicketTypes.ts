@@ -235,7 +235,7 @@ export class EventsAndTicketTypes1764000000000 implements MigrationInterface {
     ]);
     await queryRunner.createIndices('issued_tickets', TICKET_INDEXES);
 
-    for (const statement of counterTriggers(queryRunner)) {
+    for (const statement of counterTriggers(isPostgres(queryRunner))) {
       await queryRunner.query(statement);
     }
   }
@@ -279,12 +279,12 @@ export class EventsAndTicketTypes1764000000000 implements MigrationInterface {
  * PostgreSQL one statement-level trigger per operation updates each event once per statement,
  * so that a bulk insert does not update an event once per row.
  */
-function counterTriggers(queryRunner: QueryRunner): string[] {
+export function counterTriggers(postgres: boolean): string[] {
   return COUNTERS.flatMap(({ table, status, counter }) => {
     const name = `${table}_${counter}`;
     const change = (alias: string, sign: string) =>
       `UPDATE events SET ${counter} = ${counter} ${sign} 1 WHERE id = ${alias}.event_id AND ${alias}.status = '${status}'`;
-    if (!isPostgres(queryRunner)) {
+    if (!postgres) {
       return [
         `CREATE TRIGGER trg_${name}_insert AFTER INSERT ON ${table}
          BEGIN ${change('NEW', '+')}; END`,
