@@ -15,10 +15,6 @@ const KEY = 'sk_test_counts';
 const OTHER_KEY = 'sk_test_counts_other';
 const BASE = 1_750_000_000;
 
-// Seeding a fresh database and walking many pages outlast jest's default 5 s on PostgreSQL when
-// the machine is busy.
-jest.setTimeout(30_000);
-
 describe('event counts equal the lists', () => {
   let t: TestApp;
   let f: Factory;

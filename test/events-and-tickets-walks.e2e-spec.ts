@@ -12,10 +12,6 @@ import { Factory } from './utils/factories';
 const BASE = 1_780_000_000;
 const EVENT_STATUSES = ['draft', 'published', 'sales_closed', 'cancelled'];
 
-// Seeding a fresh database and walking many pages outlast jest's default 5 s on PostgreSQL when
-// the machine is busy.
-jest.setTimeout(30_000);
-
 describe('property: walks of /v1/events and /v1/issued_tickets match the oracle', () => {
   let t: TestApp;
   let f: Factory;

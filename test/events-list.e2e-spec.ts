@@ -51,10 +51,6 @@ const known = (e: Event): Known => ({
 const nextFirst = (a: Known, b: Known) =>
   a.startAt - b.startAt || a.num - b.num;
 
-// Seeding a fresh database and walking many pages outlast jest's default 5 s on PostgreSQL when
-// the machine is busy.
-jest.setTimeout(30_000);
-
 describe('GET /v1/events', () => {
   let t: TestApp;
   let get: Get;

@@ -16,10 +16,6 @@ import { itAnswersNotFound, itServesHeadAndETag } from './utils/retrieve-cases';
 const KEY = 'sk_test_event_retrieve';
 const OTHER_KEY = 'sk_test_event_retrieve_other';
 
-// Seeding a fresh database and walking many pages outlast jest's default 5 s on PostgreSQL when
-// the machine is busy.
-jest.setTimeout(30_000);
-
 describe('GET /v1/events/{event_id}', () => {
   let t: TestApp;
   let f: Factory;

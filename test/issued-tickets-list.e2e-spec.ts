@@ -53,10 +53,6 @@ interface Known {
 const newestFirst = (a: Known, b: Known) =>
   b.createdAt - a.createdAt || b.num - a.num;
 
-// Seeding a fresh database and walking many pages outlast jest's default 5 s on PostgreSQL when
-// the machine is busy.
-jest.setTimeout(30_000);
-
 describe('GET /v1/issued_tickets', () => {
   let t: TestApp;
   let get: Get;

@@ -42,10 +42,6 @@ function arrayElementTexts(text: string, key: string): string[] {
   throw new Error(`unterminated array ${key}`);
 }
 
-// Seeding a fresh database and walking many pages outlast jest's default 5 s on PostgreSQL when
-// the machine is busy.
-jest.setTimeout(30_000);
-
 describe('GET /v1/issued_tickets/{issued_ticket_id}', () => {
   let t: TestApp;
   let f: Factory;

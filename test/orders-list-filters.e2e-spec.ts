@@ -6,10 +6,6 @@ import { BASE, Known, createOrderList } from './utils/order-list';
 
 // The filters and how they combine with each other and with cursors: docs/API.md, GET /v1/orders.
 
-// Seeding 130 orders into a fresh PostgreSQL database can outlast jest's default 5 s on a busy
-// machine.
-jest.setTimeout(30_000);
-
 describe('GET /v1/orders: filters', () => {
   let t: TestApp;
   let f: Factory;

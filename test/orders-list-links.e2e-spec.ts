@@ -5,10 +5,6 @@ import { BASE, COUNT, Known, createOrderList } from './utils/order-list';
 
 // links.next and links.previous: docs/API.md, Pagination (Links, Empty pages).
 
-// Seeding 130 orders into a fresh PostgreSQL database can outlast jest's default 5 s on a busy
-// machine.
-jest.setTimeout(30_000);
-
 describe('GET /v1/orders: links', () => {
   let t: TestApp;
   let get: Get;

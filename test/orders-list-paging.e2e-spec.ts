@@ -18,10 +18,6 @@ import { expectWellFormedOrder } from './utils/order-shape';
 
 // The list order, page size, walking and cursors: docs/API.md, GET /v1/orders and Pagination.
 
-// Seeding 130 orders into a fresh PostgreSQL database can outlast jest's default 5 s on a busy
-// machine.
-jest.setTimeout(30_000);
-
 describe('GET /v1/orders: order, paging and cursors', () => {
   let t: TestApp;
   let f: Factory;

@@ -5,10 +5,6 @@ import { createOrderList } from './utils/order-list';
 // Bad, repeated and unknown query parameters: 400 VALIDATION_ERROR naming the parameter
 // (docs/API.md, GET /v1/orders and Conventions: Query parameters).
 
-// Seeding 130 orders into a fresh PostgreSQL database can outlast jest's default 5 s on a busy
-// machine.
-jest.setTimeout(30_000);
-
 describe('GET /v1/orders: validation errors', () => {
   let t: TestApp;
   let get: Get;

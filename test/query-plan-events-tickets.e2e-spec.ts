@@ -19,9 +19,6 @@ const BASE = 1_780_000_000;
  * sort, no full scan), for every filter. Checked on the statements the services really send, on
  * either database.
  */
-// Seeding a fresh database and walking many pages outlast jest's default 5 s on PostgreSQL when
-// the machine is busy.
-jest.setTimeout(30_000);
 
 describe('event and issued-ticket list queries: statement count and plans', () => {
   let t: TestApp;
