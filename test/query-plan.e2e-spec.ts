@@ -2,6 +2,7 @@ import request from 'supertest';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { OrdersService } from '../src/orders/orders.service';
 import { Factory } from './utils/factories';
+import { onPostgres } from './utils/test-database';
 
 const KEY = 'sk_query_plan';
 
@@ -200,4 +201,18 @@ describe('list queries: statement count and plans', () => {
     const [, page] = sent.filter((s) => /\bFROM orders o\b/.test(s.sql));
     expect(page.sql).toContain('o.created_at <');
   });
+
+  // bench/README.md, "PostgreSQL session settings": no JIT and no parallel workers for the
+  // service's short reads, on every connection of its pool.
+  (onPostgres ? it : it.skip)(
+    'runs its PostgreSQL sessions without JIT or parallel workers',
+    async () => {
+      const reader = t.app.get(OrdersService).reader;
+      const [settings] = await reader.read(
+        "SELECT current_setting('jit') AS jit, current_setting('max_parallel_workers_per_gather') AS workers",
+        [],
+      );
+      expect(settings).toEqual({ jit: 'off', workers: '0' });
+    },
+  );
 });
