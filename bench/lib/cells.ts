@@ -11,7 +11,7 @@ import type { Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { summarise, type CellResult } from './report';
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
-import type { Servers } from './servers';
+import { isCluster, type Servers } from './servers';
 
 export interface CellRun {
   servers: Servers;
@@ -22,12 +22,16 @@ export interface CellRun {
   database?: DatabaseProbe;
 }
 
-/** The load generator's CPUs: its own core, or every core beside the two workers of ours2. */
+/** The load generator's CPUs: its own core, or every core beside the workers of ours2 or ours4. */
 function pinLoadGenerator(
   pinning: Pinning | null,
   server: Cell['server'] | null,
 ) {
-  if (pinning) pin(process.pid, server === 'ours2' ? allCores() : pinning.load);
+  if (pinning)
+    pin(
+      process.pid,
+      server !== null && isCluster(server) ? allCores() : pinning.load,
+    );
 }
 
 /** A peer slower than a whole run completed nothing: time one request alone, for the report. */

@@ -1,7 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { httpGet, type ServerProcess } from './proc';
 import { seededRandom, shuffle } from './random';
-import { OURS_ONLY, REQUEST_HEADERS, type Scenario } from './scenarios';
+import {
+  BARE_SCENARIOS,
+  OURS_ONLY,
+  REQUEST_HEADERS,
+  type Scenario,
+} from './scenarios';
 import type { Servers } from './servers';
 
 /** The first place two JSON values differ, as a path, or null when they are equal. */
@@ -90,8 +95,10 @@ export async function correctnessGate(
   for (const scenario of scenarios) {
     const paths = sample(scenario, seed);
     let bodyBytes = 0;
-    const peers = others.filter(
-      (server) => !OURS_ONLY.has(scenario.name) || server.name !== 'typical',
+    const peers = others.filter((server) =>
+      server.name === 'typical'
+        ? !OURS_ONLY.has(scenario.name)
+        : server.name !== 'bare' || BARE_SCENARIOS.has(scenario.name),
     );
     for (const path of paths) {
       const expected = scenario.expected.get(path) ?? 200;
@@ -136,15 +143,17 @@ export async function correctnessGate(
   return report;
 }
 
-/** The gate over the run's servers: ours against ours2 and typical, whichever are running. */
+/** The gate over the run's servers: ours against ours2, bare and typical, whichever are running. */
 export async function runGate(
   servers: Servers,
   scenarios: Scenario[],
   seed: number,
 ): Promise<GateReport> {
-  const others = [servers.get('ours2'), servers.get('typical')].filter(
-    (s): s is ServerProcess => !!s,
-  );
+  const others = [
+    servers.get('ours2'),
+    servers.get('bare'),
+    servers.get('typical'),
+  ].filter((s): s is ServerProcess => !!s);
   console.log(
     `\nCorrectness gate: ours vs ${others.map((s) => s.name).join(', ') || 'nothing'}…`,
   );

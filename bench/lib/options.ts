@@ -45,7 +45,8 @@ export const USAGE = `npm run bench -- [options]
                     (orders); events, eventget (events); tickets, ticketdeep, ticketget
                     (issued tickets); syncwalk, feedpoll (incremental sync, ours only);
                     firstpoll, getpoll (revalidations answered 304, ours only)
-  --servers a,b     subset of: ceiling, ours, ours2, typical
+  --servers a,b     subset of: bare, ceiling, ours, ours2, ours4, typical
+                    (ours4: the walk on four workers, only when named here)
   --connections a,b override the per-cell connection counts (e.g. 10)
   --full            every scenario x server at 1 and 10 connections (about 3x longer)
   --smoke           CI variant: 20k orders, 5 s, 1 rep, 10 connections; exits 1 unless

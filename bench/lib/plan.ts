@@ -1,6 +1,11 @@
 import type { BenchOptions } from './options';
 import type { Pinning } from './proc';
-import { OURS_ONLY, type Scenario, type ScenarioName } from './scenarios';
+import {
+  BARE_SCENARIOS,
+  OURS_ONLY,
+  type Scenario,
+  type ScenarioName,
+} from './scenarios';
 import type { ServerName } from './servers';
 
 /** One scenario on one server at one connection count: warm-up, then the timed runs. */
@@ -12,9 +17,9 @@ export interface Cell {
 
 /**
  * The default matrix (bench/README.md, "Matrix and time budget"): every scenario at 10
- * connections for ours and typical (invalid: ours only); the walk, the headline, also at 1
- * connection, against the ceiling and on two workers. `--full` runs every scenario on every
- * server at 1 and 10 connections.
+ * connections for ours and typical (invalid: ours only), and the orders' scenarios for the
+ * framework-free baseline; the walk, the headline, also at 1 connection, against the ceiling and
+ * on two workers. `--full` runs every scenario on every server at 1 and 10 connections.
  */
 export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
   const cells: Cell[] = [];
@@ -42,6 +47,10 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
       add(name, 'ceiling', [10]);
     add(name, 'ours', both);
     if (name === 'walk' || options.full) add(name, 'ours2', [10]);
+    // Four workers: the scale-out measurement, only when --servers names it.
+    if (name === 'walk' && options.servers?.includes('ours4'))
+      add(name, 'ours4', [10]);
+    if (BARE_SCENARIOS.has(name)) add(name, 'bare', both);
     // The 400 path costs both servers next to nothing: compared only with --full. The typical
     // peer has no sync parameters or change feed (OURS_ONLY).
     if (OURS_ONLY.has(name)) continue;

@@ -1,6 +1,11 @@
 import type { RunMetrics } from './load';
 import { profileMarkdown, type ScenarioProfile } from './profile';
-import { SERVER_LABELS, SERVER_NAMES, type ServerName } from './servers';
+import {
+  SERVER_LABELS,
+  SERVER_NAMES,
+  isCluster,
+  type ServerName,
+} from './servers';
 
 export interface CellResult {
   scenario: string;
@@ -109,7 +114,7 @@ function slowdown(ours: Median | undefined, peer: Median | undefined) {
   return { value: ratio(peer.p99, ours.p99), lower: false };
 }
 
-/** Errors of every server but the peer (ours, ours2 and the ceiling), all runs. */
+/** Errors of every server but the peer (ours, ours2, the baseline and the ceiling), all runs. */
 export function ourErrors(cells: CellResult[]): number {
   return cells
     .filter((c) => c.server !== 'typical')
@@ -198,6 +203,14 @@ export function targets(
     '≤ 1.3',
     (v) => v <= 1.3,
   );
+  const bare = (s: string) => findCell(cells, s, 'bare')?.median;
+  add(
+    'retrieve req/s, ours ÷ bare',
+    'req/s ours ÷ bare, retrieve @10',
+    ratio(ours('retrieve')?.rps, bare('retrieve')?.rps),
+    '≥ 0.75×',
+    (v) => v >= 0.75,
+  );
   add(
     'retrieve req/s (1 process)',
     'req/s, retrieve @10',
@@ -241,15 +254,19 @@ export function targets(
     (v) => v >= 2000,
   );
   add(
-    'errors (ours, ours2, ceiling)',
+    'errors (ours, ours2, bare, ceiling)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,
     '0',
     (v) => v === 0,
   );
-  const peaks = [...(rss.ours ?? []), ...(rss.ours2 ?? [])];
+  const peaks = [
+    ...(rss.ours ?? []),
+    ...(rss.ours2 ?? []),
+    ...(rss.ours4 ?? []),
+  ];
   add(
-    'peak RSS per process (ours, ours2)',
+    'peak RSS per process (ours, ours2, ours4)',
     'max VmHWM, MB',
     peaks.length ? Math.max(...peaks) : NaN,
     '≤ 300 MB',
@@ -300,7 +317,7 @@ export function markdownTable(
       ? `alone: ${fmt(m.soloMs)}`
       : fmt(m.p50, m.p50 < 10 ? 1 : 0);
     const sql =
-      sqlPerRequest[c.server === 'ours2' ? 'ours' : c.server]?.[c.scenario];
+      sqlPerRequest[isCluster(c.server) ? 'ours' : c.server]?.[c.scenario];
     lines.push(
       `| ${titles[c.scenario] ?? c.scenario} | ${SERVER_LABELS[c.server]} | ${c.connections} | ${fmt(m.rps, m.rps < 10 ? 1 : 0)}${spread} | ${p50} | ${fmt(m.p99, m.p99 < 10 ? 1 : 0)} | ${fmt(m.mbps, 1)} | ${fmt(m.cpuUsPerRequest)}${db ? ` | ${fmt(m.dbCpuUsPerRequest)}` : ''} | ${c.server === 'ceiling' ? '0' : fmt(sql, sql !== undefined && sql % 1 ? 1 : 0)} | ${m.errors} |`,
     );
@@ -313,8 +330,8 @@ export function ratioTable(
   titles: Record<string, string>,
 ): string {
   const lines = [
-    '| scenario | conns | ours req/s ÷ typical | typical p99 ÷ ours | ours ÷ ceiling req/s | ours2 ÷ ours req/s |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | conns | ours req/s ÷ typical | typical p99 ÷ ours | ours ÷ bare req/s | ours ÷ ceiling req/s | ours2 ÷ ours req/s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const keys = new Set(cells.map((c) => `${c.scenario}|${c.connections}`));
   for (const key of keys) {
@@ -323,13 +340,14 @@ export function ratioTable(
     const ours = findCell(cells, scenario, 'ours', n)?.median;
     if (!ours) continue;
     const typical = findCell(cells, scenario, 'typical', n)?.median;
+    const bare = findCell(cells, scenario, 'bare', n)?.median;
     const ceiling = findCell(cells, scenario, 'ceiling', n)?.median;
     const ours2 = findCell(cells, scenario, 'ours2', n)?.median;
-    if (!typical && !ceiling && !ours2) continue;
+    if (!typical && !bare && !ceiling && !ours2) continue;
     const up = speedup(ours, typical);
     const down = slowdown(ours, typical);
     lines.push(
-      `| ${titles[scenario] ?? scenario} | ${n} | ${fmtRatio(up.value, up.lower)} | ${fmtRatio(down.value, down.lower)} | ${fmtRatio(ratio(ours.rps, ceiling?.rps))} | ${fmtRatio(ratio(ours2?.rps, ours.rps))} |`,
+      `| ${titles[scenario] ?? scenario} | ${n} | ${fmtRatio(up.value, up.lower)} | ${fmtRatio(down.value, down.lower)} | ${fmtRatio(ratio(ours.rps, bare?.rps))} | ${fmtRatio(ratio(ours.rps, ceiling?.rps))} | ${fmtRatio(ratio(ours2?.rps, ours.rps))} |`,
     );
   }
   return lines.join('\n');
@@ -367,7 +385,7 @@ export function scaleOutTable(
 ): string | null {
   const measured = cells.filter(
     (c) =>
-      (c.server === 'ours' || c.server === 'ours2') &&
+      (c.server === 'ours' || isCluster(c.server)) &&
       c.connections === 10 &&
       (c.median.dbCpuUsPerRequest ?? 0) > 0 &&
       (c.median.cpuUsPerRequest ?? 0) > 0,

@@ -62,6 +62,18 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'getpoll',
 ]);
 
+/** The orders' scenarios, the only ones the framework-free baseline serves (bench/bare.ts). */
+export const BARE_SCENARIOS: ReadonlySet<ScenarioName> = new Set([
+  'first',
+  'walk',
+  'deep50',
+  'deep99',
+  'range',
+  'event',
+  'retrieve',
+  'invalid',
+]);
+
 export interface Scenario {
   name: ScenarioName;
   title: string;

@@ -12,15 +12,28 @@ import {
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
 import { SERVICE_NODE_FLAGS } from './service';
 
-export const SERVER_NAMES = ['ceiling', 'ours', 'ours2', 'typical'] as const;
+export const SERVER_NAMES = [
+  'ceiling',
+  'bare',
+  'ours',
+  'ours2',
+  'ours4',
+  'typical',
+] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
 export const SERVER_LABELS: Record<ServerName, string> = {
   ceiling: 'ceiling (node:http, fixed body)',
+  bare: 'bare (node:http + driver, same SQL)',
   ours: 'ours (1 process)',
   ours2: 'ours (2 workers)',
+  ours4: 'ours (4 workers)',
   typical: 'typical (find + ClassSerializer)',
 };
+
+/** The service in several processes behind one port (bench/cluster.ts). */
+export const isCluster = (name: string): boolean =>
+  name === 'ours2' || name === 'ours4';
 
 const isServerName = (name: string): name is ServerName =>
   (SERVER_NAMES as readonly string[]).includes(name);
@@ -69,10 +82,11 @@ export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
         cpus: pinned,
       };
     case 'ours2':
+    case 'ours4':
       return {
         name,
         args: [dist('bench', 'cluster.js')],
-        env: { ...launch.env, WORKERS: '2' },
+        env: { ...launch.env, WORKERS: name === 'ours2' ? '2' : '4' },
         // Every core (a child inherits the parent's affinity, which is core 0 here).
         cpus: launch.pinning ? allCores() : null,
       };
@@ -81,6 +95,13 @@ export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
         name,
         args: [dist('bench', 'typical', 'main.js')],
         env: launch.env,
+        cpus: pinned,
+      };
+    case 'bare':
+      return {
+        name,
+        args: [dist('bench', 'bare.js')],
+        env: { DATABASE_URL: launch.env.DATABASE_URL, NODE_ENV: 'production' },
         cpus: pinned,
       };
     case 'ceiling':
@@ -194,7 +215,7 @@ export function peakRss(
     const pids = server.pids();
     // A cluster's primary only hands out connections: report its workers.
     rss[server.name] = peakRssMb(
-      server.name === 'ours2' && pids.length > 1 ? pids.slice(1) : pids,
+      isCluster(server.name) && pids.length > 1 ? pids.slice(1) : pids,
     );
   }
   return rss;

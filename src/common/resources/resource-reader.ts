@@ -106,13 +106,15 @@ export class ResourceReader {
   /** Runs every statement the reader sends (see `rowReader`). */
   readonly read: ReadRows;
 
+  /** `read`: how statements run, by default through the data source's pool (see `rowReader`). */
   constructor(
     dataSource: DataSource,
     readonly source: ResourceSource,
+    read: ReadRows = rowReader(dataSource),
   ) {
     this.dialect = dialectFor(dataSource.options.type);
     this.json = compileResourceJson(source.fields, this.dialect);
-    this.read = rowReader(dataSource);
+    this.read = read;
   }
 
   async page(tenantId: number, request: PageRequest): Promise<Page> {
