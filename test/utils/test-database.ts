@@ -11,14 +11,19 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** Whether this run is on PostgreSQL (`npm run test:e2e:postgres`). */
-export const onPostgres = /^postgres(ql)?:\/\//.test(
-  process.env.TEST_DATABASE_URL ?? '',
-);
+const isPostgresUrl = (url: string | undefined): url is string =>
+  /^postgres(ql)?:\/\//.test(url ?? '');
+
+/**
+ * Whether this run is on PostgreSQL (`npm run test:e2e:postgres`), as the environment says when
+ * a test file loads. The server-process suites set TEST_DATABASE_URL later, in their own code:
+ * createTestDatabase reads it when called.
+ */
+export const onPostgres = isPostgresUrl(process.env.TEST_DATABASE_URL);
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl || !onPostgres) {
+  if (!isPostgresUrl(serverUrl)) {
     return { url: 'sqlite::memory:', drop: async () => {} };
   }
   const name = `boxoffice_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
