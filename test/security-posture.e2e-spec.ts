@@ -496,6 +496,14 @@ describe('API1 object-level authorisation: another box office’s object is no o
         links: { next: null, previous: null },
       });
       expect(comparable(a, theirs)).toEqual(comparable(b, nobodys));
+      // Left out of the comparison as the clock's, but sent on both.
+      expect([
+        a.headers['x-sync-watermark'],
+        b.headers['x-sync-watermark'],
+      ]).toEqual([
+        expect.stringMatching(/^\d+$/),
+        expect.stringMatching(/^\d+$/),
+      ]);
     }
   });
 

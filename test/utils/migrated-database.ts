@@ -38,8 +38,9 @@ export async function openWithMigrations(
 
 /**
  * The schema as the database describes it: every table's columns (type, nullability, default),
- * indexes, foreign keys and triggers, in a stable order. Two snapshots are equal when the
- * schemas are, whatever DDL text produced them.
+ * indexes, foreign keys, and triggers and functions with their definitions (SQLite keeps a
+ * trigger's text as written; PostgreSQL a function's body), in a stable order. Tables and indexes
+ * compare whatever DDL text produced them; triggers and functions by what they run.
  */
 export async function schemaSnapshot(dataSource: DataSource) {
   return dataSource.options.type === 'postgres'

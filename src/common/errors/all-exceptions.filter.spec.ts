@@ -4,6 +4,7 @@ import {
   Logger,
   NotFoundException,
   PayloadTooLargeException,
+  UnauthorizedException,
 } from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
 import type { HttpAdapterHost } from '@nestjs/core';
@@ -139,12 +140,20 @@ describe('AllExceptionsFilter', () => {
     expect(first.headers['Retry-After']).toBe('5');
     expect(first.body).not.toMatch(/5432/);
     expect(warnings).toHaveBeenCalledTimes(1);
-    // One filter, three failures moments apart: one warning.
+    // One filter, three failures moments apart: one warning; another once 10 s have passed.
     const filter = newFilter();
     warnings.mockClear();
+    let now = 1_000_000;
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
     for (const path of ['/a', '/b', '/c'])
       catchWith(unreachable(), { path }, false, filter);
     expect(warnings).toHaveBeenCalledTimes(1);
+    now += 9_999;
+    catchWith(unreachable(), {}, false, filter);
+    expect(warnings).toHaveBeenCalledTimes(1);
+    now += 1;
+    catchWith(unreachable(), {}, false, filter);
+    expect(warnings).toHaveBeenCalledTimes(2);
     expect(errors).not.toHaveBeenCalled();
   });
 
@@ -179,6 +188,13 @@ describe('AllExceptionsFilter', () => {
   });
 
   it("keeps a framework 4xx's status and code, and its message only when it is Nest's own", () => {
+    const unauthorized = catchWith(new UnauthorizedException('No API key'));
+    expect(unauthorized.status).toBe(401);
+    expect(bodyOf(unauthorized)).toEqual({
+      status: 401,
+      error_code: 'UNAUTHORIZED',
+      message: 'No API key',
+    });
     const tooLarge = catchWith(new PayloadTooLargeException());
     // 413 has no code of its own in the contract: a malformed request.
     expect(tooLarge.status).toBe(400);
