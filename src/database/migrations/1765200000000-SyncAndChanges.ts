@@ -483,6 +483,13 @@ const pgStampOrder = (id: string) =>
   `UPDATE orders SET updated_at = sync_stamp() WHERE id = ${id} AND updated_at < sync_stamp();`;
 
 /**
+ * Whether the transaction writes in import mode (src/sync/import-mode.ts); migration
+ * ImportGeneration replaces it, and its down() restores this text.
+ */
+export const PG_SYNC_IMPORTING = `CREATE FUNCTION sync_importing() RETURNS boolean LANGUAGE sql STABLE AS $$
+       SELECT coalesce(current_setting('boxoffice.sync_import', true), '') = 'on' $$`;
+
+/**
  * The stamp of a row written, or rewritten, outside import mode: never backwards, never before
  * the row's own times (`also`: a ticket's voided_at).
  */
@@ -509,8 +516,7 @@ function postgresTriggers(
     : ticketOwn;
 
   const statements = [
-    `CREATE FUNCTION sync_importing() RETURNS boolean LANGUAGE sql STABLE AS $$
-       SELECT coalesce(current_setting('boxoffice.sync_import', true), '') = 'on' $$`,
+    PG_SYNC_IMPORTING,
     // The transaction's stamp, taken once. First a lower bound of it is announced in a shared
     // advisory lock held until the transaction ends: the horizon stays below every announced
     // bound, and a stamp taken after its announcement is above any horizon read before it.
