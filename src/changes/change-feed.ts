@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { type ReadRows, rowReader } from '../database/row-reader';
 import { dialectFor, SqlParams } from '../database/sql-dialect';
 
 /**
@@ -57,13 +58,18 @@ export interface ChangePageQuery {
 
 const number = (value: unknown) => Number(value);
 
-/** The newest entry a reader can see now (0 when the box office has none yet): `chg_<n>`. */
+/**
+ * The newest entry a reader can see now (0 when the box office has none yet): `chg_<n>`. Read as
+ * the feed's page is (`read`: on PostgreSQL a named statement straight to the pool), since every
+ * poll reads it.
+ */
 export async function changeHead(
   dataSource: DataSource,
   boxOfficeId: number,
+  read: ReadRows = rowReader(dataSource),
 ): Promise<number> {
   const p = new SqlParams(dialectFor(dataSource.options.type));
-  const rows = await dataSource.query<{ last_id: unknown }[]>(
+  const rows = await read(
     `SELECT last_id FROM change_heads WHERE box_office_id = ${p.add(boxOfficeId)}`,
     p.values,
   );

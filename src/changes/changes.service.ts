@@ -53,7 +53,11 @@ export class ChangesService {
     ).slice(0, limit);
     // Read after the page: the head covers what the page saw, and a cleanup that ran in between
     // shows in the oldest entry kept.
-    const head = await changeHead(this.dataSource, boxOfficeId);
+    const head = await changeHead(
+      this.dataSource,
+      boxOfficeId,
+      this.reader.read,
+    );
     if (after.id > head) {
       throw new ApiError(
         HttpStatus.BAD_REQUEST,
