@@ -9,7 +9,7 @@ import { DataSource } from 'typeorm';
 import { ApiError } from '../src/common/errors/api-error';
 import { ErrorCode } from '../src/common/errors/error-codes';
 import {
-  pageLink,
+  pageLinks,
   wrapPage,
 } from '../src/common/pagination/pagination-links.interceptor';
 import {
@@ -30,8 +30,9 @@ import { orderFilters } from '../src/orders/orders.service';
  * ETags, rate limits, request ids or security headers, and on SQLite no TypeORM either (the
  * reader's statements run as better-sqlite3 prepared statements; on PostgreSQL they already go
  * straight to the pool as named statements). It serves the orders list (`limit`, the cursors,
- * `created_at` ranges, `event_id`, `status`) and `GET /v1/orders/{id}` with the same bytes as the
- * service; what ours costs beyond it is the pipeline's.
+ * `created_at` ranges, `event_id`, `status`) and `GET /v1/orders/{id}` with the same statements
+ * and bytes as the service, less the sync horizon a list of ours reads for its
+ * `X-Sync-Watermark` header; what ours costs beyond it is the pipeline's.
  * `DATABASE_URL=… PORT=… node dist/bench/bare.js`
  */
 
@@ -124,17 +125,7 @@ async function start(): Promise<void> {
       tenant,
       pageRequest(dto, orderFilters(tenant, dto)),
     );
-    const path = '/v1/orders';
-    return wrapPage(page.items, {
-      next:
-        page.hasNext && page.lastCursor
-          ? pageLink(path, 'starting_after', page.lastCursor, raw)
-          : null,
-      previous:
-        page.hasPrevious && page.firstCursor
-          ? pageLink(path, 'ending_before', page.firstCursor, raw)
-          : null,
-    });
+    return wrapPage(page.items, pageLinks(page, '/v1/orders', raw));
   }
 
   async function answer(req: IncomingMessage): Promise<Buffer> {
@@ -142,7 +133,15 @@ async function start(): Promise<void> {
     const tenant = await boxOffice(req);
     if (url.pathname === '/v1/orders') return list(url, tenant);
     const one = /^\/v1\/orders\/([^/]+)$/.exec(url.pathname);
-    if (one) return reader.one(tenant, decodeURIComponent(one[1]));
+    if (one) {
+      let id: string;
+      try {
+        id = decodeURIComponent(one[1]);
+      } catch {
+        throw new ApiError(404, ErrorCode.NOT_FOUND, 'No such order');
+      }
+      return reader.one(tenant, id);
+    }
     throw new ApiError(404, ErrorCode.NOT_FOUND, 'bare serves orders only');
   }
 

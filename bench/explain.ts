@@ -10,6 +10,7 @@ import {
   type ResourceSource,
 } from '../src/common/resources/resource-reader';
 import { sortOf } from '../src/common/pagination/sort';
+import { PG_SESSION_OPTIONS } from '../src/database/data-source-options';
 import type { ReadRows, Row } from '../src/database/row-reader';
 import type { Statement } from '../src/database/sql-dialect';
 import { EVENT_SOURCE } from '../src/events/event.fields';
@@ -116,7 +117,11 @@ async function main() {
   });
   const url =
     values['db-url'] ?? (process.env.BENCH_DATABASE_URL || DEFAULT_PG_URL);
-  const client = new Client({ connectionString: url });
+  // The service's session settings, so that the plans shown are the ones it runs.
+  const client = new Client({
+    connectionString: url,
+    options: PG_SESSION_OPTIONS,
+  });
   await client.connect();
   const outDir = join(process.cwd(), 'bench', 'explain');
   mkdirSync(outDir, { recursive: true });

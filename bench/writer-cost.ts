@@ -31,8 +31,11 @@ const { values } = parseArgs({
   },
 });
 const SECONDS = Number(values.seconds);
+// Without the change feed: SyncAndChanges, and ImportGeneration, which builds on its import mode.
 const WITHOUT = MIGRATIONS.filter(
-  (m) => m.name !== 'SyncAndChanges1765200000000',
+  (m) =>
+    m.name !== 'SyncAndChanges1765200000000' &&
+    m.name !== 'ImportGeneration1765400000000',
 );
 
 interface Target {

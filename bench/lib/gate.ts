@@ -143,7 +143,7 @@ export async function correctnessGate(
   return report;
 }
 
-/** The gate over the run's servers: ours against ours2, bare and typical, whichever are running. */
+/** The gate over the run's servers: ours against ours2, ours4, bare and typical, whichever run. */
 export async function runGate(
   servers: Servers,
   scenarios: Scenario[],
@@ -151,6 +151,7 @@ export async function runGate(
 ): Promise<GateReport> {
   const others = [
     servers.get('ours2'),
+    servers.get('ours4'),
     servers.get('bare'),
     servers.get('typical'),
   ].filter((s): s is ServerProcess => !!s);

@@ -63,7 +63,8 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
 
 /**
  * The servers a run starts: those of its cells, and always ours and the servers the correctness
- * gate compares it with (typical unless --servers leaves it out, ours2 when --servers names it).
+ * gate compares it with (typical unless --servers leaves it out; ours2, ours4 and bare when
+ * --servers names them, so that `--gate-only` checks them too).
  */
 export function serversNeeded(
   options: BenchOptions,
@@ -73,7 +74,9 @@ export function serversNeeded(
   needed.add('ours');
   if (!options.servers || options.servers.includes('typical'))
     needed.add('typical');
-  if (options.servers?.includes('ours2')) needed.add('ours2');
+  for (const name of ['ours2', 'ours4', 'bare'] as const) {
+    if (options.servers?.includes(name)) needed.add(name);
+  }
   return needed;
 }
 

@@ -24,7 +24,7 @@ export type ServerName = (typeof SERVER_NAMES)[number];
 
 export const SERVER_LABELS: Record<ServerName, string> = {
   ceiling: 'ceiling (node:http, fixed body)',
-  bare: 'bare (node:http + driver, same SQL)',
+  bare: 'bare (node:http + driver + our reader)',
   ours: 'ours (1 process)',
   ours2: 'ours (2 workers)',
   ours4: 'ours (4 workers)',
@@ -100,7 +100,8 @@ export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
     case 'bare':
       return {
         name,
-        args: [dist('bench', 'bare.js')],
+        // The service's Node flags: the same heap settings, so that only the pipeline differs.
+        args: [...SERVICE_NODE_FLAGS, dist('bench', 'bare.js')],
         env: { DATABASE_URL: launch.env.DATABASE_URL, NODE_ENV: 'production' },
         cpus: pinned,
       };

@@ -60,6 +60,16 @@ export interface DataSourceTuning {
   connectTimeoutMs: number;
 }
 
+/**
+ * Startup options of every PostgreSQL session the project opens. Every statement the service
+ * sends is a short indexed read: JIT compilation and parallel workers only add start-up cost
+ * there, and a generic plan that overestimates a LIMIT's rows turns both on (the issued-ticket
+ * page at 1M orders took 130-250 ms with them and 10 ms without: bench/README.md, "PostgreSQL
+ * session settings").
+ */
+export const PG_SESSION_OPTIONS =
+  '-c jit=off -c max_parallel_workers_per_gather=0';
+
 const DEFAULT_TUNING: DataSourceTuning = {
   poolSize: 10,
   statementTimeoutMs: 10_000,
@@ -112,11 +122,7 @@ export function buildDataSourceOptions(
     extra: {
       statement_timeout: tuning.statementTimeoutMs,
       idle_in_transaction_session_timeout: 60_000,
-      // Every statement the service sends is a short indexed read. JIT compilation and parallel
-      // workers only add start-up cost there, and a generic plan that overestimates a LIMIT's
-      // rows turns both on: the issued-ticket page at 1M orders took 130-250 ms with them and
-      // 10 ms without (bench/README.md, "PostgreSQL session settings").
-      options: '-c jit=off -c max_parallel_workers_per_gather=0',
+      options: PG_SESSION_OPTIONS,
     },
   };
 }

@@ -30,6 +30,24 @@ export function pageLink(
   return `${path}?${parts.join('&')}`;
 }
 
+/** A page's `next` and `previous`: null when nothing lies that way. */
+export function pageLinks(
+  page: Page,
+  path: string,
+  query: Record<string, unknown>,
+): { next: string | null; previous: string | null } {
+  return {
+    next:
+      page.hasNext && page.lastCursor
+        ? pageLink(path, 'starting_after', page.lastCursor, query)
+        : null,
+    previous:
+      page.hasPrevious && page.firstCursor
+        ? pageLink(path, 'ending_before', page.firstCursor, query)
+        : null,
+  };
+}
+
 /**
  * Turns the service's Page into `{"data": [...], "links": {"next", "previous"}}`, encoded: the
  * HTTP adapter sends a Buffer as JSON bytes. Links are relative, keep the request's other
@@ -49,17 +67,7 @@ export class PaginationLinksInterceptor implements NestInterceptor {
         for (const [name, value] of Object.entries(page.headers ?? {})) {
           response.setHeader(name, value);
         }
-        const links = {
-          next:
-            page.hasNext && page.lastCursor
-              ? pageLink(path, 'starting_after', page.lastCursor, query)
-              : null,
-          previous:
-            page.hasPrevious && page.firstCursor
-              ? pageLink(path, 'ending_before', page.firstCursor, query)
-              : null,
-        };
-        return wrapPage(page.items, links);
+        return wrapPage(page.items, pageLinks(page, path, query));
       }),
     );
   }
