@@ -24,7 +24,7 @@ export const EVENT_SERIES_FIELDS: Fields = [
   ['object', json.literal('event_series')],
   ['id', json.id('es_', 'es.id')],
   ['name', json.string('es.name')],
-  ['description', json.string('es.description')],
+  ['description', json.nullableString('es.description')],
   ['status', json.string('es.status')],
   ['created_at', json.integer('es.created_at')],
   ['currency', json.string('es.currency')],
@@ -32,8 +32,8 @@ export const EVENT_SERIES_FIELDS: Fields = [
   [
     'venue',
     json.object([
-      ['name', json.string('es.venue_name')],
-      ['postal_code', json.string('es.venue_postal_code')],
+      ['name', json.nullableString('es.venue_name')],
+      ['postal_code', json.nullableString('es.venue_postal_code')],
     ]),
   ],
   [
@@ -46,7 +46,7 @@ export const EVENT_SERIES_FIELDS: Fields = [
   ['url', json.string('es.url')],
   ['online_event', json.flag('es.online_event')],
   ['private', json.flag('es.private')],
-  ['access_code', json.string('es.access_code')],
+  ['access_code', json.nullableString('es.access_code')],
   ['call_to_action', json.string('es.call_to_action')],
   [
     'payment_methods',

@@ -31,9 +31,9 @@ export function ticketTypeFields(alias: string, stock: Stock): Fields {
   return [
     ['object', json.literal('ticket_type')],
     ['id', json.id('tt_', `${alias}.id`)],
-    ['access_code', json.string(`${alias}.access_code`)],
+    ['access_code', json.nullableString(`${alias}.access_code`)],
     ['booking_fee', json.integer(`${alias}.booking_fee`)],
-    ['description', json.string(`${alias}.description`)],
+    ['description', json.nullableString(`${alias}.description`)],
     ['group_id', json.nullableId('tg_', `${alias}.group_id`)],
     ['max_per_order', json.integer(`${alias}.max_per_order`)],
     ['min_per_order', json.integer(`${alias}.min_per_order`)],
@@ -81,11 +81,11 @@ export function ticketGroupFields(alias: string, typesTable: string): Fields {
 
 /** A payment method's fields, read from `pm`. */
 export const PAYMENT_METHOD_FIELDS: Fields = [
-  ['external_id', json.string('pm.external_id')],
+  ['external_id', json.nullableString('pm.external_id')],
   ['id', json.nullableId('pm_', 'pm.payment_method_id')],
   ['type', json.string('pm.type')],
-  ['name', json.string('pm.name')],
-  ['instructions', json.string('pm.instructions')],
+  ['name', json.nullableString('pm.name')],
+  ['instructions', json.nullableString('pm.instructions')],
 ];
 
 /** A date object of the event's, in its time zone. */
@@ -98,11 +98,11 @@ const eventDate = (column: string) =>
 export const EVENT_FIELDS: Fields = [
   ['object', json.literal('event')],
   ['id', json.id('ev_', 'ev.id')],
-  ['access_code', json.string('ev.access_code')],
+  ['access_code', json.nullableString('ev.access_code')],
   ['call_to_action', json.string('ev.call_to_action')],
   ['created_at', json.integer('ev.created_at')],
   ['currency', json.string('ev.currency')],
-  ['description', json.string('ev.description')],
+  ['description', json.nullableString('ev.description')],
   ['end', eventDate('ev.end_at')],
   ['event_series_id', json.id('es_', 'ev.event_series_id')],
   [
@@ -162,8 +162,8 @@ export const EVENT_FIELDS: Fields = [
   [
     'venue',
     json.object([
-      ['name', json.string('ev.venue_name')],
-      ['postal_code', json.string('ev.venue_postal_code')],
+      ['name', json.nullableString('ev.venue_name')],
+      ['postal_code', json.nullableString('ev.venue_postal_code')],
     ]),
   ],
 ];

@@ -100,6 +100,30 @@ function validatorFor(schema: Schema): ValidateFunction {
   return validate;
 }
 
+const byName = new Map<string, ValidateFunction>();
+/**
+ * Where `value` departs from the document's component schema `name` (`Order`), one line per
+ * problem: none when it conforms. The test helpers' resource shapes are these schemas, which a
+ * unit spec ties to the field tables (src/resource-descriptions.spec.ts).
+ */
+export function schemaProblems(name: string, value: unknown): string[] {
+  let validate = byName.get(name);
+  if (!validate) {
+    if (!(name in document.components.schemas)) {
+      throw new Error(`openapi.json has no schema ${name}`);
+    }
+    validate = ajv.compile({
+      $ref: `openapi.json#/components/schemas/${name}`,
+    });
+    byName.set(name, validate);
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(
+    (error) =>
+      `${name}${error.instancePath} ${error.message ?? ''} ${JSON.stringify(error.params)}`,
+  );
+}
+
 const resolve = <T>(item: T | Ref): T => {
   if (item && typeof item === 'object' && '$ref' in item) {
     const [, , kind, name] = item.$ref.split('/');

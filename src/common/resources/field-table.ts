@@ -11,7 +11,12 @@
 export type JsonValue =
   /** A constant, given as the JSON text to emit (`"order"`, `[]`). */
   | { readonly kind: 'literal'; readonly json: string }
-  | { readonly kind: 'string'; readonly sql: string }
+  /** Text; `nullable` declares that the column may hold NULL (both writers render it as null). */
+  | {
+      readonly kind: 'string';
+      readonly sql: string;
+      readonly nullable: boolean;
+    }
   | {
       readonly kind: 'integer';
       readonly sql: string;
@@ -78,7 +83,16 @@ export const json = {
     kind: 'literal',
     json: JSON.stringify(value),
   }),
-  string: (sql: string): JsonValue => ({ kind: 'string', sql }),
+  string: (sql: string): JsonValue => ({
+    kind: 'string',
+    sql,
+    nullable: false,
+  }),
+  nullableString: (sql: string): JsonValue => ({
+    kind: 'string',
+    sql,
+    nullable: true,
+  }),
   integer: (sql: string): JsonValue => ({
     kind: 'integer',
     sql,
