@@ -137,3 +137,94 @@ export function checkKey(key: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(key)) throw new Error(`bad JSON key ${key}`);
   return key;
 }
+
+/**
+ * The table aliases an SQL expression of a field table reads columns of (`o` in `o.id`): string
+ * literals aside, and less the aliases its own subqueries declare (`FROM ticket_types ta`).
+ */
+export function aliasesRead(sql: string): string[] {
+  const code = sql.replace(/'(?:[^']|'')*'/g, "''");
+  const declared = new Set(
+    [...code.matchAll(/\b(?:FROM|JOIN)\s+\w+\s+(?:AS\s+)?(\w+)/gi)].map(
+      (match) => match[1],
+    ),
+  );
+  const read = new Set(
+    [...code.matchAll(/\b([a-z_]\w*)\.[a-z_]/gi)].map((match) => match[1]),
+  );
+  return [...read].filter((alias) => !declared.has(alias));
+}
+
+/** The alias a child array's rows are read under: `t` in `issued_tickets t`. */
+export function arrayAlias(array: JsonArray): string {
+  const alias = /^\w+\s+(?:AS\s+)?(\w+)$/i.exec(array.from.trim())?.[1];
+  if (alias === undefined) {
+    throw new Error(
+      `${array.from}: an array reads one table, as "<table> <alias>"`,
+    );
+  }
+  return alias;
+}
+
+/**
+ * Checks the rules of a field table that neither database could report before a request reaches
+ * it, so that a mistake stops the application when it starts, on SQLite as on PostgreSQL:
+ * - an array's values read its own table's alias, or the parent's aliases it names in
+ *   `parentAliases`, and a parent's column only as it is (`o.buyer_email`, not
+ *   `lower(o.buyer_email)`: on PostgreSQL the child's statement does not join its parent);
+ * - its link reads its own alias on the child's side;
+ * - computed values are top-level fields;
+ * - keys are plain snake_case names.
+ */
+export function checkFieldTable(fields: Fields): void {
+  const check = (
+    value: JsonValue,
+    array: JsonArray | null,
+    own: string | null,
+  ) => {
+    switch (value.kind) {
+      case 'literal':
+        return;
+      case 'object':
+        for (const [key, field] of value.fields) {
+          checkKey(key);
+          check(field, array, own);
+        }
+        return;
+      case 'computed':
+        if (array)
+          throw new Error(
+            `${array.from}: a computed value can only be a top-level field`,
+          );
+        return;
+      case 'array': {
+        const alias = arrayAlias(value);
+        if (!aliasesRead(value.link[0]).every((read) => read === alias)) {
+          throw new Error(
+            `${value.link[0]}: an array's link reads its own table (${alias}) on the child's side`,
+          );
+        }
+        check(value.of, value, alias);
+        return;
+      }
+      default: {
+        if (!array || own === null) return;
+        const parents = array.parentAliases ?? [];
+        for (const read of aliasesRead(value.sql)) {
+          if (read === own) continue;
+          if (!parents.includes(read)) {
+            throw new Error(
+              `${value.sql}: an array of ${array.from} reads ${read}, which is neither its own alias nor one of its parentAliases`,
+            );
+          }
+          if (!new RegExp(`^${read}\\.\\w+$`).test(value.sql.trim())) {
+            throw new Error(
+              `${value.sql}: a child reads its parent's columns as they are (${read}.<column>)`,
+            );
+          }
+        }
+      }
+    }
+  };
+  check({ kind: 'object', fields }, null, null);
+}

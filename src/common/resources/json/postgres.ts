@@ -6,7 +6,7 @@ import type {
   JsonComputed,
   JsonValue,
 } from '../field-table';
-import { checkKey } from '../field-table';
+import { aliasesRead, checkFieldTable, checkKey } from '../field-table';
 
 /**
  * Compiles a field table into a writer that builds the resource's JSON text in the service from
@@ -21,9 +21,9 @@ import { checkKey } from '../field-table';
  * - one item: a single statement, the one that selects the item extended to return its children
  *   too (`withChildren`), so that a retrieval is one round trip.
  *
- * The writer is generated code (one string concatenation per object, as a hand-written one
- * would be), compiled once per field table; the only input to the generated source is the
- * field table itself.
+ * The writer is composed once per field table, of one small function per value and the fixed
+ * text between them (TextPlan); no code is generated. A mistake in the table (a child reading a
+ * parent alias it does not name) stops the application when it starts: see checkFieldTable.
  */
 export interface JsonWriter {
   /** The resource's columns, aliased, for the statement that reads the resource. */
@@ -96,27 +96,61 @@ interface Part {
 
 const RESOURCE_PART = 'res';
 
+/** A value of a row as JSON text. */
+type Render = (row: Row) => string;
+/** Reads one value of a row. */
+type Read = (row: Row) => unknown;
+
+const isNull = (value: unknown) => value === null || value === undefined;
 const quote = (value: unknown): string =>
-  value === null || value === undefined ? 'null' : JSON.stringify(value);
+  isNull(value) ? 'null' : JSON.stringify(value);
+/** The driver's integer (a number, or a string for a bigint), written as it is. */
 const integer = (value: unknown): string =>
-  value === null || value === undefined ? 'null' : String(value as number);
+  isNull(value) ? 'null' : String(value as number | string);
 const stored = (value: unknown): string =>
-  value === null || value === undefined ? 'null' : (value as string);
+  isNull(value) ? 'null' : String(value as string);
 
 /**
- * Builds one level's generated writer: `'{"object":"order","id":"or_' + r.c0 + …` over rows read
- * as objects (the resource's), `… + r[0] + …` over rows read as arrays (its children's).
+ * A level's JSON text as fixed texts and rendered values in turn:
+ * `texts[0] + values[0](row) + texts[1] + … + texts[n]`, adjacent fixed texts joined.
+ */
+class TextPlan {
+  private readonly texts: string[] = [''];
+  private readonly values: Render[] = [];
+
+  text(text: string) {
+    this.texts[this.texts.length - 1] += text;
+  }
+
+  value(render: Render) {
+    this.values.push(render);
+    this.texts.push('');
+  }
+
+  build(): Render {
+    const { texts, values } = this;
+    const count = values.length;
+    return (row) => {
+      let text = texts[0];
+      for (let i = 0; i < count; i++) text += values[i](row) + texts[i + 1];
+      return text;
+    };
+  }
+}
+
+/**
+ * Builds one level's writer from its field table: the columns its statement selects, and a
+ * function of a row read as an object (the resource's own rows: `row.c0`) or as an array (its
+ * children's: `row[0]`), made of one small function per value.
  */
 class LevelCompiler {
   private readonly columns: string[] = [];
   private readonly aliases: string[] = [];
   private readonly arrays: ChildLevel[] = [];
-  private readonly arrayWriters: ((rows: Row[] | undefined) => string)[] = [];
-  private readonly computed: ((row: Row) => string)[] = [];
-  private readonly code: string[] = [];
-  private text = '';
-
   private readonly fromParent: Field[] = [];
+  private readonly plan = new TextPlan();
+  /** Where a value read from the parent starts in a child row: after its own columns and key. */
+  private parentStart = 0;
 
   constructor(
     private readonly prefix: string,
@@ -126,32 +160,13 @@ class LevelCompiler {
 
   compile(value: JsonValue): Level {
     this.value(value);
-    this.flush();
-    const body = `return ${this.code.join(' + ') || "''"};`;
-    // oxlint-disable-next-line typescript/no-implied-eval -- the source is generated from field tables, never from input
-    const writeRow = new Function(
-      'q',
-      'n',
-      's',
-      'A',
-      'C',
-      'P',
-      `return function writeRow(r) { ${body} };`,
-    )(
-      quote,
-      integer,
-      stored,
-      this.arrayWriters,
-      this.computed,
-      // P: where a value read from the parent starts, after the own columns and the parent key.
-      this.columns.length + 1,
-    ) as (row: Row) => string;
+    this.parentStart = this.columns.length + 1;
     return {
       columns: this.columns,
       aliases: this.aliases,
       arrays: this.arrays,
       fromParent: this.fromParent,
-      writeRow,
+      writeRow: this.plan.build(),
     };
   }
 
@@ -164,71 +179,64 @@ class LevelCompiler {
     return this.positional ? index : alias;
   }
 
-  /** Adds a column (or, for a parent's alias, the parent does); returns the code that reads it. */
-  private column(sql: string): string {
+  /**
+   * Reads a column: the level's own, or (`alias.column` of one of the parent's aliases, as
+   * checkFieldTable allows) a value the parent's statement selects and the child row is given.
+   */
+  private column(sql: string): Read {
     const parentAlias = this.parent?.aliases.find((alias) =>
-      new RegExp(`\\b${alias}\\.`).test(sql),
+      aliasesRead(sql).includes(alias),
     );
     if (this.parent && parentAlias !== undefined) {
-      // The parent's statement selects the value; the child's own statement cannot compute with it.
-      if (!new RegExp(`^${parentAlias}\\.\\w+$`).test(sql)) {
-        throw new Error(
-          `${sql}: a child reads its parent's columns as they are (${parentAlias}.<column>)`,
-        );
-      }
       this.fromParent.push(this.parent.field(sql));
-      return `r[P + ${this.fromParent.length - 1}]`;
+      const offset = this.fromParent.length - 1;
+      return (row) => row[this.parentStart + offset];
     }
     const field = this.field(sql);
-    return typeof field === 'number' ? `r[${field}]` : `r.${field}`;
-  }
-
-  private emitText(text: string) {
-    this.text += text;
-  }
-
-  private emitCode(code: string) {
-    this.flush();
-    this.code.push(code);
-  }
-
-  private flush() {
-    if (this.text !== '') this.code.push(JSON.stringify(this.text));
-    this.text = '';
+    return (row) => row[field];
   }
 
   private value(value: JsonValue) {
+    const { plan } = this;
     switch (value.kind) {
       case 'literal':
-        return this.emitText(value.json);
-      case 'string':
-        return this.emitCode(`q(${this.column(value.sql)})`);
-      case 'integer':
-        return this.emitCode(`n(${this.column(value.sql)})`);
-      case 'id': {
-        const ref = this.column(value.sql);
-        if (value.nullable) {
-          return this.emitCode(
-            `(${ref} == null ? 'null' : ${JSON.stringify(`"${value.prefix}`)} + ${ref} + '"')`,
-          );
-        }
-        this.emitText(`"${value.prefix}`);
-        this.emitCode(ref);
-        return this.emitText('"');
+        return plan.text(value.json);
+      case 'string': {
+        const read = this.column(value.sql);
+        return plan.value((row) => quote(read(row)));
       }
-      case 'flag':
-        return this.emitCode(
-          `(${this.column(value.sql)} ? '"true"' : '"false"')`,
-        );
-      case 'stored':
-        return this.emitCode(`s(${this.column(value.sql)})`);
+      case 'integer': {
+        const read = this.column(value.sql);
+        return plan.value((row) => integer(read(row)));
+      }
+      case 'id': {
+        const read = this.column(value.sql);
+        const open = `"${value.prefix}`;
+        if (value.nullable) {
+          return plan.value((row) => {
+            const id = read(row);
+            return isNull(id) ? 'null' : `${open}${integer(id)}"`;
+          });
+        }
+        plan.text(open);
+        plan.value((row) => integer(read(row)));
+        return plan.text('"');
+      }
+      case 'flag': {
+        const read = this.column(value.sql);
+        return plan.value((row) => (read(row) ? '"true"' : '"false"'));
+      }
+      case 'stored': {
+        const read = this.column(value.sql);
+        return plan.value((row) => stored(read(row)));
+      }
       case 'object':
-        this.emitText('{');
+        plan.text('{');
         value.fields.forEach(([key, field], i) => {
-          this.emitText(`${i === 0 ? '' : ','}"${checkKey(key)}":`);
+          plan.text(`${i === 0 ? '' : ','}"${checkKey(key)}":`);
           this.value(field);
         });
-        return this.emitText('}');
+        return plan.text('}');
       case 'array':
         return this.array(value);
       case 'computed':
@@ -253,39 +261,45 @@ class LevelCompiler {
       parentAlias,
       parentField: level.columns.length,
       level,
-      sql: childSql(array, level, parentAlias),
+      sql: childSql(array, level, parentAlias, '$1'),
     });
     const writeChild = level.writeRow;
-    this.arrayWriters.push((rows) => {
-      if (rows === undefined) return '[]';
+    this.plan.value((row) => {
+      const children = row[childrenAlias] as Row[] | undefined;
+      if (children === undefined) return '[]';
       let text = '[';
-      for (let i = 0; i < rows.length; i++) {
-        text += (i === 0 ? '' : ',') + writeChild(rows[i]);
+      for (let i = 0; i < children.length; i++) {
+        text += (i === 0 ? '' : ',') + writeChild(children[i]);
       }
       return `${text}]`;
     });
-    this.emitCode(`A[${n}](r.${childrenAlias})`);
   }
 
   private computedValue(computed: JsonComputed) {
     const names = Object.keys(computed.columns);
-    const fields = names.map((name) => this.field(computed.columns[name]));
-    const n = this.computed.length;
-    this.computed.push((row) => {
+    const reads = names.map((name) => this.column(computed.columns[name]));
+    this.plan.value((row) => {
       const values: Record<string, unknown> = {};
-      names.forEach((name, i) => (values[name] = row[fields[i]]));
+      names.forEach((name, i) => (values[name] = reads[i](row)));
       return computed.render(values);
     });
-    this.emitCode(`C[${n}](r)`);
   }
 }
 
-/** A child array's rows for the parents whose keys are the statement's one parameter. */
-function childSql(array: JsonArray, level: Level, parentAlias: string): string {
+/**
+ * A child array's rows for the parents whose keys `keys` gives: the statement's one parameter
+ * (`$1`), or, in the combined statement, the keys its parent part holds.
+ */
+function childSql(
+  array: JsonArray,
+  level: Level,
+  parentAlias: string,
+  keys: string,
+): string {
   return [
     `SELECT ${[...level.columns, `${array.link[0]} AS ${parentAlias}`].join(',\n  ')}`,
     `FROM ${array.from}`,
-    `WHERE ${array.link[0]} = ANY($1)`,
+    `WHERE ${array.link[0]} = ANY(${keys})`,
     `ORDER BY ${[array.link[0], ...array.orderBy].join(', ')}`,
   ].join('\n');
 }
@@ -370,12 +384,10 @@ function partsOf(top: Level): Part[] {
  * (`= ANY` of the keys, which a B-tree walks in key order) and in the array's order.
  */
 function childPart(child: ChildLevel, parent: Part): string {
-  return child.sql
-    .replace(
-      /= ANY\(\$1\)$/m,
-      `= ANY(ARRAY(SELECT ${keyAlias(child, parent)} FROM ${parent.name}))`,
-    )
-    .replace(/\n/g, '\n  ');
+  const keys = `ARRAY(SELECT ${keyAlias(child, parent)} FROM ${parent.name})`;
+  return childSql(child.array, child.level, child.parentAlias, keys)
+    .split('\n')
+    .join('\n  ');
 }
 
 /** The column alias of the parent's key for the array, in the parent part's rows. */
@@ -393,19 +405,21 @@ function positional(child: ChildLevel, row: Row): Row {
 }
 
 /**
- * The combined statement. Each part is selected with the columns of every part, in one order:
- * its own, and the others' through `LEFT JOIN … ON false` (no rows, but columns of the right
- * types, so that the `UNION ALL` can match them up). The parts come back one after the other and
- * each in its own order (PostgreSQL appends the branches of a `UNION ALL` in turn, and reads a
- * `WITH` part back in the order it was written); the PostgreSQL e2e suite compares whole bodies,
- * children's order included.
+ * The combined statement, as the text before and after the resource's own statement (which the
+ * reader writes per request; the rest depends on the field table only). Each part is selected
+ * with the columns of every part, in one order: its own, and the others' through
+ * `LEFT JOIN … ON false` (no rows, but columns of the right types, so that the `UNION ALL` can
+ * match them up). The parts come back one after the other and each in its own order (PostgreSQL
+ * appends the branches of a `UNION ALL` in turn, and reads a `WITH` part back in the order it was
+ * written); the PostgreSQL e2e suite compares whole bodies, children's order included.
  */
-function combinedSql(parts: readonly Part[], resourceSql: string): string {
-  const withList = parts.map((part, i) =>
-    i === 0
-      ? `${part.name} AS (\n${resourceSql}\n)`
-      : `${part.name} AS (\n  ${childPart(part.child!, parts[part.parent])}\n)`,
-  );
+function combinedSql(parts: readonly Part[]): [before: string, after: string] {
+  const children = parts
+    .slice(1)
+    .map(
+      (part) =>
+        `${part.name} AS (\n  ${childPart(part.child!, parts[part.parent])}\n)`,
+    );
   const everyColumn = parts.map((part) => `${part.name}.*`).join(', ');
   const branches = parts.map((part, i) => {
     const others = parts
@@ -414,28 +428,26 @@ function combinedSql(parts: readonly Part[], resourceSql: string): string {
       .join('');
     return `SELECT ${i} AS k, ${everyColumn}\n  FROM ${part.name}${others}`;
   });
-  return `WITH ${withList.join(',\n')}\n${branches.join('\nUNION ALL\n')}`;
+  return [
+    `WITH ${RESOURCE_PART} AS (\n`,
+    `\n),\n${children.join(',\n')}\n${branches.join('\nUNION ALL\n')}`,
+  ];
 }
 
 export function compileJsonWriter(fields: Fields): JsonWriter {
+  checkFieldTable(fields);
   const top = new LevelCompiler('c', false).compile({
     kind: 'object',
     fields,
   });
   const parts = partsOf(top);
-  // A reader sends one item statement, the same text every time: built once.
-  let lastSql: string | null = null;
-  let lastCombined = '';
+  const [before, after] = combinedSql(parts);
   return {
     selectList: top.columns.join(',\n  '),
-    withChildren: (statement) => {
-      if (parts.length === 1) return statement;
-      if (statement.sql !== lastSql) {
-        lastSql = statement.sql;
-        lastCombined = combinedSql(parts, statement.sql);
-      }
-      return { sql: lastCombined, params: statement.params };
-    },
+    withChildren: (statement) =>
+      parts.length === 1
+        ? statement
+        : { sql: before + statement.sql + after, params: statement.params },
     resourceRows: (rows) => {
       if (parts.length === 1) return [...rows];
       const byPart: Row[][] = parts.map(() => []);

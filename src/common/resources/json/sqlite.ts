@@ -1,5 +1,5 @@
 import type { Fields, JsonComputed, JsonValue } from '../field-table';
-import { checkKey } from '../field-table';
+import { checkFieldTable, checkKey } from '../field-table';
 
 /**
  * Compiles a field table into SQLite SQL that builds the resource's JSON text inside the
@@ -122,6 +122,7 @@ function writeObject(fields: Fields, out: ConcatParts, indent: string) {
 }
 
 export function compileJsonInSql(fields: Fields): SqlJson {
+  checkFieldTable(fields);
   const segments: string[] = [];
   const computed: JsonComputed[] = [];
   let out = new ConcatParts();
