@@ -5,10 +5,8 @@ import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/migrate';
 import { CURRENCY_CODES } from '../src/common/currencies';
 import { LINE_ITEM_TYPES } from '../src/orders/entities/line-item.entity';
-import {
-  ORDER_STATUSES,
-  PAYMENT_METHOD_TYPES,
-} from '../src/orders/entities/order.entity';
+import { ORDER_STATUSES } from '../src/orders/entities/order.entity';
+import { PAYMENT_METHOD_TYPES } from '../src/common/payment-methods';
 import { toDateObject } from '../src/events/event-dates';
 import {
   DEMO_BOX_OFFICES,

@@ -4,7 +4,7 @@ import type {
   TicketTypeKind,
   TicketTypeStatus,
 } from '../src/events/entities/ticket-type.entity';
-import type { PaymentMethodType } from '../src/orders/entities/order.entity';
+import type { PaymentMethodType } from '../src/common/payment-methods';
 import {
   BOX_OFFICE_PLANS,
   type BoxOfficePlan,

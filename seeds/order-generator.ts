@@ -1,9 +1,7 @@
 import { en, en_GB, Faker } from '@faker-js/faker';
 import type { LineItemType } from '../src/orders/entities/line-item.entity';
-import type {
-  OrderStatus,
-  PaymentMethodType,
-} from '../src/orders/entities/order.entity';
+import type { PaymentMethodType } from '../src/common/payment-methods';
+import type { OrderStatus } from '../src/orders/entities/order.entity';
 import {
   type BoxOfficePlan,
   type QuestionPlan,

@@ -1,5 +1,5 @@
 import { Event } from '../src/events/entities/event.entity';
-import { IssuedTicket } from '../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../src/issued-tickets/entities/issued-ticket.entity';
 import { Order } from '../src/orders/entities/order.entity';
 import { Get, getAs, listIds } from './utils/api';
 import { TestApp, createTestApp } from './utils/create-test-app';

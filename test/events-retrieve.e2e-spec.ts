@@ -3,7 +3,7 @@ import type { Event } from '../src/events/entities/event.entity';
 import type { TicketGroup } from '../src/events/entities/ticket-group.entity';
 import type { TicketType } from '../src/events/entities/ticket-type.entity';
 import type { EventPaymentMethod } from '../src/events/entities/event-payment-method.entity';
-import { IssuedTicket } from '../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../src/issued-tickets/entities/issued-ticket.entity';
 import { Get, MESSAGES, errorBody, getAs, walk } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { EventBody, expectWellFormedEvent } from './utils/event-shape';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { IssuedTicket } from '../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../src/issued-tickets/entities/issued-ticket.entity';
 import { LineItem } from '../src/orders/entities/line-item.entity';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';

@@ -1,5 +1,5 @@
 import { inImportMode } from '../src/sync/import-mode';
-import { IssuedTicket } from '../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../src/issued-tickets/entities/issued-ticket.entity';
 import type { Order } from '../src/orders/entities/order.entity';
 import {
   Get,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { Order } from '../src/orders/entities/order.entity';
-import { IssuedTicket } from '../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../src/issued-tickets/entities/issued-ticket.entity';
 import { Get, MESSAGES, errorBody, getAs, walk } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';

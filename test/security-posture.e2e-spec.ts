@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { generateApiKey } from '../src/auth/api-key-format';
-import { IssuedTicket } from '../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../src/issued-tickets/entities/issued-ticket.entity';
 import { MESSAGES, errorBody } from './utils/api';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';

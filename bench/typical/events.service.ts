@@ -15,7 +15,7 @@ import {
   Event,
   type EventStatus,
 } from '../../src/events/entities/event.entity';
-import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../../src/issued-tickets/entities/issued-ticket.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import type { EventCounts } from './event.response';
 import type { ListEventsQuery } from './list-events.query';

@@ -15,7 +15,7 @@ import {
 import {
   IssuedTicket,
   type IssuedTicketStatus,
-} from '../../src/orders/entities/issued-ticket.entity';
+} from '../../src/issued-tickets/entities/issued-ticket.entity';
 import type { ListIssuedTicketsQuery } from './list-issued-tickets.query';
 
 export interface IssuedTicketsPage {

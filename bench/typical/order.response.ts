@@ -1,7 +1,7 @@
 import { Exclude, Expose, Type } from 'class-transformer';
 import type { CustomQuestion } from '../../src/orders/entities/order.entity';
 import { Order } from '../../src/orders/entities/order.entity';
-import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../../src/issued-tickets/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { CURRENCY_BASE_MULTIPLIERS } from '../../src/common/currencies';
 import { toDateObject } from '../../src/events/event-dates';

@@ -4,7 +4,7 @@ import { ApiKey } from '../../src/auth/entities/api-key.entity';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { Event } from '../../src/events/entities/event.entity';
-import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../../src/issued-tickets/entities/issued-ticket.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import { ApiKeyGuard } from './api-key.guard';
 import { TypicalEventsController } from './events.controller';

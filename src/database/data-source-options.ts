@@ -8,7 +8,7 @@ import { EventPaymentMethod } from '../events/entities/event-payment-method.enti
 import { Event } from '../events/entities/event.entity';
 import { TicketGroup } from '../events/entities/ticket-group.entity';
 import { TicketType } from '../events/entities/ticket-type.entity';
-import { IssuedTicket } from '../orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../issued-tickets/entities/issued-ticket.entity';
 import { LineItem } from '../orders/entities/line-item.entity';
 import { Order } from '../orders/entities/order.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';

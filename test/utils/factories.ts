@@ -7,7 +7,7 @@ import { Event } from '../../src/events/entities/event.entity';
 import { EventSeries } from '../../src/event-series/entities/event-series.entity';
 import { TicketGroup } from '../../src/events/entities/ticket-group.entity';
 import { TicketType } from '../../src/events/entities/ticket-type.entity';
-import { IssuedTicket } from '../../src/orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../../src/issued-tickets/entities/issued-ticket.entity';
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import { inImportMode } from '../../src/sync/import-mode';

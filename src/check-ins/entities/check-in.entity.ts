@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { BoxOffice } from '../../auth/entities/box-office.entity';
 import { bigintAsNumber } from '../../database/column-transformers';
-import { IssuedTicket } from '../../orders/entities/issued-ticket.entity';
+import { IssuedTicket } from '../../issued-tickets/entities/issued-ticket.entity';
 
 /** A door scan of an issued ticket: 1 checks it in, -1 checks it out (docs/API.md, CheckIn). */
 @Entity({ name: 'check_ins' })

@@ -16,20 +16,21 @@ import {
   Text,
   UNIX_SECONDS,
 } from '../../common/http/api-properties';
+import { DateObjectDto } from '../../common/dto/date-object.dto';
+import { ImagesDto } from '../../common/dto/images.dto';
+import { PaymentMethodDto } from '../../common/dto/payment-method.dto';
+import { VenueDto } from '../../common/dto/venue.dto';
 import { PageDto } from '../../common/pagination/page.dto';
 import {
   EventDto,
-  ImagesDto,
   MAX_DESCRIPTION,
   MAX_PAYMENT_METHODS,
   MAX_TICKET_GROUPS,
   MAX_TICKET_TYPES,
   TicketGroupDto,
   TicketTypeDto,
-  VenueDto,
 } from '../../events/dto/event.dto';
 import { EVENT_STATUSES } from '../../events/entities/event.entity';
-import { DateObjectDto, PaymentMethodDto } from '../../orders/dto/order.dto';
 
 // The response schema for the OpenAPI document: exactly the fields event-series.fields.ts emits.
 

@@ -17,7 +17,10 @@ import {
   idSchema,
 } from '../../common/http/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
-import { DateObjectDto, PaymentMethodDto } from '../../orders/dto/order.dto';
+import { DateObjectDto } from '../../common/dto/date-object.dto';
+import { ImagesDto } from '../../common/dto/images.dto';
+import { PaymentMethodDto } from '../../common/dto/payment-method.dto';
+import { VenueDto } from '../../common/dto/venue.dto';
 import { EVENT_STATUSES } from '../entities/event.entity';
 import {
   TICKET_TYPE_KINDS,
@@ -137,31 +140,6 @@ export class TicketGroupDto {
     example: ['tt_1', 'tt_2'],
   })
   ticket_ids: string[];
-}
-
-export class ImagesDto {
-  @Text(HTTPS_URL.maxLength, {
-    ...HTTPS_URL,
-    example: 'https://cdn.boxoffice.example/events/1/header.jpg',
-  })
-  header: string;
-
-  @Text(HTTPS_URL.maxLength, {
-    ...HTTPS_URL,
-    example: 'https://cdn.boxoffice.example/events/1/thumbnail.jpg',
-  })
-  thumbnail: string;
-}
-
-export class VenueDto {
-  @NullableText(300, {
-    description: 'Venue name',
-    example: 'Royal Albert Hall',
-  })
-  name: string | null;
-
-  @NullableText(32, { description: 'Venue postal code', example: 'SW7 2AP' })
-  postal_code: string | null;
 }
 
 export class EventDto {

@@ -6,7 +6,7 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import type { PaymentMethodType } from '../../orders/entities/order.entity';
+import type { PaymentMethodType } from '../../common/payment-methods';
 import type { Event } from './event.entity';
 
 /**

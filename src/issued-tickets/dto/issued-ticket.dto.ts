@@ -1,7 +1,103 @@
+import {
+  ArrayOf,
+  EMAIL,
+  HTTPS_URL,
+  Id,
+  Integer,
+  Literal,
+  NullableId,
+  NullableInteger,
+  NullableText,
+  OneOf,
+  Text,
+  UNIX_SECONDS,
+} from '../../common/http/api-properties';
+import {
+  CustomQuestionDto,
+  MAX_CUSTOM_QUESTIONS,
+} from '../../common/dto/custom-question.dto';
 import { PageDto } from '../../common/pagination/page.dto';
-import { IssuedTicketDto } from '../../orders/dto/order.dto';
+import { ISSUED_TICKET_STATUSES } from '../entities/issued-ticket.entity';
 
-export { IssuedTicketDto };
+// The response schema for the OpenAPI document: exactly the fields issued-ticket.fields.ts emits.
+
+export class IssuedTicketDto {
+  @Literal('issued_ticket')
+  object: string;
+
+  @Id('it_')
+  id: string;
+
+  @Text(64, { example: 'K7P2M9QX4T' })
+  barcode: string;
+
+  @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'Barcode image' })
+  barcode_url: string;
+
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds' })
+  created_at: number;
+
+  @ArrayOf(CustomQuestionDto, MAX_CUSTOM_QUESTIONS)
+  custom_questions: CustomQuestionDto[];
+
+  @Text(500, { example: 'General Admission' })
+  description: string;
+
+  @Text(EMAIL.maxLength, {
+    pattern: EMAIL.pattern,
+    description: "The order's e-mail address",
+  })
+  email: string;
+
+  @Id('ev_')
+  event_id: string;
+
+  @NullableText(400, { description: 'Attendee full name' })
+  full_name: string | null;
+
+  @NullableText(200, { description: 'Attendee first name' })
+  first_name: string | null;
+
+  @NullableText(200, { description: 'Attendee last name' })
+  last_name: string | null;
+
+  @NullableText(100, {
+    description: 'Seat from a seating chart; null without one',
+    example: 'Row C, Seat 12',
+  })
+  reservation: string | null;
+
+  @OneOf(ISSUED_TICKET_STATUSES)
+  status: string;
+
+  @Integer(UNIX_SECONDS, { description: 'Unix seconds' })
+  updated_at: number;
+
+  @NullableInteger(UNIX_SECONDS, {
+    description: 'Unix seconds; set exactly when status is void',
+  })
+  voided_at: number | null;
+
+  @Id('or_')
+  order_id: string;
+
+  @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'QR code image' })
+  qr_code_url: string;
+
+  @NullableId('tt_', {
+    description:
+      'The ticket type it was issued for (null for tickets recorded without one)',
+  })
+  ticket_type_id: string | null;
+
+  @Id('es_', { description: "Its event's series" })
+  event_series_id: string;
+
+  @OneOf(['true', 'false'], {
+    description: 'Whether its check-ins sum to 1 (it is in): "true" or "false"',
+  })
+  checked_in: string;
+}
 
 export class IssuedTicketListDto extends PageDto(IssuedTicketDto, {
   path: '/v1/issued_tickets',

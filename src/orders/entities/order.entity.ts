@@ -9,21 +9,13 @@ import {
 } from 'typeorm';
 import { BoxOffice } from '../../auth/entities/box-office.entity';
 import { bigintAsNumber, jsonText } from '../../database/column-transformers';
+import type { PaymentMethodType } from '../../common/payment-methods';
 import { Event } from '../../events/entities/event.entity';
-import { IssuedTicket } from './issued-ticket.entity';
+import { IssuedTicket } from '../../issued-tickets/entities/issued-ticket.entity';
 import { LineItem } from './line-item.entity';
 
 export const ORDER_STATUSES = ['completed', 'pending', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-
-export const PAYMENT_METHOD_TYPES = [
-  'stripe',
-  'paypal',
-  'offline',
-  'operator',
-  'no_cost',
-] as const;
-export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 export interface CustomQuestion {
   question: string;

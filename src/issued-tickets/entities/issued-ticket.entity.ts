@@ -10,7 +10,7 @@ import { BoxOffice } from '../../auth/entities/box-office.entity';
 import { bigintAsNumber, jsonText } from '../../database/column-transformers';
 import { TicketType } from '../../events/entities/ticket-type.entity';
 import { Event } from '../../events/entities/event.entity';
-import type { CustomQuestion, Order } from './order.entity';
+import type { CustomQuestion, Order } from '../../orders/entities/order.entity';
 
 export const ISSUED_TICKET_STATUSES = ['valid', 'void'] as const;
 export type IssuedTicketStatus = (typeof ISSUED_TICKET_STATUSES)[number];

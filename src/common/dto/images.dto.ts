@@ -1,0 +1,16 @@
+import { HTTPS_URL, Text } from '../http/api-properties';
+
+/** An event's or a series' images. */
+export class ImagesDto {
+  @Text(HTTPS_URL.maxLength, {
+    ...HTTPS_URL,
+    example: 'https://cdn.boxoffice.example/events/1/header.jpg',
+  })
+  header: string;
+
+  @Text(HTTPS_URL.maxLength, {
+    ...HTTPS_URL,
+    example: 'https://cdn.boxoffice.example/events/1/thumbnail.jpg',
+  })
+  thumbnail: string;
+}
