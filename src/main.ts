@@ -4,7 +4,7 @@ import { createApp, listen } from './create-app';
 /**
  * The production entry point: `node dist/src/main.js` serves the API on PORT, applying pending
  * migrations first unless MIGRATIONS_RUN=false. It never seeds: `npm start` runs the demo server
- * (seeds/demo-server.ts) instead. SIGTERM drains and stops it (exit 0).
+ * (dev/demo-server.ts) instead. SIGTERM drains and stops it (exit 0).
  */
 async function bootstrap() {
   await listen(await createApp());

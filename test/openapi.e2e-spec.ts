@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import { collectExamples, seedExampleData } from '../seeds/openapi-examples';
+import { collectExamples, seedExampleData } from '../dev/openapi-examples';
 import { license } from '../package.json';
 import { TestApp, createTestApp } from './utils/create-test-app';
 import { OPENAPI_FILE, contractProblems } from './utils/openapi-contract';

@@ -6,14 +6,14 @@ import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { bootFailureLine } from '../src/boot-failure';
 import { createApp, listen } from '../src/create-app';
-import { DemoCalendar } from './demo-calendar';
+import { DemoCalendar } from '../seeds/demo-calendar';
 import {
   DEMO_BOX_OFFICES,
   DEMO_ORDER_COUNT,
   demoDataDay,
   seedDemoDataIfEmpty,
   staleDemoNotice,
-} from './demo-data';
+} from '../seeds/demo-data';
 
 /** Requests printed as ready-to-paste curl lines, made with the first demo key. */
 // Published events: the first are the next to start (those over are sales_closed).

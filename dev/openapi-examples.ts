@@ -1,6 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { OpenApiExamples } from '../src/common/http/openapi-document';
-import { DEMO_BOX_OFFICES, DEMO_ORDER_COUNT, seedDemoData } from './demo-data';
+import {
+  DEMO_BOX_OFFICES,
+  DEMO_ORDER_COUNT,
+  seedDemoData,
+} from '../seeds/demo-data';
 
 /**
  * The OpenAPI document's 200 examples: what the demo server (`npm start`: seed 1, the demo order
