@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { OpenApiExamples } from '../src/common/http/openapi-document';
+import type { OpenApiExamples } from '../src/common/openapi/openapi-document';
 import {
   DEMO_BOX_OFFICES,
   DEMO_ORDER_COUNT,
@@ -10,7 +10,7 @@ import {
  * The OpenAPI document's 200 examples: what the demo server (`npm start`: seed 1, the demo order
  * count) answers the first demo key, one request per operation whose answer does not move with
  * the clock (a series' upcoming dates and the overview's four weeks do: they have none). `npm run openapi` writes them to
- * src/common/http/openapi-examples.json; an e2e test collects them again, on SQLite and on
+ * src/common/openapi/openapi-examples.json; an e2e test collects them again, on SQLite and on
  * PostgreSQL, and compares.
  */
 

@@ -1,5 +1,5 @@
 // `npm run openapi`: writes openapi.json (the API's contract, at the repository root) and the 200
-// examples it carries (src/common/http/openapi-examples.json). The document is built by the code
+// examples it carries (src/common/openapi/openapi-examples.json). The document is built by the code
 // createApp serves at /docs-json; the examples are the demo data's answers, from an in-memory
 // SQLite database. `npm run openapi -- --check` writes nothing and fails when either file is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -7,14 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import { DataSource } from 'typeorm';
 import { createApp } from '../src/create-app';
-import { buildOpenApiDocument } from '../src/common/http/openapi-document';
+import { buildOpenApiDocument } from '../src/common/openapi/openapi-document';
 import { AppConfig } from '../src/config/app-config';
 import { validateEnvironment } from '../src/config/environment';
 import { collectExamples, seedExampleData } from './openapi-examples';
 
 const ROOT = join(__dirname, '..');
 const OPENAPI_FILE = join(ROOT, 'openapi.json');
-const EXAMPLES_FILE = join(ROOT, 'src/common/http/openapi-examples.json');
+const EXAMPLES_FILE = join(ROOT, 'src/common/openapi/openapi-examples.json');
 
 const asJson = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 

@@ -29,7 +29,7 @@ import { etagOf } from './common/http/etag';
 import { configureHttpServer } from './common/http/http-server';
 import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
-import { buildOpenApiDocument } from './common/http/openapi-document';
+import { buildOpenApiDocument } from './common/openapi/openapi-document';
 import { requestIdMiddleware } from './common/http/request-id';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './logger-options';

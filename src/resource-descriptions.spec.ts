@@ -15,7 +15,7 @@ import {
   Literal,
   NullableText,
   UNIX_SECONDS,
-} from './common/http/api-properties';
+} from './common/openapi/api-properties';
 import {
   type Fields,
   json,

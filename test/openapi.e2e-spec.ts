@@ -38,7 +38,7 @@ interface Document {
 const committed = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document;
 const committedExamples = JSON.parse(
   readFileSync(
-    join(__dirname, '../src/common/http/openapi-examples.json'),
+    join(__dirname, '../src/common/openapi/openapi-examples.json'),
     'utf8',
   ),
 ) as Record<string, unknown>;

@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiGoneResponse } from '@nestjs/swagger';
 import type { Caller } from '../auth/auth.service';
 import { CurrentCaller } from '../auth/caller.decorator';
-import { ApiList, ApiResource } from '../common/http/api-operations';
+import { ApiList, ApiResource } from '../common/openapi/api-operations';
 import { ErrorBodyDto } from '../common/errors/error-body.dto';
 import { Page } from '../common/pagination/page';
 import { CHANGE_HEAD_HEADER, ChangesService } from './changes.service';

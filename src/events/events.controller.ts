@@ -5,7 +5,7 @@ import {
   ApiList,
   ApiResource,
   ApiRetrieve,
-} from '../common/http/api-operations';
+} from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { EventDto, EventListDto } from './dto/event.dto';

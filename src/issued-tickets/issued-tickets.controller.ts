@@ -5,7 +5,7 @@ import {
   ApiList,
   ApiResource,
   ApiRetrieve,
-} from '../common/http/api-operations';
+} from '../common/openapi/api-operations';
 import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';

@@ -7,7 +7,7 @@ import {
 import type { Caller } from '../auth/auth.service';
 import { CurrentCaller } from '../auth/caller.decorator';
 import { ErrorBodyDto } from '../common/errors/error-body.dto';
-import { ApiResource } from '../common/http/api-operations';
+import { ApiResource } from '../common/openapi/api-operations';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { OverviewDto } from './dto/overview.dto';
 import { OverviewService } from './overview.service';

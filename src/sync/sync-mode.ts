@@ -1,4 +1,4 @@
-import type { PageHeader } from '../common/http/api-operations';
+import type { PageHeader } from '../common/openapi/api-operations';
 import type { Filter } from '../common/pagination/list-filters';
 import type { PageRequest } from '../common/resources/resource-reader';
 

@@ -4,7 +4,7 @@ import {
   Literal,
   OneOf,
   UNIX_SECONDS,
-} from '../../common/http/api-properties';
+} from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { CHANGE_TYPES } from '../change-feed';
 

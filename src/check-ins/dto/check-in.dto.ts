@@ -4,7 +4,7 @@ import {
   IntegerEnum,
   Literal,
   UNIX_SECONDS,
-} from '../../common/http/api-properties';
+} from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 
 export class CheckInDto {

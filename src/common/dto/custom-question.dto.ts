@@ -1,4 +1,4 @@
-import { NullableText, Text } from '../http/api-properties';
+import { NullableText, Text } from '../openapi/api-properties';
 
 /** Custom questions and answers are stored as JSON text: these bounds are documented, not columns. */
 export const MAX_CUSTOM_QUESTIONS = 50;

@@ -1,4 +1,4 @@
-import { Integer, Text, UNIX_SECONDS } from '../http/api-properties';
+import { Integer, Text, UNIX_SECONDS } from '../openapi/api-properties';
 
 /** docs/API.md, "Date objects": an instant as a resource's time zone shows it. */
 export class DateObjectDto {

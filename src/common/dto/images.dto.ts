@@ -1,4 +1,4 @@
-import { HTTPS_URL, Text } from '../http/api-properties';
+import { HTTPS_URL, Text } from '../openapi/api-properties';
 
 /** An event's or a series' images. */
 export class ImagesDto {

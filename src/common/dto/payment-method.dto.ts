@@ -1,4 +1,4 @@
-import { NullableId, NullableText, OneOf } from '../http/api-properties';
+import { NullableId, NullableText, OneOf } from '../openapi/api-properties';
 import { PAYMENT_METHOD_TYPES } from '../payment-methods';
 
 /** A payment method, as an order names the one it was paid with and an event those it accepts. */

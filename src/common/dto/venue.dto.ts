@@ -1,4 +1,4 @@
-import { NullableText } from '../http/api-properties';
+import { NullableText } from '../openapi/api-properties';
 
 /** Where an event or a series takes place; name and postal code null when online. */
 export class VenueDto {

@@ -1,4 +1,4 @@
-import { IntegerEnum, OneOf, Text } from '../http/api-properties';
+import { IntegerEnum, OneOf, Text } from '../openapi/api-properties';
 import { ErrorCode } from './error-codes';
 
 /** Every status an error body can carry (docs/API.md, Errors: "Codes"). */

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
-import { EMAIL, idSchema } from '../http/api-properties';
+import { EMAIL, idSchema } from '../openapi/api-properties';
 import { NotRepeated } from '../validation/strict-query';
 
 /** Ids in one `event_id` list. */

@@ -8,7 +8,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { idSchema } from '../http/api-properties';
+import { idSchema } from '../openapi/api-properties';
 import { NotRepeated, StrictInt } from '../validation/strict-query';
 import { RANGE_SUFFIXES, type RangeKeys } from './list-filters';
 

@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayOf, Nested } from '../http/api-properties';
+import { ArrayOf, Nested } from '../openapi/api-properties';
 import { MAX_PAGE_SIZE } from './list-query.dto';
 
 /**

@@ -15,7 +15,7 @@ import {
   OneOf,
   Text,
   UNIX_SECONDS,
-} from '../../common/http/api-properties';
+} from '../../common/openapi/api-properties';
 import { DateObjectDto } from '../../common/dto/date-object.dto';
 import { ImagesDto } from '../../common/dto/images.dto';
 import { PaymentMethodDto } from '../../common/dto/payment-method.dto';

@@ -15,7 +15,7 @@ import {
   Text,
   UNIX_SECONDS,
   idSchema,
-} from '../../common/http/api-properties';
+} from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { DateObjectDto } from '../../common/dto/date-object.dto';
 import { ImagesDto } from '../../common/dto/images.dto';

@@ -1,4 +1,4 @@
-import { Text } from '../../common/http/api-properties';
+import { Text } from '../../common/openapi/api-properties';
 
 export class PingDto {
   @Text(64, {

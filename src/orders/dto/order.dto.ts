@@ -12,7 +12,7 @@ import {
   OneOf,
   Text,
   UNIX_SECONDS,
-} from '../../common/http/api-properties';
+} from '../../common/openapi/api-properties';
 import {
   CustomQuestionDto,
   MAX_CUSTOM_QUESTIONS,

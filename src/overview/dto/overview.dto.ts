@@ -7,7 +7,7 @@ import {
   Nested,
   OneOf,
   Text,
-} from '../../common/http/api-properties';
+} from '../../common/openapi/api-properties';
 
 export class OverviewCurrencyDto {
   @OneOf(CURRENCY_CODES, { example: 'gbp' })

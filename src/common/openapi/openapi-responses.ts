@@ -1,11 +1,11 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { CACHE_CONTROL } from './cache-control';
+import { CACHE_CONTROL } from '../http/cache-control';
 import {
   CORS_ALLOWED_HEADERS,
   CORS_EXPOSED_HEADERS,
   CORS_MAX_AGE,
   CORS_METHODS,
-} from './cors-options';
+} from '../http/cors-options';
 import { COUNT } from './api-properties';
 
 /** The security scheme's name in the document: HTTP Basic, the API key as user name. */
