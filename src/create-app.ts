@@ -1,40 +1,22 @@
-import { constants as zlibConstants } from 'node:zlib';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, {
-  type Express,
-  type NextFunction,
-  type Request,
-  type Response,
-} from 'express';
+import express, { type Express } from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
-import compression from 'compression';
-import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { accessLog } from './common/http/access-log';
-import { cacheControlMiddleware } from './common/http/cache-control';
 import { useValidatorFreshness } from './common/http/conditional-get';
-import {
-  CORS_ALLOWED_HEADERS,
-  CORS_EXPOSED_HEADERS,
-  CORS_MAX_AGE,
-  CORS_METHODS,
-} from './common/http/cors-options';
 import { etagOf } from './common/http/etag';
 import { configureHttpServer } from './common/http/http-server';
 import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
+import { requestPipeline } from './common/http/request-pipeline';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
-import { requestIdMiddleware } from './common/http/request-id';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './logger-options';
-import { AuthMiddleware } from './auth/auth.middleware';
-import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 
 export interface CreateAppOptions {
   /** Settings to use instead of the environment's (tests build their own). */
@@ -99,49 +81,10 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   useValidatorFreshness(app.getHttpAdapter().getInstance() as Express);
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
-  guardAndLogRequests(app, config);
+  guardServer(app, config);
 
-  // The request pipeline, in order. Auth and rate limiting are mounted here rather than as module
-  // middleware so that they also run for the Swagger routes, which Express serves before any
-  // module middleware: every response carries the rate-limit headers.
-  app.use(requestIdMiddleware);
-  // A JSON API serves no HTML of its own; Swagger UI at /docs needs inline scripts and styles.
-  app.use(helmet({ contentSecurityPolicy: false }));
-  // Every JSON body, however small, when the client accepts gzip or br (error bodies included).
-  // Fast levels: the defaults cost as much as building a list page, for barely smaller output
-  // (bench/README.md, "Measurements behind the hot path").
-  app.use(
-    compression({
-      threshold: 0,
-      level: 2,
-      brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } },
-    }),
-  );
-  app.enableCors({
-    origin: config.corsOrigins,
-    methods: [...CORS_METHODS],
-    allowedHeaders: [...CORS_ALLOWED_HEADERS],
-    exposedHeaders: [...CORS_EXPOSED_HEADERS],
-    maxAge: CORS_MAX_AGE,
-    // Preflights go on through the rate limiter (counted per IP: browsers send them without
-    // credentials) and are answered by answerPreflight below, with the rate-limit headers.
-    preflightContinue: true,
-  });
-  const auth = app.get(AuthMiddleware);
-  const rateLimit = app.get(RateLimitMiddleware);
-  // Counts requests in flight; once a shutdown starts, answers new ones 503 (before any key lookup).
-  app.use(gracefulShutdown(app).middleware);
-  app.use(
-    (req: Request, res: Response, next: NextFunction) =>
-      void auth.use(req, res, next),
-  );
-  app.use(
-    (req: Request, res: Response, next: NextFunction) =>
-      void rateLimit.use(req, res, next),
-  );
-  app.use(answerPreflight);
-  // Cache-Control of successes (cache-control.ts); the exception filter gives errors no-store.
-  app.use(cacheControlMiddleware);
+  // The request pipeline, in order: request-pipeline.ts lists and explains each step.
+  for (const step of requestPipeline(app, config)) step.mount(app);
 
   app.enableVersioning({ type: VersioningType.URI });
 
@@ -154,13 +97,6 @@ function configure(app: NestExpressApplication): NestExpressApplication {
   return app;
 }
 
-/** CORS preflight, once counted: 204 with the CORS and rate-limit headers already set. */
-function answerPreflight(req: Request, res: Response, next: NextFunction) {
-  if (req.method !== 'OPTIONS') return next();
-  res.status(204).setHeader('Content-Length', '0');
-  res.end();
-}
-
 /**
  * Express with case-sensitive routing: `/V1/ORDERS` is no route (docs/API.md, Paths and
  * versions). Set before the adapter is built: the router takes the setting when it is made.
@@ -170,16 +106,13 @@ function caseSensitiveExpress(): express.Express {
 }
 
 /**
- * Hostile and slow clients, and the access log (docs/OPERATIONS.md, Reliability): the HTTP server's timeouts
- * and JSON answers to what Node's parser refuses (common/http/http-server.ts), and one log line
- * per request, first in the pipeline so that it times all of it (only when `info` is logged).
+ * Hostile and slow clients (docs/OPERATIONS.md, Reliability): the HTTP server's timeouts and JSON
+ * answers to what Node's parser refuses (common/http/http-server.ts).
  */
-function guardAndLogRequests(app: NestExpressApplication, config: AppConfig) {
-  const logger = PinoLogger.root;
+function guardServer(app: NestExpressApplication, config: AppConfig) {
   configureHttpServer(
     app.getHttpServer() as Server,
     config.httpTimeouts,
-    logger,
+    PinoLogger.root,
   );
-  if (logger.isLevelEnabled('info')) app.use(accessLog(logger));
 }
