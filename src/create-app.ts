@@ -13,7 +13,7 @@ import { etagOf } from './common/http/etag';
 import { configureHttpServer } from './common/http/http-server';
 import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
-import { requestPipeline } from './common/http/request-pipeline';
+import { requestPipeline } from './request-pipeline';
 import { buildOpenApiDocument } from './common/openapi/openapi-document';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './logger-options';

@@ -1,8 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
-import { AuthMiddleware } from '../../auth/auth.middleware';
-import type { AppConfig } from '../../config/app-config';
-import { RateLimitMiddleware } from '../rate-limit/rate-limit.middleware';
+import { AuthMiddleware } from './auth/auth.middleware';
+import type { AppConfig } from './config/app-config';
+import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 import { requestPipeline } from './request-pipeline';
 
 /** An app that records what each step mounts, in order. */

@@ -5,19 +5,19 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
-import { AuthMiddleware } from '../../auth/auth.middleware';
-import type { AppConfig } from '../../config/app-config';
-import { RateLimitMiddleware } from '../rate-limit/rate-limit.middleware';
-import { accessLog } from './access-log';
-import { cacheControlMiddleware } from './cache-control';
+import { AuthMiddleware } from './auth/auth.middleware';
+import type { AppConfig } from './config/app-config';
+import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
+import { accessLog } from './common/http/access-log';
+import { cacheControlMiddleware } from './common/http/cache-control';
 import {
   CORS_ALLOWED_HEADERS,
   CORS_EXPOSED_HEADERS,
   CORS_MAX_AGE,
   CORS_METHODS,
-} from './cors-options';
-import { gracefulShutdown } from './graceful-shutdown';
-import { requestIdMiddleware } from './request-id';
+} from './common/http/cors-options';
+import { gracefulShutdown } from './common/http/graceful-shutdown';
+import { requestIdMiddleware } from './common/http/request-id';
 
 /** One named step of the request pipeline, and how it is mounted on the app. */
 export interface PipelineStep {
