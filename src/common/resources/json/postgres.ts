@@ -98,8 +98,11 @@ const RESOURCE_PART = 'res';
 
 /** A value of a row as JSON text. */
 type Render = (row: Row) => string;
-/** Reads one value of a row. */
-type Read = (row: Row) => unknown;
+/**
+ * Where a row holds a column's value, known once the level's own columns are all added (a value
+ * a child reads from its parent follows them).
+ */
+type Place = () => Field;
 
 const isNull = (value: unknown) => value === null || value === undefined;
 const quote = (value: unknown): string =>
@@ -112,23 +115,25 @@ const stored = (value: unknown): string =>
 
 /**
  * A level's JSON text as fixed texts and rendered values in turn:
- * `texts[0] + values[0](row) + texts[1] + … + texts[n]`, adjacent fixed texts joined.
+ * `texts[0] + values[0](row) + texts[1] + … + texts[n]`, adjacent fixed texts joined. Each value
+ * is given as what makes its function, made when the plan is built (when every place is known).
  */
 class TextPlan {
   private readonly texts: string[] = [''];
-  private readonly values: Render[] = [];
+  private readonly makers: (() => Render)[] = [];
 
   text(text: string) {
     this.texts[this.texts.length - 1] += text;
   }
 
-  value(render: Render) {
-    this.values.push(render);
+  value(make: () => Render) {
+    this.makers.push(make);
     this.texts.push('');
   }
 
   build(): Render {
-    const { texts, values } = this;
+    const { texts } = this;
+    const values = this.makers.map((make) => make());
     const count = values.length;
     return (row) => {
       let text = texts[0];
@@ -183,17 +188,17 @@ class LevelCompiler {
    * Reads a column: the level's own, or (`alias.column` of one of the parent's aliases, as
    * checkFieldTable allows) a value the parent's statement selects and the child row is given.
    */
-  private column(sql: string): Read {
+  private column(sql: string): Place {
     const parentAlias = this.parent?.aliases.find((alias) =>
       aliasesRead(sql).includes(alias),
     );
     if (this.parent && parentAlias !== undefined) {
       this.fromParent.push(this.parent.field(sql));
       const offset = this.fromParent.length - 1;
-      return (row) => row[this.parentStart + offset];
+      return () => this.parentStart + offset;
     }
     const field = this.field(sql);
-    return (row) => row[field];
+    return () => field;
   }
 
   private value(value: JsonValue) {
@@ -202,33 +207,51 @@ class LevelCompiler {
       case 'literal':
         return plan.text(value.json);
       case 'string': {
-        const read = this.column(value.sql);
-        return plan.value((row) => quote(read(row)));
+        const place = this.column(value.sql);
+        return plan.value(() => {
+          const at = place();
+          return (row) => quote(row[at]);
+        });
       }
       case 'integer': {
-        const read = this.column(value.sql);
-        return plan.value((row) => integer(read(row)));
+        const place = this.column(value.sql);
+        return plan.value(() => {
+          const at = place();
+          return (row) => integer(row[at]);
+        });
       }
       case 'id': {
-        const read = this.column(value.sql);
+        const place = this.column(value.sql);
         const open = `"${value.prefix}`;
         if (value.nullable) {
-          return plan.value((row) => {
-            const id = read(row);
-            return isNull(id) ? 'null' : `${open}${integer(id)}"`;
+          return plan.value(() => {
+            const at = place();
+            return (row) => {
+              const id = row[at];
+              return isNull(id) ? 'null' : `${open}${integer(id)}"`;
+            };
           });
         }
         plan.text(open);
-        plan.value((row) => integer(read(row)));
+        plan.value(() => {
+          const at = place();
+          return (row) => integer(row[at]);
+        });
         return plan.text('"');
       }
       case 'flag': {
-        const read = this.column(value.sql);
-        return plan.value((row) => (read(row) ? '"true"' : '"false"'));
+        const place = this.column(value.sql);
+        return plan.value(() => {
+          const at = place();
+          return (row) => (row[at] ? '"true"' : '"false"');
+        });
       }
       case 'stored': {
-        const read = this.column(value.sql);
-        return plan.value((row) => stored(read(row)));
+        const place = this.column(value.sql);
+        return plan.value(() => {
+          const at = place();
+          return (row) => stored(row[at]);
+        });
       }
       case 'object':
         plan.text('{');
@@ -264,7 +287,7 @@ class LevelCompiler {
       sql: childSql(array, level, parentAlias, '$1'),
     });
     const writeChild = level.writeRow;
-    this.plan.value((row) => {
+    this.plan.value(() => (row) => {
       const children = row[childrenAlias] as Row[] | undefined;
       if (children === undefined) return '[]';
       let text = '[';
@@ -277,11 +300,14 @@ class LevelCompiler {
 
   private computedValue(computed: JsonComputed) {
     const names = Object.keys(computed.columns);
-    const reads = names.map((name) => this.column(computed.columns[name]));
-    this.plan.value((row) => {
-      const values: Record<string, unknown> = {};
-      names.forEach((name, i) => (values[name] = reads[i](row)));
-      return computed.render(values);
+    const places = names.map((name) => this.column(computed.columns[name]));
+    this.plan.value(() => {
+      const at = places.map((place) => place());
+      return (row) => {
+        const values: Record<string, unknown> = {};
+        names.forEach((name, i) => (values[name] = row[at[i]]));
+        return computed.render(values);
+      };
     });
   }
 }
