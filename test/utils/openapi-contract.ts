@@ -100,28 +100,30 @@ function validatorFor(schema: Schema): ValidateFunction {
   return validate;
 }
 
-const byName = new Map<string, ValidateFunction>();
+/** `validate`'s errors on its last value, one line each, paths under `root` (`body`, `Order`). */
+const errorLines = (root: string, validate: ValidateFunction): string[] =>
+  (validate.errors ?? []).map(
+    (error) =>
+      `${root}${error.instancePath} ${error.message ?? ''} ${JSON.stringify(error.params)}`,
+  );
+
+const componentRefs = new Map<string, Schema>();
 /**
  * Where `value` departs from the document's component schema `name` (`Order`), one line per
  * problem: none when it conforms. The test helpers' resource shapes are these schemas, which a
  * unit spec ties to the field tables (src/resource-descriptions.spec.ts).
  */
 export function schemaProblems(name: string, value: unknown): string[] {
-  let validate = byName.get(name);
-  if (!validate) {
-    if (!(name in document.components.schemas)) {
-      throw new Error(`openapi.json has no schema ${name}`);
-    }
-    validate = ajv.compile({
-      $ref: `openapi.json#/components/schemas/${name}`,
-    });
-    byName.set(name, validate);
+  if (!(name in document.components.schemas)) {
+    throw new Error(`openapi.json has no schema ${name}`);
   }
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map(
-    (error) =>
-      `${name}${error.instancePath} ${error.message ?? ''} ${JSON.stringify(error.params)}`,
-  );
+  let ref = componentRefs.get(name);
+  if (!ref) {
+    ref = { $ref: `#/components/schemas/${name}` };
+    componentRefs.set(name, ref);
+  }
+  const validate = validatorFor(ref);
+  return validate(value) ? [] : errorLines(name, validate);
 }
 
 const resolve = <T>(item: T | Ref): T => {
@@ -263,12 +265,7 @@ function bodyProblems(response: Response, sent: Sent): string[] {
   }
   const schema = response.content[mediaType].schema;
   const validate = validatorFor(schema);
-  if (!validate(body)) {
-    return (validate.errors ?? []).map(
-      (error) =>
-        `body${error.instancePath} ${error.message ?? ''} ${JSON.stringify(error.params)}`,
-    );
-  }
+  if (!validate(body)) return errorLines('body', validate);
   // The error body's `status` is documented as the HTTP status, repeated.
   const repeated = (body as { status?: unknown }).status;
   if (schema.$ref === ERROR_BODY && repeated !== sent.status) {

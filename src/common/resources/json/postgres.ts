@@ -189,8 +189,9 @@ class LevelCompiler {
    * checkFieldTable allows) a value the parent's statement selects and the child row is given.
    */
   private column(sql: string): Place {
+    const read = aliasesRead(sql);
     const parentAlias = this.parent?.aliases.find((alias) =>
-      aliasesRead(sql).includes(alias),
+      read.includes(alias),
     );
     if (this.parent && parentAlias !== undefined) {
       this.fromParent.push(this.parent.field(sql));
