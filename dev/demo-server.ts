@@ -2,7 +2,7 @@
 // then migrations run (unless MIGRATIONS_RUN=false), an empty database gets the demo data, and
 // once listening it prints the demo keys and requests to paste. Production runs
 // dist/src/main.js, which never seeds.
-import { Logger, PinoLogger } from 'nestjs-pino';
+import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { bootFailureLine } from '../src/boot-failure';
 import { createApp, listen } from '../src/create-app';
@@ -53,22 +53,9 @@ async function main() {
       .log(`Seeded ${seeded.orders} demo orders dated around ${today}`, 'Seed');
   }
   const notice = staleDemoNotice(await demoDataDay(dataSource), today);
-  const base = await listen(app);
-  // The banner is the last thing printed: JSON logs to a pipe or a file are written
-  // asynchronously, so the lines logged above are flushed first.
-  await flushLogs();
-  process.stdout.write(instructions(base, notice));
-}
-
-/** Resolves once pino has written what it was given (at most a second later). */
-function flushLogs(): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, 1000);
-    PinoLogger.root.flush(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  // The banner is the last thing printed: logs are written synchronously in development
+  // (logger-options.ts), so every line logged so far is out.
+  process.stdout.write(instructions(await listen(app), notice));
 }
 
 // As in main.ts: one line for a failure of settings, database or port; a bug in full.

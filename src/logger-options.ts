@@ -1,12 +1,12 @@
 import type { LoggerService } from '@nestjs/common';
-import type { DestinationStream } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
 
 /**
  * pino as Nest's logger, at LOG_LEVEL, to stdout unless `destination` is given (tests capture
  * the lines): JSON lines, or with LOG_FORMAT `pretty` (the default in development on a terminal)
- * lines a person reads.
+ * lines a person reads. In development both are written synchronously.
  *
  * pino-http's per-request middleware is installed for no route: it made two child loggers and
  * serialised the request on every request, whatever the level (bench/README.md, "Measurements
@@ -20,7 +20,15 @@ export function loggerOptions(
 ): Params {
   const options = { level: config.logLevel };
   const stream =
-    destination ?? (config.logFormat === 'pretty' ? prettyStream() : undefined);
+    destination ??
+    (config.logFormat === 'pretty'
+      ? prettyStream()
+      : config.nodeEnv === 'development'
+        ? // In development, JSON lines are written as they are logged, as pretty ones are: what
+          // the demo server prints after them (its banner) comes after them, piped or not.
+          // Elsewhere pino's default, asynchronous writes: a request never waits for its log.
+          pino.destination({ dest: 1, sync: true })
+        : undefined);
   return {
     forRoutes: [],
     pinoHttp: stream ? [options, stream] : options,
