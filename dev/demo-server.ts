@@ -37,7 +37,8 @@ function instructions(base: string, notice: string[]): string {
 }
 
 async function main() {
-  const app = await createApp();
+  // Logs written as they are logged: the banner below comes after them, piped or not.
+  const app = await createApp({ synchronousLogs: true });
   await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
   const dataSource = app.get(DataSource);
   // Dated around the day it runs, so that the demo has events on sale whenever it is started.
@@ -53,8 +54,6 @@ async function main() {
       .log(`Seeded ${seeded.orders} demo orders dated around ${today}`, 'Seed');
   }
   const notice = staleDemoNotice(await demoDataDay(dataSource), today);
-  // The banner is the last thing printed: logs are written synchronously in development
-  // (logger-options.ts), so every line logged so far is out.
   process.stdout.write(instructions(await listen(app), notice));
 }
 

@@ -52,10 +52,15 @@ import { SyncModule } from './sync/sync.module';
 export class AppModule {
   /**
    * The settings come from the environment unless `config` is given (tests); logs go to stdout
-   * unless `logDestination` is given (tests capture them).
+   * unless `logDestination` is given (tests capture them), written synchronously when
+   * `synchronousLogs` (the demo server).
    */
   static forRoot(
-    options: { config?: AppConfig; logDestination?: DestinationStream } = {},
+    options: {
+      config?: AppConfig;
+      logDestination?: DestinationStream;
+      synchronousLogs?: boolean;
+    } = {},
   ): DynamicModule {
     return {
       module: AppModule,
@@ -64,7 +69,11 @@ export class AppModule {
         LoggerModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) =>
-            loggerOptions(config, options.logDestination),
+            loggerOptions(
+              config,
+              options.logDestination,
+              options.synchronousLogs,
+            ),
         }),
       ],
     };

@@ -6,7 +6,9 @@ import type { AppConfig } from './config/app-config';
 /**
  * pino as Nest's logger, at LOG_LEVEL, to stdout unless `destination` is given (tests capture
  * the lines): JSON lines, or with LOG_FORMAT `pretty` (the default in development on a terminal)
- * lines a person reads. In development both are written synchronously.
+ * lines a person reads (written synchronously). JSON lines are written asynchronously, pino's
+ * default (a request never waits for its log line), unless `synchronous`: the demo server's
+ * banner follows the lines logged before it, piped or not.
  *
  * pino-http's per-request middleware is installed for no route: it made two child loggers and
  * serialised the request on every request, whatever the level (bench/README.md, "Measurements
@@ -17,17 +19,15 @@ import type { AppConfig } from './config/app-config';
 export function loggerOptions(
   config: AppConfig,
   destination?: DestinationStream,
+  synchronous = false,
 ): Params {
   const options = { level: config.logLevel };
   const stream =
     destination ??
     (config.logFormat === 'pretty'
       ? prettyStream()
-      : config.nodeEnv === 'development'
-        ? // In development, JSON lines are written as they are logged, as pretty ones are: what
-          // the demo server prints after them (its banner) comes after them, piped or not.
-          // Elsewhere pino's default, asynchronous writes: a request never waits for its log.
-          pino.destination({ dest: 1, sync: true })
+      : synchronous
+        ? pino.destination({ dest: 1, sync: true })
         : undefined);
   return {
     forRoutes: [],

@@ -37,7 +37,6 @@ describe('the demo server (npm start)', () => {
         env: {
           ...process.env,
           DATABASE_URL: database.url,
-          NODE_ENV: 'development',
           PORT: '0',
           LOG_FORMAT: 'json',
           LOG_LEVEL: 'info',
