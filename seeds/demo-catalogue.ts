@@ -48,6 +48,9 @@ export interface TicketMenu {
   callToAction: string;
 }
 
+/** Venue name and postal code (null where the country has none). */
+export type Venue = readonly [name: string, postalCode: string | null];
+
 export interface EventPlan {
   name: string;
   timezone: string;
@@ -56,8 +59,13 @@ export interface EventPlan {
   end: string;
   /** The currency its orders are paid in: the venue's. */
   currency: CurrencyCode;
-  /** Venue name and postal code (null where the country has none); null for an online event. */
-  venue: readonly [name: string, postalCode: string | null] | null;
+  /** Null for an online event. */
+  venue: Venue | null;
+  /**
+   * A touring show: its dates play `venue` and these in turn, in date order, the catalogue's
+   * own date at `venue`. All in the plan's time zone and currency.
+   */
+  tour?: readonly Venue[];
   tickets: TicketMenu;
   description?: string;
   callToAction?: string;
@@ -547,8 +555,16 @@ const DEMO_BOX_OFFICE: BoxOfficePlan = {
       end: '2025-12-06T22:00',
       currency: 'cad',
       venue: ['Queen West Theatre', 'M5V 2H1'],
+      tour: [
+        ['ByWard Market Playhouse', 'K1N 7A1'],
+        ['Hess Village Theatre', 'L8P 1H6'],
+        ['Richmond Row Theatre', 'N6A 3K6'],
+      ],
       tickets: SHOW,
-      description: 'Six stand-ups, one host and a very long night.',
+      description:
+        'Six stand-ups, one host and a very long night, on tour across Ontario.',
+      dates: 4,
+      every: 7,
       taxRate: 0.13,
       taxLabel: 'HST (13%)',
       transactionCharge: true,

@@ -903,6 +903,48 @@ describe('seedDemoData', () => {
     expect([...series.values()].some((dates) => dates.length === 1)).toBe(true);
   });
 
+  it('has a weekly series at one venue and a touring show whose dates play its stops in turn', () => {
+    const series = [...groupBy(events, (e) => e.event_series_id).values()].map(
+      (dates) => dates.sort((a, b) => a.start_at - b.start_at),
+    );
+    const venues = (dates: EventRow[]) => dates.map((e) => e.venue_name);
+    const weekly = series.filter(
+      (dates) =>
+        dates.length >= 3 &&
+        new Set(venues(dates)).size === 1 &&
+        dates.every(
+          // A week apart, an hour either way where the clocks change in between.
+          (e, i) =>
+            i === 0 ||
+            Math.abs(e.start_at - dates[i - 1].start_at - 7 * 86_400) <= 3600,
+        ),
+    );
+    expect(weekly.map((dates) => dates[0].name)).toContain(
+      'Comedy Store Late Show',
+    );
+    const tours = series.filter((dates) => new Set(venues(dates)).size > 1);
+    expect(tours.map((dates) => dates[0].name)).toEqual(['Maple Comedy Gala']);
+    const [tour] = tours;
+    // The stops in turn, round and round, the catalogue's own date at the first.
+    const stops = [
+      'Queen West Theatre',
+      'ByWard Market Playhouse',
+      'Hess Village Theatre',
+      'Richmond Row Theatre',
+    ];
+    const first = tour.findIndex((e) => e.id === e.event_series_id);
+    expect(venues(tour)).toEqual(
+      tour.map((_, k) => stops[(((k - first) % 4) + 4) % 4]),
+    );
+    expect(new Set(venues(tour)).size).toBe(4);
+    // One show, one zone and currency; the series keeps its first date's venue.
+    expect(new Set(tour.map((e) => e.timezone)).size).toBe(1);
+    const own = (tables.event_series as Record<string, unknown>[]).find(
+      (s) => s.id === tour[0].event_series_id,
+    );
+    expect(own?.venue_name).toBe('Queen West Theatre');
+  });
+
   it('adds about one event per 2,000 orders in large seeds, as dates of recurring catalogue events', () => {
     const catalogue = buildDemoEvents(
       ORDERS,

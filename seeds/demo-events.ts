@@ -15,6 +15,7 @@ import {
   NO_PAYPAL,
   shiftLocalTime,
   TYPICAL_PRICE,
+  type Venue,
   zonedTimeToUnix,
 } from './demo-catalogue';
 import { type DemoCalendar, localTimeExists } from './demo-calendar';
@@ -80,6 +81,8 @@ export interface SeedEvent {
   plan: EventPlan;
   /** The id of the catalogue event it is a date of (its own id for the catalogue's). */
   seriesId: number;
+  /** Where this date plays: the plan's venue, or a stop of its tour. */
+  venue: Venue | null;
   startAt: number;
   endAt: number;
   createdAt: number;
@@ -239,6 +242,7 @@ class EventBuilder {
     id: number,
     seriesId: number,
     offset: number,
+    venue: Venue | null,
   ): SeedEvent {
     const { rng, calendar } = this;
     const startAt = zonedTimeToUnix(
@@ -291,6 +295,7 @@ class EventBuilder {
       boxOfficeId: office.id,
       plan,
       seriesId,
+      venue,
       startAt,
       endAt,
       createdAt,
@@ -445,17 +450,26 @@ export function buildDemoEvents(
   for (const office of offices) {
     for (const plan of office.plan.events) {
       const id = ++catalogueId;
-      office.events.push(builder.build(office.plan, plan, id, id, 0));
+      office.events.push(
+        builder.build(office.plan, plan, id, id, 0, plan.venue),
+      );
     }
   }
   offices.forEach((office, o) => {
     office.plan.events.forEach((plan, e) => {
       const seriesId = office.events[e].id;
-      for (const offset of repeatOffsets(plan, dates[o][e] - 1, calendar)) {
+      const offsets = repeatOffsets(plan, dates[o][e] - 1, calendar);
+      // A tour's stops follow the dates in order, the catalogue's date (offset 0) at its venue.
+      const stops = [plan.venue, ...(plan.tour ?? [])];
+      const before = offsets.filter((offset) => offset < 0).length;
+      offsets.forEach((offset, i) => {
+        const rank = i < before ? i - before : i - before + 1;
+        const venue =
+          stops[((rank % stops.length) + stops.length) % stops.length];
         office.repeats.push(
-          builder.build(office.plan, plan, ++nextId, seriesId, offset),
+          builder.build(office.plan, plan, ++nextId, seriesId, offset, venue),
         );
-      }
+      });
     });
   });
   return offices.map(({ plan, events, repeats }) => ({
@@ -557,8 +571,8 @@ export function eventRow(event: SeedEvent, office: BoxOfficePlan): Row {
     // A series shares its artwork.
     image_header_url: `${images}/header.jpg`,
     image_thumbnail_url: `${images}/thumbnail.jpg`,
-    venue_name: plan.venue?.[0] ?? null,
-    venue_postal_code: plan.venue?.[1] ?? null,
+    venue_name: event.venue?.[0] ?? null,
+    venue_postal_code: event.venue?.[1] ?? null,
     event_series_id: event.seriesId,
     currency: plan.currency,
     created_at: event.createdAt,

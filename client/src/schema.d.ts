@@ -1469,158 +1469,98 @@ export interface operations {
                      *           "id": "or_249",
                      *           "buyer_details": {
                      *             "address": {
-                     *               "address_1": "458 Bramley Close",
-                     *               "address_2": null,
-                     *               "address_3": "Upton Cassin-Satterfield",
-                     *               "postal_code": "OX70 09L"
+                     *               "address_1": "5 Middle Street",
+                     *               "address_2": "Apt. 709",
+                     *               "address_3": "East Goyette",
+                     *               "postal_code": "DD1 1MZ"
                      *             },
                      *             "custom_questions": [
                      *               {
                      *                 "question": "How did you hear about this event?",
-                     *                 "answer": "A friend"
+                     *                 "answer": "Newsletter"
                      *               },
                      *               {
                      *                 "question": "May we send you news of future events?",
-                     *                 "answer": "Yes"
+                     *                 "answer": "No"
                      *               }
                      *             ],
-                     *             "email": "dward@hotmail.co.uk",
-                     *             "name": "Debra Ward",
+                     *             "email": "kpfannerstill@unlined-toothbrush.co.uk",
+                     *             "name": "Kira Pfannerstill",
                      *             "phone": null
                      *           },
-                     *           "created_at": 1781214881,
+                     *           "created_at": 1782625040,
                      *           "currency": {
-                     *             "code": "sek",
+                     *             "code": "eur",
                      *             "base_multiplier": 100
                      *           },
                      *           "event_summary": {
-                     *             "id": "ev_23",
-                     *             "name": "Midsummer Indie Night",
+                     *             "id": "ev_6",
+                     *             "name": "Techno Marathon",
                      *             "start_date": {
-                     *               "date": "2026-06-19",
-                     *               "formatted": "Fri 19 Jun 2026 6:00 PM",
-                     *               "iso": "2026-06-19T18:00:00+02:00",
-                     *               "time": "18:00",
+                     *               "date": "2026-08-21",
+                     *               "formatted": "Fri 21 Aug 2026 10:00 PM",
+                     *               "iso": "2026-08-21T22:00:00+02:00",
+                     *               "time": "22:00",
                      *               "timezone": "+02:00",
-                     *               "unix": 1781884800
+                     *               "unix": 1787342400
                      *             },
                      *             "end_date": {
-                     *               "date": "2026-06-20",
-                     *               "formatted": "Sat 20 Jun 2026 1:00 AM",
-                     *               "iso": "2026-06-20T01:00:00+02:00",
-                     *               "time": "01:00",
+                     *               "date": "2026-08-22",
+                     *               "formatted": "Sat 22 Aug 2026 10:00 AM",
+                     *               "iso": "2026-08-22T10:00:00+02:00",
+                     *               "time": "10:00",
                      *               "timezone": "+02:00",
-                     *               "unix": 1781910000
+                     *               "unix": 1787385600
                      *             }
                      *           },
-                     *           "issued_tickets": [
-                     *             {
-                     *               "object": "issued_ticket",
-                     *               "id": "it_552",
-                     *               "barcode": "WXMQX1TE1F",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
-                     *               "created_at": 1781214881,
-                     *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "dward@hotmail.co.uk",
-                     *               "event_id": "ev_23",
-                     *               "full_name": "Debra Ward",
-                     *               "first_name": "Debra",
-                     *               "last_name": "Ward",
-                     *               "reservation": null,
-                     *               "status": "valid",
-                     *               "updated_at": 1781885568,
-                     *               "voided_at": null,
-                     *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png",
-                     *               "ticket_type_id": "tt_87",
-                     *               "event_series_id": "es_23",
-                     *               "checked_in": "true"
-                     *             },
-                     *             {
-                     *               "object": "issued_ticket",
-                     *               "id": "it_553",
-                     *               "barcode": "ZEXVNSW4BJ",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
-                     *               "created_at": 1781214881,
-                     *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "dward@hotmail.co.uk",
-                     *               "event_id": "ev_23",
-                     *               "full_name": null,
-                     *               "first_name": null,
-                     *               "last_name": null,
-                     *               "reservation": null,
-                     *               "status": "valid",
-                     *               "updated_at": 1781884611,
-                     *               "voided_at": null,
-                     *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png",
-                     *               "ticket_type_id": "tt_87",
-                     *               "event_series_id": "es_23",
-                     *               "checked_in": "true"
-                     *             },
-                     *             {
-                     *               "object": "issued_ticket",
-                     *               "id": "it_554",
-                     *               "barcode": "PK5SM48N9K",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
-                     *               "created_at": 1781214881,
-                     *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "dward@hotmail.co.uk",
-                     *               "event_id": "ev_23",
-                     *               "full_name": "Joanna Pfeffer",
-                     *               "first_name": "Joanna",
-                     *               "last_name": "Pfeffer",
-                     *               "reservation": null,
-                     *               "status": "valid",
-                     *               "updated_at": 1781887692,
-                     *               "voided_at": null,
-                     *               "order_id": "or_249",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png",
-                     *               "ticket_type_id": "tt_87",
-                     *               "event_series_id": "es_23",
-                     *               "checked_in": "true"
-                     *             }
-                     *           ],
+                     *           "issued_tickets": [],
                      *           "line_items": [
                      *             {
                      *               "object": "line_item",
-                     *               "id": "li_430",
-                     *               "booking_fee": 9600,
+                     *               "id": "li_444",
+                     *               "booking_fee": 1440,
                      *               "description": "General Admission",
                      *               "type": "ticket",
-                     *               "total": 129600,
-                     *               "value": 120000,
-                     *               "quantity": 3
+                     *               "total": 19440,
+                     *               "value": 18000,
+                     *               "quantity": 6
+                     *             },
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_445",
+                     *               "booking_fee": 0,
+                     *               "description": "Gift card GC-YA7M-CG0M",
+                     *               "type": "gift_card",
+                     *               "total": -6000,
+                     *               "value": -6000,
+                     *               "quantity": 1
                      *             }
                      *           ],
                      *           "payment_method": {
                      *             "external_id": null,
-                     *             "id": "pm_1201",
-                     *             "type": "operator",
-                     *             "name": "Box office card terminal",
-                     *             "instructions": null
+                     *             "id": "pm_1102",
+                     *             "type": "offline",
+                     *             "name": "Pay on the door",
+                     *             "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
                      *           },
                      *           "refund_amount": 0,
-                     *           "status": "completed",
-                     *           "status_message": null,
-                     *           "subtotal": 129600,
+                     *           "status": "pending",
+                     *           "status_message": "Awaiting payment",
+                     *           "subtotal": 13440,
                      *           "tax": 0,
-                     *           "total": 129600,
-                     *           "txn_id": "POS-42456377",
-                     *           "updated_at": 1781887692
+                     *           "total": 13440,
+                     *           "txn_id": null,
+                     *           "updated_at": 1782625040
                      *         },
                      *         {
                      *           "object": "order",
                      *           "id": "or_248",
                      *           "buyer_details": {
                      *             "address": {
-                     *               "address_1": "38 Kutch Grange",
+                     *               "address_1": "149 Bayer Way",
                      *               "address_2": null,
-                     *               "address_3": null,
-                     *               "postal_code": "E9 8HH"
+                     *               "address_3": "Old Gerholdstone",
+                     *               "postal_code": "SL36 76F"
                      *             },
                      *             "custom_questions": [
                      *               {
@@ -1632,120 +1572,166 @@ export interface operations {
                      *                 "answer": "Yes"
                      *               }
                      *             ],
-                     *             "email": "stephonbartoletti2@those-feather.org.uk",
-                     *             "name": "Stephon Bartoletti",
-                     *             "phone": "0181 490 4178"
+                     *             "email": "pietro.brekke@proton.me",
+                     *             "name": "Pietro Brekke",
+                     *             "phone": null
                      *           },
-                     *           "created_at": 1781214881,
+                     *           "created_at": 1782135214,
                      *           "currency": {
-                     *             "code": "sgd",
+                     *             "code": "thb",
                      *             "base_multiplier": 100
                      *           },
                      *           "event_summary": {
-                     *             "id": "ev_8",
-                     *             "name": "Marina Bay Sundowner",
+                     *             "id": "ev_26",
+                     *             "name": "Riverside Luk Thung",
                      *             "start_date": {
-                     *               "date": "2026-10-03",
-                     *               "formatted": "Sat 3 Oct 2026 5:30 PM",
-                     *               "iso": "2026-10-03T17:30:00+08:00",
-                     *               "time": "17:30",
-                     *               "timezone": "+08:00",
-                     *               "unix": 1791019800
+                     *               "date": "2026-11-14",
+                     *               "formatted": "Sat 14 Nov 2026 6:00 PM",
+                     *               "iso": "2026-11-14T18:00:00+07:00",
+                     *               "time": "18:00",
+                     *               "timezone": "+07:00",
+                     *               "unix": 1794654000
                      *             },
                      *             "end_date": {
-                     *               "date": "2026-10-03",
-                     *               "formatted": "Sat 3 Oct 2026 10:00 PM",
-                     *               "iso": "2026-10-03T22:00:00+08:00",
-                     *               "time": "22:00",
-                     *               "timezone": "+08:00",
-                     *               "unix": 1791036000
+                     *               "date": "2026-11-14",
+                     *               "formatted": "Sat 14 Nov 2026 11:00 PM",
+                     *               "iso": "2026-11-14T23:00:00+07:00",
+                     *               "time": "23:00",
+                     *               "timezone": "+07:00",
+                     *               "unix": 1794672000
                      *             }
                      *           },
                      *           "issued_tickets": [
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_550",
-                     *               "barcode": "BG2TFFPDMD",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
-                     *               "created_at": 1781502004,
+                     *               "id": "it_518",
+                     *               "barcode": "292W1ETHTF",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/292W1ETHTF.png",
+                     *               "created_at": 1782381520,
                      *               "custom_questions": [],
                      *               "description": "General Admission",
-                     *               "email": "stephonbartoletti2@those-feather.org.uk",
-                     *               "event_id": "ev_8",
-                     *               "full_name": "Stephon Bartoletti",
-                     *               "first_name": "Stephon",
-                     *               "last_name": "Bartoletti",
+                     *               "email": "pietro.brekke@proton.me",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Pietro Brekke",
+                     *               "first_name": "Pietro",
+                     *               "last_name": "Brekke",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1781502004,
+                     *               "updated_at": 1782381520,
                      *               "voided_at": null,
                      *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png",
-                     *               "ticket_type_id": "tt_28",
-                     *               "event_series_id": "es_8",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/292W1ETHTF.png",
+                     *               "ticket_type_id": "tt_96",
+                     *               "event_series_id": "es_26",
                      *               "checked_in": "false"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_551",
-                     *               "barcode": "P417YTK32C",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
-                     *               "created_at": 1781502004,
+                     *               "id": "it_519",
+                     *               "barcode": "DM5NHXX0AF",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/DM5NHXX0AF.png",
+                     *               "created_at": 1782381520,
                      *               "custom_questions": [],
                      *               "description": "General Admission",
-                     *               "email": "stephonbartoletti2@those-feather.org.uk",
-                     *               "event_id": "ev_8",
-                     *               "full_name": "Helen Roberts",
-                     *               "first_name": "Helen",
+                     *               "email": "pietro.brekke@proton.me",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Xander Nicolas",
+                     *               "first_name": "Xander",
+                     *               "last_name": "Nicolas",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782381520,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/DM5NHXX0AF.png",
+                     *               "ticket_type_id": "tt_96",
+                     *               "event_series_id": "es_26",
+                     *               "checked_in": "false"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_520",
+                     *               "barcode": "247EHH4EYJ",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/247EHH4EYJ.png",
+                     *               "created_at": 1782381520,
+                     *               "custom_questions": [],
+                     *               "description": "VIP",
+                     *               "email": "pietro.brekke@proton.me",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Tomasa Roberts",
+                     *               "first_name": "Tomasa",
                      *               "last_name": "Roberts",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1781502004,
+                     *               "updated_at": 1782381520,
                      *               "voided_at": null,
                      *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png",
-                     *               "ticket_type_id": "tt_28",
-                     *               "event_series_id": "es_8",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/247EHH4EYJ.png",
+                     *               "ticket_type_id": "tt_97",
+                     *               "event_series_id": "es_26",
+                     *               "checked_in": "false"
+                     *             },
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_521",
+                     *               "barcode": "NG1BMGX0EC",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
+                     *               "created_at": 1782381520,
+                     *               "custom_questions": [],
+                     *               "description": "VIP",
+                     *               "email": "pietro.brekke@proton.me",
+                     *               "event_id": "ev_26",
+                     *               "full_name": "Vanessa Fritsch",
+                     *               "first_name": "Vanessa",
+                     *               "last_name": "Fritsch",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782381520,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
+                     *               "ticket_type_id": "tt_97",
+                     *               "event_series_id": "es_26",
                      *               "checked_in": "false"
                      *             }
                      *           ],
                      *           "line_items": [
                      *             {
                      *               "object": "line_item",
-                     *               "id": "li_428",
-                     *               "booking_fee": 770,
+                     *               "id": "li_442",
+                     *               "booking_fee": 24000,
                      *               "description": "General Admission",
                      *               "type": "ticket",
-                     *               "total": 10370,
-                     *               "value": 9600,
+                     *               "total": 324000,
+                     *               "value": 300000,
                      *               "quantity": 2
                      *             },
                      *             {
                      *               "object": "line_item",
-                     *               "id": "li_429",
-                     *               "booking_fee": 0,
-                     *               "description": "GST (9%)",
-                     *               "type": "tax",
-                     *               "total": 933,
-                     *               "value": 933,
-                     *               "quantity": 1
+                     *               "id": "li_443",
+                     *               "booking_fee": 60000,
+                     *               "description": "VIP",
+                     *               "type": "ticket",
+                     *               "total": 810000,
+                     *               "value": 750000,
+                     *               "quantity": 2
                      *             }
                      *           ],
                      *           "payment_method": {
                      *             "external_id": null,
-                     *             "id": "pm_1101",
+                     *             "id": "pm_1102",
                      *             "type": "offline",
-                     *             "name": "Bank transfer",
-                     *             "instructions": "Pay by bank transfer to Demo Box Office Ltd, sort code 20-00-00, account 12345678, quoting your order number. Tickets are issued when the payment arrives."
+                     *             "name": "Pay on the door",
+                     *             "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
                      *           },
                      *           "refund_amount": 0,
                      *           "status": "completed",
                      *           "status_message": null,
-                     *           "subtotal": 10370,
-                     *           "tax": 933,
-                     *           "total": 11303,
+                     *           "subtotal": 1134000,
+                     *           "tax": 0,
+                     *           "total": 1134000,
                      *           "txn_id": null,
-                     *           "updated_at": 1781502004
+                     *           "updated_at": 1782381520
                      *         }
                      *       ],
                      *       "links": {
@@ -1850,151 +1836,184 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "order",
-                     *       "id": "or_249",
+                     *       "id": "or_248",
                      *       "buyer_details": {
                      *         "address": {
-                     *           "address_1": "458 Bramley Close",
+                     *           "address_1": "149 Bayer Way",
                      *           "address_2": null,
-                     *           "address_3": "Upton Cassin-Satterfield",
-                     *           "postal_code": "OX70 09L"
+                     *           "address_3": "Old Gerholdstone",
+                     *           "postal_code": "SL36 76F"
                      *         },
                      *         "custom_questions": [
                      *           {
                      *             "question": "How did you hear about this event?",
-                     *             "answer": "A friend"
+                     *             "answer": "Newsletter"
                      *           },
                      *           {
                      *             "question": "May we send you news of future events?",
                      *             "answer": "Yes"
                      *           }
                      *         ],
-                     *         "email": "dward@hotmail.co.uk",
-                     *         "name": "Debra Ward",
+                     *         "email": "pietro.brekke@proton.me",
+                     *         "name": "Pietro Brekke",
                      *         "phone": null
                      *       },
-                     *       "created_at": 1781214881,
+                     *       "created_at": 1782135214,
                      *       "currency": {
-                     *         "code": "sek",
+                     *         "code": "thb",
                      *         "base_multiplier": 100
                      *       },
                      *       "event_summary": {
-                     *         "id": "ev_23",
-                     *         "name": "Midsummer Indie Night",
+                     *         "id": "ev_26",
+                     *         "name": "Riverside Luk Thung",
                      *         "start_date": {
-                     *           "date": "2026-06-19",
-                     *           "formatted": "Fri 19 Jun 2026 6:00 PM",
-                     *           "iso": "2026-06-19T18:00:00+02:00",
+                     *           "date": "2026-11-14",
+                     *           "formatted": "Sat 14 Nov 2026 6:00 PM",
+                     *           "iso": "2026-11-14T18:00:00+07:00",
                      *           "time": "18:00",
-                     *           "timezone": "+02:00",
-                     *           "unix": 1781884800
+                     *           "timezone": "+07:00",
+                     *           "unix": 1794654000
                      *         },
                      *         "end_date": {
-                     *           "date": "2026-06-20",
-                     *           "formatted": "Sat 20 Jun 2026 1:00 AM",
-                     *           "iso": "2026-06-20T01:00:00+02:00",
-                     *           "time": "01:00",
-                     *           "timezone": "+02:00",
-                     *           "unix": 1781910000
+                     *           "date": "2026-11-14",
+                     *           "formatted": "Sat 14 Nov 2026 11:00 PM",
+                     *           "iso": "2026-11-14T23:00:00+07:00",
+                     *           "time": "23:00",
+                     *           "timezone": "+07:00",
+                     *           "unix": 1794672000
                      *         }
                      *       },
                      *       "issued_tickets": [
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_552",
-                     *           "barcode": "WXMQX1TE1F",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/WXMQX1TE1F.png",
-                     *           "created_at": 1781214881,
+                     *           "id": "it_518",
+                     *           "barcode": "292W1ETHTF",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/292W1ETHTF.png",
+                     *           "created_at": 1782381520,
                      *           "custom_questions": [],
                      *           "description": "General Admission",
-                     *           "email": "dward@hotmail.co.uk",
-                     *           "event_id": "ev_23",
-                     *           "full_name": "Debra Ward",
-                     *           "first_name": "Debra",
-                     *           "last_name": "Ward",
+                     *           "email": "pietro.brekke@proton.me",
+                     *           "event_id": "ev_26",
+                     *           "full_name": "Pietro Brekke",
+                     *           "first_name": "Pietro",
+                     *           "last_name": "Brekke",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781885568,
+                     *           "updated_at": 1782381520,
                      *           "voided_at": null,
-                     *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/WXMQX1TE1F.png",
-                     *           "ticket_type_id": "tt_87",
-                     *           "event_series_id": "es_23",
-                     *           "checked_in": "true"
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/292W1ETHTF.png",
+                     *           "ticket_type_id": "tt_96",
+                     *           "event_series_id": "es_26",
+                     *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_553",
-                     *           "barcode": "ZEXVNSW4BJ",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/ZEXVNSW4BJ.png",
-                     *           "created_at": 1781214881,
+                     *           "id": "it_519",
+                     *           "barcode": "DM5NHXX0AF",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/DM5NHXX0AF.png",
+                     *           "created_at": 1782381520,
                      *           "custom_questions": [],
                      *           "description": "General Admission",
-                     *           "email": "dward@hotmail.co.uk",
-                     *           "event_id": "ev_23",
-                     *           "full_name": null,
-                     *           "first_name": null,
-                     *           "last_name": null,
+                     *           "email": "pietro.brekke@proton.me",
+                     *           "event_id": "ev_26",
+                     *           "full_name": "Xander Nicolas",
+                     *           "first_name": "Xander",
+                     *           "last_name": "Nicolas",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781884611,
+                     *           "updated_at": 1782381520,
                      *           "voided_at": null,
-                     *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/ZEXVNSW4BJ.png",
-                     *           "ticket_type_id": "tt_87",
-                     *           "event_series_id": "es_23",
-                     *           "checked_in": "true"
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/DM5NHXX0AF.png",
+                     *           "ticket_type_id": "tt_96",
+                     *           "event_series_id": "es_26",
+                     *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_554",
-                     *           "barcode": "PK5SM48N9K",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/PK5SM48N9K.png",
-                     *           "created_at": 1781214881,
+                     *           "id": "it_520",
+                     *           "barcode": "247EHH4EYJ",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/247EHH4EYJ.png",
+                     *           "created_at": 1782381520,
                      *           "custom_questions": [],
-                     *           "description": "General Admission",
-                     *           "email": "dward@hotmail.co.uk",
-                     *           "event_id": "ev_23",
-                     *           "full_name": "Joanna Pfeffer",
-                     *           "first_name": "Joanna",
-                     *           "last_name": "Pfeffer",
+                     *           "description": "VIP",
+                     *           "email": "pietro.brekke@proton.me",
+                     *           "event_id": "ev_26",
+                     *           "full_name": "Tomasa Roberts",
+                     *           "first_name": "Tomasa",
+                     *           "last_name": "Roberts",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781887692,
+                     *           "updated_at": 1782381520,
                      *           "voided_at": null,
-                     *           "order_id": "or_249",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/PK5SM48N9K.png",
-                     *           "ticket_type_id": "tt_87",
-                     *           "event_series_id": "es_23",
-                     *           "checked_in": "true"
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/247EHH4EYJ.png",
+                     *           "ticket_type_id": "tt_97",
+                     *           "event_series_id": "es_26",
+                     *           "checked_in": "false"
+                     *         },
+                     *         {
+                     *           "object": "issued_ticket",
+                     *           "id": "it_521",
+                     *           "barcode": "NG1BMGX0EC",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
+                     *           "created_at": 1782381520,
+                     *           "custom_questions": [],
+                     *           "description": "VIP",
+                     *           "email": "pietro.brekke@proton.me",
+                     *           "event_id": "ev_26",
+                     *           "full_name": "Vanessa Fritsch",
+                     *           "first_name": "Vanessa",
+                     *           "last_name": "Fritsch",
+                     *           "reservation": null,
+                     *           "status": "valid",
+                     *           "updated_at": 1782381520,
+                     *           "voided_at": null,
+                     *           "order_id": "or_248",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
+                     *           "ticket_type_id": "tt_97",
+                     *           "event_series_id": "es_26",
+                     *           "checked_in": "false"
                      *         }
                      *       ],
                      *       "line_items": [
                      *         {
                      *           "object": "line_item",
-                     *           "id": "li_430",
-                     *           "booking_fee": 9600,
+                     *           "id": "li_442",
+                     *           "booking_fee": 24000,
                      *           "description": "General Admission",
                      *           "type": "ticket",
-                     *           "total": 129600,
-                     *           "value": 120000,
-                     *           "quantity": 3
+                     *           "total": 324000,
+                     *           "value": 300000,
+                     *           "quantity": 2
+                     *         },
+                     *         {
+                     *           "object": "line_item",
+                     *           "id": "li_443",
+                     *           "booking_fee": 60000,
+                     *           "description": "VIP",
+                     *           "type": "ticket",
+                     *           "total": 810000,
+                     *           "value": 750000,
+                     *           "quantity": 2
                      *         }
                      *       ],
                      *       "payment_method": {
                      *         "external_id": null,
-                     *         "id": "pm_1201",
-                     *         "type": "operator",
-                     *         "name": "Box office card terminal",
-                     *         "instructions": null
+                     *         "id": "pm_1102",
+                     *         "type": "offline",
+                     *         "name": "Pay on the door",
+                     *         "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
                      *       },
                      *       "refund_amount": 0,
                      *       "status": "completed",
                      *       "status_message": null,
-                     *       "subtotal": 129600,
+                     *       "subtotal": 1134000,
                      *       "tax": 0,
-                     *       "total": 129600,
-                     *       "txn_id": "POS-42456377",
-                     *       "updated_at": 1781887692
+                     *       "total": 1134000,
+                     *       "txn_id": null,
+                     *       "updated_at": 1782381520
                      *     }
                      */
                     "application/json": components["schemas"]["Order"];
@@ -2248,9 +2267,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 1,
                      *               "type": "paid",
-                     *               "quantity": 82,
+                     *               "quantity": 90,
                      *               "quantity_total": 90,
-                     *               "quantity_issued": 8,
+                     *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -2337,8 +2356,8 @@ export interface operations {
                      *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "America/Mexico_City",
-                     *           "total_issued_tickets": 9,
-                     *           "total_orders": 3,
+                     *           "total_issued_tickets": 1,
+                     *           "total_orders": 1,
                      *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *           "venue": {
                      *             "name": "Salón Garibaldi",
@@ -2465,9 +2484,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 2,
                      *               "type": "paid",
-                     *               "quantity": 748,
+                     *               "quantity": 742,
                      *               "quantity_total": 750,
-                     *               "quantity_issued": 2,
+                     *               "quantity_issued": 8,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -2485,9 +2504,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 3,
                      *               "type": "paid",
-                     *               "quantity": 180,
+                     *               "quantity": 178,
                      *               "quantity_total": 180,
-                     *               "quantity_issued": 0,
+                     *               "quantity_issued": 2,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -2514,7 +2533,7 @@ export interface operations {
                      *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "Europe/Prague",
-                     *           "total_issued_tickets": 2,
+                     *           "total_issued_tickets": 10,
                      *           "total_orders": 2,
                      *           "url": "https://www.boxoffice.example/demo-box-office/events/11",
                      *           "venue": {
@@ -2721,9 +2740,9 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 1,
                      *           "type": "paid",
-                     *           "quantity": 82,
+                     *           "quantity": 90,
                      *           "quantity_total": 90,
-                     *           "quantity_issued": 8,
+                     *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
                      *         },
@@ -2810,8 +2829,8 @@ export interface operations {
                      *       ],
                      *       "tickets_available": "false",
                      *       "timezone": "America/Mexico_City",
-                     *       "total_issued_tickets": 9,
-                     *       "total_orders": 3,
+                     *       "total_issued_tickets": 1,
+                     *       "total_orders": 1,
                      *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *       "venue": {
                      *         "name": "Salón Garibaldi",
@@ -3300,9 +3319,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 1,
                      *               "type": "paid",
-                     *               "quantity": 82,
+                     *               "quantity": 90,
                      *               "quantity_total": 90,
-                     *               "quantity_issued": 8,
+                     *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -3389,8 +3408,8 @@ export interface operations {
                      *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "America/Mexico_City",
-                     *           "total_issued_tickets": 9,
-                     *           "total_orders": 3,
+                     *           "total_issued_tickets": 1,
+                     *           "total_orders": 1,
                      *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *           "venue": {
                      *             "name": "Salón Garibaldi",
@@ -3623,9 +3642,9 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 1,
                      *           "type": "paid",
-                     *           "quantity": 82,
+                     *           "quantity": 90,
                      *           "quantity_total": 90,
-                     *           "quantity_issued": 8,
+                     *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
                      *         },
@@ -3712,8 +3731,8 @@ export interface operations {
                      *       ],
                      *       "tickets_available": "false",
                      *       "timezone": "America/Mexico_City",
-                     *       "total_issued_tickets": 9,
-                     *       "total_orders": 3,
+                     *       "total_issued_tickets": 1,
+                     *       "total_orders": 1,
                      *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *       "venue": {
                      *         "name": "Salón Garibaldi",
@@ -3886,53 +3905,53 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_551",
-                     *           "barcode": "P417YTK32C",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
-                     *           "created_at": 1781502004,
+                     *           "id": "it_521",
+                     *           "barcode": "NG1BMGX0EC",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
+                     *           "created_at": 1782381520,
                      *           "custom_questions": [],
-                     *           "description": "General Admission",
-                     *           "email": "stephonbartoletti2@those-feather.org.uk",
-                     *           "event_id": "ev_8",
-                     *           "full_name": "Helen Roberts",
-                     *           "first_name": "Helen",
-                     *           "last_name": "Roberts",
+                     *           "description": "VIP",
+                     *           "email": "pietro.brekke@proton.me",
+                     *           "event_id": "ev_26",
+                     *           "full_name": "Vanessa Fritsch",
+                     *           "first_name": "Vanessa",
+                     *           "last_name": "Fritsch",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781502004,
+                     *           "updated_at": 1782381520,
                      *           "voided_at": null,
                      *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png",
-                     *           "ticket_type_id": "tt_28",
-                     *           "event_series_id": "es_8",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
+                     *           "ticket_type_id": "tt_97",
+                     *           "event_series_id": "es_26",
                      *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_550",
-                     *           "barcode": "BG2TFFPDMD",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/BG2TFFPDMD.png",
-                     *           "created_at": 1781502004,
+                     *           "id": "it_520",
+                     *           "barcode": "247EHH4EYJ",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/247EHH4EYJ.png",
+                     *           "created_at": 1782381520,
                      *           "custom_questions": [],
-                     *           "description": "General Admission",
-                     *           "email": "stephonbartoletti2@those-feather.org.uk",
-                     *           "event_id": "ev_8",
-                     *           "full_name": "Stephon Bartoletti",
-                     *           "first_name": "Stephon",
-                     *           "last_name": "Bartoletti",
+                     *           "description": "VIP",
+                     *           "email": "pietro.brekke@proton.me",
+                     *           "event_id": "ev_26",
+                     *           "full_name": "Tomasa Roberts",
+                     *           "first_name": "Tomasa",
+                     *           "last_name": "Roberts",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1781502004,
+                     *           "updated_at": 1782381520,
                      *           "voided_at": null,
                      *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/BG2TFFPDMD.png",
-                     *           "ticket_type_id": "tt_28",
-                     *           "event_series_id": "es_8",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/247EHH4EYJ.png",
+                     *           "ticket_type_id": "tt_97",
+                     *           "event_series_id": "es_26",
                      *           "checked_in": "false"
                      *         }
                      *       ],
                      *       "links": {
-                     *         "next": "/v1/issued_tickets?starting_after=it_550&limit=2",
+                     *         "next": "/v1/issued_tickets?starting_after=it_520&limit=2",
                      *         "previous": null
                      *       }
                      *     }
@@ -4033,25 +4052,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "issued_ticket",
-                     *       "id": "it_551",
-                     *       "barcode": "P417YTK32C",
-                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/P417YTK32C.png",
-                     *       "created_at": 1781502004,
+                     *       "id": "it_521",
+                     *       "barcode": "NG1BMGX0EC",
+                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
+                     *       "created_at": 1782381520,
                      *       "custom_questions": [],
-                     *       "description": "General Admission",
-                     *       "email": "stephonbartoletti2@those-feather.org.uk",
-                     *       "event_id": "ev_8",
-                     *       "full_name": "Helen Roberts",
-                     *       "first_name": "Helen",
-                     *       "last_name": "Roberts",
+                     *       "description": "VIP",
+                     *       "email": "pietro.brekke@proton.me",
+                     *       "event_id": "ev_26",
+                     *       "full_name": "Vanessa Fritsch",
+                     *       "first_name": "Vanessa",
+                     *       "last_name": "Fritsch",
                      *       "reservation": null,
                      *       "status": "valid",
-                     *       "updated_at": 1781502004,
+                     *       "updated_at": 1782381520,
                      *       "voided_at": null,
                      *       "order_id": "or_248",
-                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/P417YTK32C.png",
-                     *       "ticket_type_id": "tt_28",
-                     *       "event_series_id": "es_8",
+                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
+                     *       "ticket_type_id": "tt_97",
+                     *       "event_series_id": "es_26",
                      *       "checked_in": "false"
                      *     }
                      */
@@ -4212,27 +4231,27 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "object": "check_in",
-                     *           "id": "ci_155",
-                     *           "issued_ticket_id": "it_405",
-                     *           "event_id": "ev_23",
-                     *           "event_series_id": "es_23",
-                     *           "quantity": -1,
-                     *           "check_in_at": 1781892078,
-                     *           "created_at": 1781892078
-                     *         },
-                     *         {
-                     *           "object": "check_in",
-                     *           "id": "ci_140",
-                     *           "issued_ticket_id": "it_365",
+                     *           "id": "ci_289",
+                     *           "issued_ticket_id": "it_451",
                      *           "event_id": "ev_23",
                      *           "event_series_id": "es_23",
                      *           "quantity": 1,
-                     *           "check_in_at": 1781891106,
-                     *           "created_at": 1781891106
+                     *           "check_in_at": 1781895530,
+                     *           "created_at": 1781895530
+                     *         },
+                     *         {
+                     *           "object": "check_in",
+                     *           "id": "ci_288",
+                     *           "issued_ticket_id": "it_451",
+                     *           "event_id": "ev_23",
+                     *           "event_series_id": "es_23",
+                     *           "quantity": -1,
+                     *           "check_in_at": 1781893262,
+                     *           "created_at": 1781893262
                      *         }
                      *       ],
                      *       "links": {
-                     *         "next": "/v1/check_ins?starting_after=ci_140&limit=2",
+                     *         "next": "/v1/check_ins?starting_after=ci_288&limit=2",
                      *         "previous": null
                      *       }
                      *     }
@@ -4333,13 +4352,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "check_in",
-                     *       "id": "ci_155",
-                     *       "issued_ticket_id": "it_405",
+                     *       "id": "ci_289",
+                     *       "issued_ticket_id": "it_451",
                      *       "event_id": "ev_23",
                      *       "event_series_id": "es_23",
-                     *       "quantity": -1,
-                     *       "check_in_at": 1781892078,
-                     *       "created_at": 1781892078
+                     *       "quantity": 1,
+                     *       "check_in_at": 1781895530,
+                     *       "created_at": 1781895530
                      *     }
                      */
                     "application/json": components["schemas"]["CheckIn"];
