@@ -24,12 +24,13 @@ module.exports = {
       testRegex: '\\.e2e-spec\\.ts$',
       // Every response a test's server sends is checked against openapi.json.
       setupFilesAfterEnv: ['<rootDir>/test/utils/contract-violations.setup.ts'],
-      // A whole-list test on PostgreSQL makes dozens of round trips: on a loaded 2-core CI
-      // machine that can pass 5 s. A hung test still fails, just later.
-      testTimeout: 30_000,
       transform,
     },
   ],
+  // A whole-list test on PostgreSQL makes dozens of round trips, and the demo server's test starts
+  // a process: on a loaded 2-core CI machine either can pass jest's default 5 s. A hung test still
+  // fails, just later. A global option: jest ignores it inside a project.
+  testTimeout: 30_000,
   collectCoverageFrom: ['src/**/*.ts', '!src/**/*.spec.ts', '!src/database/migrations/**'],
   coverageDirectory: './coverage',
 };
