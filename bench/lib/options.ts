@@ -43,7 +43,9 @@ export const USAGE = `npm run bench -- [options]
   --seed S          data and request seed (default 42)
   --scenarios a,b   subset of: first, walk, deep50, deep99, range, event, retrieve, invalid
                     (orders); events, eventget (events); tickets, ticketdeep, ticketget
-                    (issued tickets); syncwalk, feedpoll (incremental sync, ours only);
+                    (issued tickets); series, seriesevents, seriesfilter, checkins,
+                    overview (series, check-ins, overview); syncwalk, feedpoll
+                    (incremental sync, ours only);
                     firstpoll, getpoll (revalidations answered 304, ours only)
   --servers a,b     subset of: bare, ceiling, ours, ours2, ours4, typical
                     (ours4: the walk on four workers, only when named here)

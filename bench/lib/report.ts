@@ -254,6 +254,34 @@ export function targets(
     (v) => v >= 2000,
   );
   add(
+    'event series list req/s (1 process)',
+    'req/s, series @10',
+    ours('series')?.rps ?? NaN,
+    '≥ 500',
+    (v) => v >= 500,
+  );
+  add(
+    "a series' dates: nested ÷ filtered",
+    'req/s ratio @10, seriesevents ÷ seriesfilter',
+    ratio(ours('seriesevents')?.rps, ours('seriesfilter')?.rps),
+    '0.9–1.1',
+    (v) => v >= 0.9 && v <= 1.1,
+  );
+  add(
+    'check-in walk req/s (1 process)',
+    'req/s, checkins @10',
+    ours('checkins')?.rps ?? NaN,
+    '≥ 1,000',
+    (v) => v >= 1000,
+  );
+  add(
+    'overview req/s (1 process)',
+    'req/s, overview @10',
+    ours('overview')?.rps ?? NaN,
+    '≥ 1,000',
+    (v) => v >= 1000,
+  );
+  add(
     'errors (ours, ours2, bare, ceiling)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,

@@ -24,6 +24,11 @@ export const SCENARIO_NAMES = [
   'tickets',
   'ticketdeep',
   'ticketget',
+  'series',
+  'seriesevents',
+  'seriesfilter',
+  'checkins',
+  'overview',
   'syncwalk',
   'feedpoll',
   'firstpoll',
@@ -45,6 +50,11 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   tickets: 'issued-ticket cursor walk, first 100 pages',
   ticketdeep: 'issued-ticket deep cursor at 99%',
   ticketget: 'GET /v1/issued_tickets/{id} (5% 404)',
+  series: 'event series list (every series, one page)',
+  seriesevents: "a series' dates, nested: /v1/event_series/{id}/events",
+  seriesfilter: 'the same dates, filtered: /v1/events?event_series_id=',
+  checkins: 'check-in cursor walk, first 100 pages',
+  overview: 'GET /v1/overview',
   syncwalk: 'sync walk: sort=updated_at, keyed cursors, first 100 pages',
   feedpoll: 'change-feed poll from the head (nothing new)',
   firstpoll: 'first page, revalidated (304 from the data version)',
@@ -101,9 +111,11 @@ export interface DatasetFacts {
   range: { gte: number; lt: number; orders: number };
   /** Events with more than a page of orders (the event_id filter's requests). */
   events: number;
-  /** All events of the benchmarked box office, and its issued tickets. */
+  /** All events of the benchmarked box office, its issued tickets, series and check-ins. */
   eventCount: number;
   tickets: number;
+  seriesCount: number;
+  checkIns: number;
   ticketDeep99Position: number;
 }
 
@@ -132,6 +144,10 @@ const ORDERS: ListOrder = {
 const EVENTS: ListOrder = { table: 'events', order: 'start_at ASC, id ASC' };
 const TICKETS: ListOrder = {
   table: 'issued_tickets',
+  order: 'created_at DESC, id DESC',
+};
+const CHECK_INS: ListOrder = {
+  table: 'check_ins',
   order: 'created_at DESC, id DESC',
 };
 
@@ -354,6 +370,7 @@ export async function buildScenarios(
     random,
     deepWindow,
   );
+  const series = await seriesScenarios(db, boxOfficeId, random);
 
   // Sync walk: keyed cursors (id@updated_at) anywhere in the first 100 pages in updated_at order.
   const byUpdate = await db.all<{
@@ -444,6 +461,7 @@ export async function buildScenarios(
     },
     ...events.scenarios,
     ...tickets.scenarios,
+    ...series.scenarios,
     {
       name: 'syncwalk',
       title: SCENARIO_TITLES.syncwalk,
@@ -489,6 +507,8 @@ export async function buildScenarios(
       eventCount: events.count,
       tickets: tickets.count,
       ticketDeep99Position: tickets.deep99Position,
+      seriesCount: series.count,
+      checkIns: series.checkIns,
     },
   };
 }
@@ -628,6 +648,83 @@ async function ticketScenarios(
   };
 }
 
+/**
+ * What Ticket Tailor's clients read besides orders, events and tickets: the series list (one page
+ * holds every series of the demo box office), each series' dates nested under it and the same
+ * dates through the events list's filter (the two must cost the same), the check-in walk and the
+ * overview.
+ */
+async function seriesScenarios(
+  db: BenchDb,
+  boxOfficeId: number,
+  random: () => number,
+): Promise<{ scenarios: Scenario[]; count: number; checkIns: number }> {
+  const series = (
+    await db.all<{ id: number | string }>(
+      'SELECT id FROM event_series WHERE box_office_id = ? ORDER BY id',
+      [boxOfficeId],
+    )
+  ).map((row) => Number(row.id));
+  if (series.length === 0) throw new Error('box office 1 has no event series');
+  const checkIns = await count(
+    db,
+    'SELECT count(*) AS n FROM check_ins WHERE box_office_id = ?',
+    [boxOfficeId],
+  );
+  if (checkIns < 1_000)
+    throw new Error(`box office 1 has only ${checkIns} check-ins: seed more`);
+  const walked = pick(
+    await idsFrom(
+      db,
+      CHECK_INS,
+      boxOfficeId,
+      0,
+      Math.min(10_000, checkIns - 101),
+    ),
+    1_000,
+    random,
+  );
+  const order = shuffle([...series], random);
+  const none = new Map<string, number>();
+  const ok = { okStatuses: [200], expected: none };
+  return {
+    count: series.length,
+    checkIns,
+    scenarios: [
+      {
+        name: 'series',
+        title: SCENARIO_TITLES.series,
+        paths: ['/v1/event_series'],
+        ...ok,
+      },
+      {
+        name: 'seriesevents',
+        title: SCENARIO_TITLES.seriesevents,
+        paths: order.map((id) => `/v1/event_series/es_${id}/events`),
+        ...ok,
+      },
+      {
+        name: 'seriesfilter',
+        title: SCENARIO_TITLES.seriesfilter,
+        paths: order.map((id) => `/v1/events?event_series_id=es_${id}`),
+        ...ok,
+      },
+      {
+        name: 'checkins',
+        title: SCENARIO_TITLES.checkins,
+        paths: walked.map((id) => `/v1/check_ins?starting_after=ci_${id}`),
+        ...ok,
+      },
+      {
+        name: 'overview',
+        title: SCENARIO_TITLES.overview,
+        paths: ['/v1/overview'],
+        ...ok,
+      },
+    ],
+  };
+}
+
 /** The scenarios named with --scenarios (all of them when none is named). */
 export function selectScenarios(
   all: readonly Scenario[],
@@ -650,6 +747,7 @@ export function describeFacts(facts: DatasetFacts): string {
     `range ${day} + 30 days: ${n(facts.range.orders)} orders; ` +
     `${facts.events} events with > 100 orders); ` +
     `${n(facts.eventCount)} events, ${n(facts.tickets)} issued tickets ` +
-    `(deep cursors at ${n(facts.ticketDeep99Position)})`
+    `(deep cursors at ${n(facts.ticketDeep99Position)}), ` +
+    `${n(facts.seriesCount)} series, ${n(facts.checkIns)} check-ins`
   );
 }

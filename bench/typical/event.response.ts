@@ -1,8 +1,8 @@
 import { Exclude, Expose, Type } from 'class-transformer';
 import { toDateObject } from '../../src/events/event-dates';
-import type { EventPaymentMethod } from '../../src/events/entities/event-payment-method.entity';
+import type { PaymentMethodColumns } from '../../src/events/entities/event-payment-method.entity';
 import type { Event } from '../../src/events/entities/event.entity';
-import type { TicketGroup } from '../../src/events/entities/ticket-group.entity';
+import type { TicketGroupColumns } from '../../src/events/entities/ticket-group.entity';
 import type { TicketType } from '../../src/events/entities/ticket-type.entity';
 import { Flag, PageLinks, Prefixed } from './transforms';
 
@@ -67,7 +67,11 @@ export class TicketGroupResponse {
   @Expose({ name: 'sort_order' }) sortOrder: number;
   @Expose({ name: 'ticket_ids' }) ticketIds: string[];
 
-  constructor(group: TicketGroup, types: TicketType[]) {
+  constructor(
+    group: TicketGroupColumns & { id: number },
+    /** The event's (or template's) types, in list order. */
+    types: readonly { id: number; groupId: number | null }[],
+  ) {
     Object.assign(this, group);
     this.ticketIds = types
       .filter((type) => type.groupId === group.id)
@@ -83,7 +87,7 @@ export class EventPaymentMethodResponse {
   @Expose() name: string | null;
   @Expose() instructions: string | null;
 
-  constructor(method: EventPaymentMethod) {
+  constructor(method: PaymentMethodColumns) {
     Object.assign(this, method);
   }
 }

@@ -53,10 +53,19 @@ export class TypicalEventsService {
     private readonly tickets: Repository<IssuedTicket>,
   ) {}
 
-  async list(boxOfficeId: number, query: ListEventsQuery): Promise<EventsPage> {
+  /** A page of events; of one series when `eventSeriesId` is given (the nested list). */
+  async list(
+    boxOfficeId: number,
+    query: ListEventsQuery,
+    eventSeriesId?: number,
+  ): Promise<EventsPage> {
     const limit = query.limit ?? 100;
     const where: FindOptionsWhere<Event> = { boxOfficeId };
     if (query.status) where.status = query.status as EventStatus;
+    const series = query.event_series_id
+      ? Number(query.event_series_id.slice(3))
+      : eventSeriesId;
+    if (series !== undefined) where.eventSeriesId = series;
 
     let skip = 0;
     let take = limit;

@@ -1,5 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+} from 'class-validator';
 
 /** The events list query DTO, validated and converted by the global ValidationPipe. */
 export class ListEventsQuery {
@@ -11,4 +19,6 @@ export class ListEventsQuery {
   @IsOptional()
   @IsIn(['draft', 'published', 'sales_closed', 'cancelled'])
   status?: string;
+
+  @IsOptional() @Matches(/^es_\d+$/) event_series_id?: string;
 }
