@@ -1,13 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthModule } from './auth/auth.module';
 import { ChangesModule } from './changes/changes.module';
-import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
-import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { AppConfig } from './config/app-config';
 import { CheckInsModule } from './check-ins/check-ins.module';
 import { ConfigModule } from './config/config.module';
@@ -19,7 +15,7 @@ import { IssuedTicketsModule } from './issued-tickets/issued-tickets.module';
 import { loggerOptions } from './logger-options';
 import { OrdersModule } from './orders/orders.module';
 import { OverviewModule } from './overview/overview.module';
-import { RevalidationInterceptor } from './sync/revalidation';
+import { NEST_STEPS } from './request-pipeline';
 import { SyncModule } from './sync/sync.module';
 
 /**
@@ -42,12 +38,8 @@ import { SyncModule } from './sync/sync.module';
     ChangesModule,
     OverviewModule,
   ],
-  providers: [
-    { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    { provide: APP_PIPE, useClass: StrictValidationPipe },
-    { provide: APP_GUARD, useClass: ApiKeyGuard },
-    { provide: APP_INTERCEPTOR, useClass: RevalidationInterceptor },
-  ],
+  // The global guard, pipe, interceptors and filter: request-pipeline.ts lists them in order.
+  providers: [...NEST_STEPS],
 })
 export class AppModule {
   /**

@@ -3,13 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { VersioningType } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, { type Express } from 'express';
+import express from 'express';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module';
-import { useValidatorFreshness } from './common/http/conditional-get';
-import { etagOf } from './common/http/etag';
 import { configureHttpServer } from './common/http/http-server';
 import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { JsonBufferExpressAdapter } from './common/http/json-buffer-express.adapter';
@@ -78,9 +76,6 @@ function configure(app: NestExpressApplication): NestExpressApplication {
 
   // Query keys such as `created_at.gt` stay literal; repeated keys become arrays (rejected later).
   app.set('query parser', 'simple');
-  app.set('etag', (body: string | Buffer) => etagOf(body));
-  // 304 when If-None-Match matches, whatever Cache-Control the request carries.
-  useValidatorFreshness(app.getHttpAdapter().getInstance() as Express);
   app.set('trust proxy', config.trustProxyHops);
   app.disable('x-powered-by');
   guardServer(app, config);

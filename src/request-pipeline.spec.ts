@@ -1,13 +1,15 @@
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 import { AuthMiddleware } from './auth/auth.middleware';
 import type { AppConfig } from './config/app-config';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
-import { requestPipeline } from './request-pipeline';
+import { NEST_STEPS, requestPipeline } from './request-pipeline';
 
 /** An app that records what each step mounts, in order. */
 function recordingApp() {
   const mounted: string[] = [];
+  const request = {};
   const app = {
     get: (type: unknown) =>
       type === AuthMiddleware || type === RateLimitMiddleware
@@ -15,6 +17,8 @@ function recordingApp() {
         : undefined,
     use: () => mounted.push('use'),
     enableCors: () => mounted.push('cors'),
+    set: (name: string) => mounted.push(`set ${name}`),
+    getHttpAdapter: () => ({ getInstance: () => ({ request }) }),
   } as unknown as NestExpressApplication;
   return { app, mounted };
 }
@@ -40,6 +44,7 @@ describe('requestPipeline', () => {
       'rate limit',
       'CORS preflight',
       'cache control',
+      'conditional GET',
     ]);
   });
 
@@ -65,6 +70,44 @@ describe('requestPipeline', () => {
       'use',
       'use',
       'use',
+      'set etag',
+    ]);
+  });
+
+  it("redefines the app's req.fresh in the conditional GET step", () => {
+    const { app } = recordingApp();
+    const step = requestPipeline(app, config, logged(false)).find(
+      (s) => s.name === 'conditional GET',
+    )!;
+    const express = app.getHttpAdapter().getInstance() as {
+      request: object;
+    };
+    expect(Object.getOwnPropertyDescriptor(express.request, 'fresh')).toBe(
+      undefined,
+    );
+    step.mount(app);
+    expect(
+      typeof Object.getOwnPropertyDescriptor(express.request, 'fresh')?.get,
+    ).toBe('function');
+  });
+});
+
+describe('NEST_STEPS', () => {
+  it('registers the guard, the pipe, revalidation before the links, and the filter', () => {
+    expect(
+      NEST_STEPS.map((step) => {
+        const { provide, useClass } = step as {
+          provide: string;
+          useClass: { name: string };
+        };
+        return `${provide} ${useClass.name}`;
+      }),
+    ).toEqual([
+      `${APP_GUARD} ApiKeyGuard`,
+      `${APP_PIPE} StrictValidationPipe`,
+      `${APP_INTERCEPTOR} RevalidationInterceptor`,
+      `${APP_INTERCEPTOR} PaginationLinksInterceptor`,
+      `${APP_FILTER} AllExceptionsFilter`,
     ]);
   });
 });

@@ -1,13 +1,27 @@
 import { constants as zlibConstants } from 'node:zlib';
+import type { Provider } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import compression from 'compression';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type {
+  Express,
+  NextFunction,
+  Request,
+  RequestHandler,
+  Response,
+} from 'express';
 import helmet from 'helmet';
 import { PinoLogger } from 'nestjs-pino';
 import type { Logger } from 'pino';
+import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthMiddleware } from './auth/auth.middleware';
 import type { AppConfig } from './config/app-config';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter';
+import { useValidatorFreshness } from './common/http/conditional-get';
+import { etagOf } from './common/http/etag';
+import { PaginationLinksInterceptor } from './common/pagination/pagination-links.interceptor';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
+import { StrictValidationPipe } from './common/validation/validation.pipe';
 import { accessLog } from './common/http/access-log';
 import { cacheControlMiddleware } from './common/http/cache-control';
 import {
@@ -18,6 +32,7 @@ import {
 } from './common/http/cors-options';
 import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { requestIdMiddleware } from './common/http/request-id';
+import { RevalidationInterceptor } from './sync/revalidation';
 
 /** One named step of the request pipeline, and how it is mounted on the app. */
 export interface PipelineStep {
@@ -33,12 +48,8 @@ const use =
 /**
  * The request pipeline, in the order a request passes it: the Express steps here, mounted by
  * `createApp` one after the other, before any route (Swagger's included, which Express serves
- * before any module middleware: every response carries the rate-limit headers). After them, Nest's
- * own, registered globally in AppModule: the API key guard (whose key the auth step has looked
- * up), the strict validation pipe, the interceptors (revalidation: the 304 from the data version;
- * the links of a list page, from its `ApiList` operation), the handler, and for whatever is
- * thrown, the one exception filter. The conditional GET itself is Express's `req.fresh`, set up
- * in createApp (`useValidatorFreshness`).
+ * before any module middleware: every response carries the rate-limit headers); then Nest's own,
+ * NEST_STEPS below.
  */
 export function requestPipeline(
   app: NestExpressApplication,
@@ -99,8 +110,33 @@ export function requestPipeline(
     { name: 'CORS preflight', mount: use(answerPreflight) },
     // Cache-Control of successes (cache-control.ts); the exception filter gives errors no-store.
     { name: 'cache control', mount: use(cacheControlMiddleware) },
+    // Decided as the response is sent: res.send sets the ETag (etag.ts) and answers 304 when
+    // `If-None-Match` matches it, through `req.fresh` as conditional-get.ts redefines it.
+    {
+      name: 'conditional GET',
+      mount: (target) => {
+        target.set('etag', (body: string | Buffer) => etagOf(body));
+        useValidatorFreshness(target.getHttpAdapter().getInstance() as Express);
+      },
+    },
   ];
 }
+
+/**
+ * Nest's steps, after the Express ones, registered globally by AppModule in the order a request
+ * meets them: the API key guard (whose key the API key step looked up), the strict validation
+ * pipe, the interceptors (the first outermost: the 304 from the data version, then the body and
+ * links of a list page, for the handlers `ApiList` marks), the handler; and for whatever is
+ * thrown, the one exception filter. The reply is sent by JsonBufferExpressAdapter (JSON bytes as
+ * they are), whose res.send runs the conditional GET above.
+ */
+export const NEST_STEPS: readonly Provider[] = [
+  { provide: APP_GUARD, useClass: ApiKeyGuard },
+  { provide: APP_PIPE, useClass: StrictValidationPipe },
+  { provide: APP_INTERCEPTOR, useClass: RevalidationInterceptor },
+  { provide: APP_INTERCEPTOR, useClass: PaginationLinksInterceptor },
+  { provide: APP_FILTER, useClass: AllExceptionsFilter },
+];
 
 /** CORS preflight, once counted: 204 with the CORS and rate-limit headers already set. */
 function answerPreflight(req: Request, res: Response, next: NextFunction) {

@@ -1,4 +1,4 @@
-import { type Type, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { type Type, applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -9,7 +9,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ErrorBodyDto } from '../errors/error-body.dto';
-import { PaginationLinksInterceptor } from '../pagination/pagination-links.interceptor';
+import { ListPage } from '../pagination/pagination-links.interceptor';
 import { idSchema } from './api-properties';
 import { BASIC_AUTH } from './openapi-responses';
 
@@ -64,7 +64,7 @@ export interface PageHeader {
   schema: { type: 'string' | 'integer'; [keyword: string]: unknown };
 }
 
-/** A keyset-paginated list: links built from the handler's Page. */
+/** A keyset-paginated list: its body and links built from the handler's Page (ListPage). */
 export function ApiList({
   operationId,
   summary,
@@ -76,7 +76,7 @@ export function ApiList({
   pageHeaders = {},
 }: Operation & { pageHeaders?: Record<string, PageHeader> }) {
   return applyDecorators(
-    UseInterceptors(PaginationLinksInterceptor),
+    ListPage(),
     ApiOperation({ operationId, summary, description }),
     ...parentDocs(parent),
     ApiOkResponse({

@@ -1,7 +1,9 @@
 import type { CallHandler, ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { lastValueFrom, of } from 'rxjs';
 import type { Page } from './page';
 import {
+  ListPage,
   PaginationLinksInterceptor,
   pageLink,
   wrapPage,
@@ -97,7 +99,10 @@ describe('wrapPage', () => {
 });
 
 describe('PaginationLinksInterceptor', () => {
-  const interceptor = new PaginationLinksInterceptor();
+  const interceptor = new PaginationLinksInterceptor(new Reflector());
+  /** A handler as ApiList marks it (Nest reads a method's metadata from the function). */
+  const listHandler = () => undefined;
+  ListPage()(listHandler);
 
   const headers = new Map<string, string>();
 
@@ -118,6 +123,8 @@ describe('PaginationLinksInterceptor', () => {
       setHeader: (name: string, value: string) => headers.set(name, value),
     };
     const context = {
+      getType: () => 'http',
+      getHandler: () => listHandler,
       switchToHttp: () => ({
         getRequest: () => request,
         getResponse: () => response,
@@ -126,7 +133,7 @@ describe('PaginationLinksInterceptor', () => {
     const next: CallHandler = { handle: () => of(page) };
     const result = await lastValueFrom(interceptor.intercept(context, next));
     expect(Buffer.isBuffer(result)).toBe(true);
-    return JSON.parse(result.toString('utf8'));
+    return JSON.parse((result as Buffer).toString('utf8'));
   }
 
   const page = (over: Partial<Page> = {}): Page => ({
@@ -136,6 +143,18 @@ describe('PaginationLinksInterceptor', () => {
     hasNext: true,
     hasPrevious: true,
     ...over,
+  });
+
+  it('leaves the result of a handler that is not a list as it is', async () => {
+    const body = { object: 'order', id: 'or_1' };
+    const context = {
+      getType: () => 'http',
+      getHandler: () => () => undefined,
+    } as unknown as ExecutionContext;
+    const result = await lastValueFrom(
+      interceptor.intercept(context, { handle: () => of(body) }),
+    );
+    expect(result).toBe(body);
   });
 
   it('wraps the items and links both ways', async () => {

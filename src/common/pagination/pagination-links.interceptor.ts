@@ -3,10 +3,20 @@ import {
   ExecutionContext,
   Injectable,
   NestInterceptor,
+  SetMetadata,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { Observable, map } from 'rxjs';
 import type { Page } from './page';
+
+const LIST_PAGE = 'listPage';
+
+/**
+ * On a handler that returns a Page: PaginationLinksInterceptor turns it into the list's body.
+ * `ApiList` applies it with the operation's documentation.
+ */
+export const ListPage = () => SetMetadata(LIST_PAGE, true);
 
 const CURSORS = new Set(['starting_after', 'ending_before']);
 
@@ -49,13 +59,23 @@ export function pageLinks(
 }
 
 /**
- * Turns the service's Page into `{"data": [...], "links": {"next", "previous"}}`, encoded: the
- * HTTP adapter sends a Buffer as JSON bytes. Links are relative, keep the request's other
- * parameters, and are null when nothing lies that way.
+ * Registered globally (AppModule), it acts on the handlers marked ListPage: turns the service's
+ * Page into `{"data": [...], "links": {"next", "previous"}}`, encoded (the HTTP adapter sends a
+ * Buffer as JSON bytes). Links are relative, keep the request's other parameters, and are null
+ * when nothing lies that way.
  */
 @Injectable()
 export class PaginationLinksInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<Buffer> {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (
+      context.getType() !== 'http' ||
+      this.reflector.get<true | undefined>(LIST_PAGE, context.getHandler()) !==
+        true
+    ) {
+      return next.handle();
+    }
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
