@@ -14,9 +14,10 @@ import { durableTestDatabase } from './utils/migrated-database';
 import type { TestDatabase } from './utils/test-database';
 
 // Conditional requests answered from the data version (docs/API.md, "ETag and If-None-Match"):
-// orders, issued tickets and check-ins answer a revalidation with an unchanged version without
-// reading a row; any write, through the development writer or in import mode, moves the version;
-// responses that depend on the clock or on counters written without a change entry are compared
+// orders, issued tickets, check-ins and events answer a revalidation with an unchanged version
+// without reading a row; any write, through the development writer or in import mode, moves the
+// version, and a ticket type's held or in-basket quantity (written by a sales system without a
+// change entry) moves the events' stock version; responses that depend on the clock are compared
 // by their bytes, and their tags change with them. SQLite by default, PostgreSQL under
 // `npm run test:e2e:postgres`.
 
@@ -34,6 +35,7 @@ describe('revalidation from the data version', () => {
   let f: Factory;
   let officeId: number;
   let eventId: number;
+  let seriesId: number;
   let orderIds: number[];
   let ticketIds: number[];
   let checkInId: number;
@@ -55,6 +57,7 @@ describe('revalidation from the data version', () => {
     await f.apiKey(b.id, OTHER_KEY);
     const event = await f.event(a.id);
     eventId = event.id;
+    seriesId = event.eventSeriesId;
     const orders = await f.orders(
       a.id,
       event.id,
@@ -123,6 +126,13 @@ describe('revalidation from the data version', () => {
     ['an issued ticket', () => `/v1/issued_tickets/it_${ticketIds[2]}`],
     ['the check-ins list', () => '/v1/check_ins'],
     ['a check-in', () => `/v1/check_ins/ci_${checkInId}`],
+    ['the events list', () => '/v1/events'],
+    ['an event', () => `/v1/events/ev_${eventId}`],
+    ["a series' events", () => `/v1/event_series/es_${seriesId}/events`],
+    [
+      'an event of a series',
+      () => `/v1/event_series/es_${seriesId}/events/ev_${eventId}`,
+    ],
   ];
 
   describe.each(PATHS)('%s', (_, pathOf) => {
@@ -246,17 +256,43 @@ describe('revalidation from the data version', () => {
     },
   );
 
-  it('changes the tag of an event when a ticket type counter written without a change entry moves', async () => {
+  it("moves the events' version, and theirs alone, when a ticket type counter written without a change entry moves", async () => {
     const type = await f.ticketType(eventId, { name: 'Counted' });
     const path = `/v1/events/ev_${eventId}`;
-    const first = await get(path);
-    expect((await get(path, first.headers.etag as string)).status).toBe(304);
+    const tag = await versionedTag(path);
+    const orderPath = `/v1/orders/or_${orderIds[2]}`;
+    const orderTag = await versionedTag(orderPath);
+    // A sales system puts tickets in a basket: an UPDATE, no change entry.
+    const [{ head }] = await t.dataSource.query<{ head: number }[]>(
+      `SELECT last_id AS head FROM change_heads WHERE box_office_id = ${officeId}`,
+    );
     await t.dataSource.query(
       `UPDATE ticket_types SET quantity_in_baskets = 3 WHERE id = ${type.id}`,
     );
-    const res = await get(path, first.headers.etag as string);
+    const [after] = await t.dataSource.query<{ head: number }[]>(
+      `SELECT last_id AS head FROM change_heads WHERE box_office_id = ${officeId}`,
+    );
+    expect(Number(after.head)).toBe(Number(head));
+    reads.forEach((spy) => spy.mockClear());
+
+    const res = await get(path, tag);
     expect(res.status).toBe(200);
-    expect(res.headers.etag).not.toBe(first.headers.etag);
+    expect(rowsRead()).toBeGreaterThan(0);
+    const counted = (res.body as { ticket_types: Record<string, unknown>[] })
+      .ticket_types;
+    expect(counted.find((tt) => tt.id === `tt_${type.id}`)).toMatchObject({
+      quantity_in_baskets: 3,
+    });
+    expect(res.headers.etag).not.toBe(tag);
+    // The same value written again moves nothing: the next revalidation is a 304 unread.
+    await t.dataSource.query(
+      `UPDATE ticket_types SET quantity_in_baskets = 3 WHERE id = ${type.id}`,
+    );
+    reads.forEach((spy) => spy.mockClear());
+    expect((await get(path, res.headers.etag as string)).status).toBe(304);
+    // An order shows no stock: its tag stands.
+    expect((await get(orderPath, orderTag)).status).toBe(304);
+    expect(rowsRead()).toBe(0);
   });
 
   describe('bodies that depend on the clock', () => {

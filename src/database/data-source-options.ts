@@ -26,6 +26,7 @@ import { SyncAndChanges1765200000000 } from './migrations/1765200000000-SyncAndC
 import { BoxOfficeCurrencyAndZone1765300000000 } from './migrations/1765300000000-BoxOfficeCurrencyAndZone';
 import { ImportGeneration1765400000000 } from './migrations/1765400000000-ImportGeneration';
 import { NetCounterUpdates1765500000000 } from './migrations/1765500000000-NetCounterUpdates';
+import { StockVersion1765600000000 } from './migrations/1765600000000-StockVersion';
 
 export const ENTITIES = [
   BoxOffice,
@@ -52,6 +53,7 @@ export const MIGRATIONS = [
   BoxOfficeCurrencyAndZone1765300000000,
   ImportGeneration1765400000000,
   NetCounterUpdates1765500000000,
+  StockVersion1765600000000,
 ];
 
 export interface DataSourceTuning {

@@ -9,6 +9,7 @@ import {
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { EventDto } from '../events/dto/event.dto';
+import { RevalidatedByDataVersion } from '../sync/revalidation';
 import {
   EventSeriesDto,
   EventSeriesListDto,
@@ -67,6 +68,9 @@ export class EventSeriesController {
     return this.series.retrieve(caller.boxOfficeId, seriesId);
   }
 
+  // A series' dates are events: revalidated as the events list is (the series' own body moves
+  // with the clock: its upcoming counts).
+  @RevalidatedByDataVersion({ stock: true })
   @Get(':event_series_id/events')
   @ApiList({
     operationId: 'listEventSeriesEvents',
@@ -85,6 +89,7 @@ export class EventSeriesController {
     return this.series.listEvents(caller.boxOfficeId, seriesId, query);
   }
 
+  @RevalidatedByDataVersion({ stock: true })
   @Get(':event_series_id/events/:event_id')
   @ApiRetrieve({
     operationId: 'retrieveEventSeriesEvent',

@@ -8,6 +8,7 @@ import {
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
+import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { EventDto, EventListDto } from './dto/event.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EventsService } from './events.service';
@@ -17,6 +18,7 @@ import { EventsService } from './events.service';
 export class EventsController {
   constructor(private readonly events: EventsService) {}
 
+  @RevalidatedByDataVersion({ stock: true })
   @Get()
   @ApiList({
     operationId: 'listEvents',
@@ -33,6 +35,7 @@ export class EventsController {
     return this.events.list(caller.boxOfficeId, query);
   }
 
+  @RevalidatedByDataVersion({ stock: true })
   @Get(':event_id')
   @ApiRetrieve({
     operationId: 'retrieveEvent',

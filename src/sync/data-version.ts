@@ -18,20 +18,25 @@ import { syncHorizonStatement } from './sync-horizon';
  *   ImportGeneration).
  *
  * It does not move for counters a sales system writes without a change entry (a ticket type's
- * held and in-basket quantities), nor with the clock: responses that show those are compared by
- * their bytes. With `horizon`, the same statement also reads the sync horizon (sync-horizon.ts),
- * for the watermark of a list's 304: one round trip instead of two.
+ * held and in-basket quantities): with `stock`, a third part does, the box office's stock version
+ * (migration StockVersion), for bodies that show them (events). Nor does it move with the clock:
+ * responses that depend on it are compared by their bytes. With `horizon`, the same statement
+ * also reads the sync horizon (sync-horizon.ts), for the watermark of a list's 304: one round
+ * trip instead of two.
  */
 export function dataVersionStatement(
   databaseType: string,
   boxOfficeId: number,
-  horizon?: Statement,
+  { stock = false, horizon }: { stock?: boolean; horizon?: Statement } = {},
 ): Statement {
   const params = new SqlParams(dialectFor(databaseType));
   const head = params.add(boxOfficeId);
+  const stockVersion = stock
+    ? `,\n            (SELECT version FROM stock_versions WHERE box_office_id = ${params.add(boxOfficeId)}) AS stock`
+    : '';
   return {
     sql: `SELECT (SELECT generation FROM import_generation WHERE id = 1) AS generation,
-            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${
+            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${stockVersion}${
               horizon ? `,\n            (${horizon.sql}) AS horizon` : ''
             }`,
     params: [...params.values, ...(horizon?.params ?? [])],
@@ -39,7 +44,7 @@ export function dataVersionStatement(
 }
 
 export interface DataVersionRead {
-  /** `<generation>.<head>`. */
+  /** `<generation>.<head>`, and `.<stock version>` when asked for. */
   readonly version: string;
   /** The sync horizon, when asked for. */
   readonly horizon?: number;
@@ -61,19 +66,27 @@ export class DataVersion {
   }
 
   /**
-   * The box office's data version now, and with `withHorizon` the sync horizon; read it before
-   * the rows it stands for.
+   * The box office's data version now (with `stock`, its stock version too), and with `horizon`
+   * the sync horizon; read it before the rows it stands for.
    */
-  async of(boxOfficeId: number, withHorizon = false): Promise<DataVersionRead> {
+  async of(
+    boxOfficeId: number,
+    {
+      stock = false,
+      horizon = false,
+    }: { stock?: boolean; horizon?: boolean } = {},
+  ): Promise<DataVersionRead> {
     const { sql, params } = dataVersionStatement(
       this.databaseType,
       boxOfficeId,
-      withHorizon ? this.horizon : undefined,
+      {
+        stock,
+        horizon: horizon ? this.horizon : undefined,
+      },
     );
     const [row] = await this.rows(sql, params);
-    const version = `${Number(row.generation ?? 0)}.${Number(row.head ?? 0)}`;
-    return withHorizon
-      ? { version, horizon: Number(row.horizon) }
-      : { version };
+    let version = `${Number(row.generation ?? 0)}.${Number(row.head ?? 0)}`;
+    if (stock) version += `.${Number(row.stock ?? 0)}`;
+    return horizon ? { version, horizon: Number(row.horizon) } : { version };
   }
 }

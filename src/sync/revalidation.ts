@@ -20,16 +20,22 @@ const REVALIDATED_BY_DATA_VERSION = 'revalidatedByDataVersion';
 interface Revalidation {
   /** A list that carries X-Sync-Watermark on every response, its 304s included. */
   readonly watermark: boolean;
+  /**
+   * A body that shows ticket types' held and in-basket quantities, which a sales system writes
+   * without a change entry: the box office's stock version is part of its version.
+   */
+  readonly stock: boolean;
 }
 
 /**
- * On a handler whose body is a function of its URL and the box office's data alone (no clock, no
- * counters written without a change entry): a conditional request is answered from the data
- * version, without reading rows, while nothing changed (RevalidationInterceptor).
+ * On a handler whose body is a function of its URL and the box office's data alone (no clock;
+ * counters written without a change entry only with `stock`): a conditional request is answered
+ * from the data version, without reading rows, while nothing changed (RevalidationInterceptor).
  */
 export const RevalidatedByDataVersion = (options: Partial<Revalidation> = {}) =>
   SetMetadata(REVALIDATED_BY_DATA_VERSION, {
     watermark: false,
+    stock: false,
     ...options,
   } satisfies Revalidation);
 
@@ -90,7 +96,11 @@ export class RevalidationInterceptor implements NestInterceptor {
       return next.handle();
     }
     const boxOfficeId = request.caller.boxOfficeId;
-    return from(this.versions.of(boxOfficeId, revalidation.watermark)).pipe(
+    const read = this.versions.of(boxOfficeId, {
+      stock: revalidation.stock,
+      horizon: revalidation.watermark,
+    });
+    return from(read).pipe(
       switchMap(({ version: dataVersion, horizon }) => {
         const version = this.versionPart(boxOfficeId, dataVersion, request);
         const known = tags.find((tag) => versionPartOf(tag) === version);
