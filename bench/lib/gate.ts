@@ -64,6 +64,8 @@ const SAMPLES: Record<string, number> = {
   feedpoll: 3,
   firstpoll: 1,
   getpoll: 5,
+  eventpoll: 3,
+  eventgetpoll: 5,
 };
 
 function sample(scenario: Scenario, seed: number): string[] {

@@ -46,7 +46,8 @@ export const USAGE = `npm run bench -- [options]
                     (issued tickets); series, seriesevents, seriesfilter, checkins,
                     overview (series, check-ins, overview); syncwalk, feedpoll
                     (incremental sync, ours only);
-                    firstpoll, getpoll (revalidations answered 304, ours only)
+                    firstpoll, getpoll, eventpoll, eventgetpoll (revalidations
+                    answered 304, ours only)
   --servers a,b     subset of: bare, ceiling, ours, ours2, ours4, typical
                     (ours4: the walk on four workers, only when named here)
   --connections a,b override the per-cell connection counts (e.g. 10)

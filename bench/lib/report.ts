@@ -282,6 +282,20 @@ export function targets(
     (v) => v >= 1000,
   );
   add(
+    'first page: 304 from the version ÷ 200',
+    'req/s ratio @10, firstpoll ÷ first',
+    ratio(ours('firstpoll')?.rps, ours('first')?.rps),
+    '≥ 5×',
+    (v) => v >= 5,
+  );
+  add(
+    'events page: 304 from the version ÷ 200',
+    'req/s ratio @10, eventpoll ÷ events',
+    ratio(ours('eventpoll')?.rps, ours('events')?.rps),
+    '≥ 5×',
+    (v) => v >= 5,
+  );
+  add(
     'errors (ours, ours2, bare, ceiling)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,

@@ -33,6 +33,8 @@ export const SCENARIO_NAMES = [
   'feedpoll',
   'firstpoll',
   'getpoll',
+  'eventpoll',
+  'eventgetpoll',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -59,6 +61,10 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   feedpoll: 'change-feed poll from the head (nothing new)',
   firstpoll: 'first page, revalidated (304 from the data version)',
   getpoll: 'GET /v1/orders/{id}, revalidated (304 from the data version)',
+  eventpoll:
+    'events list pages, revalidated (304 from the data and stock versions)',
+  eventgetpoll:
+    'GET /v1/events/{id}, revalidated (304 from the data and stock versions)',
 };
 
 /**
@@ -70,6 +76,8 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'feedpoll',
   'firstpoll',
   'getpoll',
+  'eventpoll',
+  'eventgetpoll',
 ]);
 
 /** The orders' scenarios, the only ones the framework-free baseline serves (bench/bare.ts). */
@@ -548,6 +556,7 @@ async function eventScenarios(
           (id) => `/v1/events?starting_after=ev_${id}`,
         )
       : ['/v1/events'];
+  const ours = pick(ids, 950, random);
   const none = new Map<string, number>();
   return {
     count: ids.length,
@@ -563,11 +572,28 @@ async function eventScenarios(
         name: 'eventget',
         title: SCENARIO_TITLES.eventget,
         ...retrievals(
-          pick(ids, 950, random),
+          ours,
           theirIds.length > 0 ? pick(theirIds, 50, random) : [],
           (id) => `/v1/events/ev_${id}`,
           random,
         ),
+      },
+      // A front end's poll: the same pages and events, each revalidated with its versioned tag.
+      {
+        name: 'eventpoll',
+        title: SCENARIO_TITLES.eventpoll,
+        paths: pages,
+        okStatuses: [304],
+        expected: none,
+        revalidate: true,
+      },
+      {
+        name: 'eventgetpoll',
+        title: SCENARIO_TITLES.eventgetpoll,
+        paths: ours.map((id) => `/v1/events/ev_${id}`),
+        okStatuses: [304],
+        expected: none,
+        revalidate: true,
       },
     ],
   };
