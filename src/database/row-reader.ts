@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'pg';
-import type { DataSource } from 'typeorm';
+import { type DataSource, QueryFailedError } from 'typeorm';
 
 export type Row = Record<string, unknown>;
 
@@ -27,23 +28,51 @@ export type ReadRows = (
  */
 export const MAX_NAMED_STATEMENTS = 256;
 
+/** Prepared SQLite statements kept per process, as TypeORM's `statementCacheSize` did. */
+export const MAX_SQLITE_STATEMENTS = 200;
+
 /**
- * How the resource readers run their SQL. On PostgreSQL every statement is a named prepared
- * statement sent straight to the driver's pool: each connection parses it once, and after a few
- * executions PostgreSQL keeps a generic plan for it, so a request costs the database execution
- * only (TypeORM's `query` sends unnamed statements, parsed and planned on every call, and wraps
- * each call in a query runner of its own). Named statements need a session per connection, as a
- * direct connection or a pooler in session mode gives. On SQLite TypeORM's driver already keeps
- * prepared statements (`statementCacheSize`).
+ * How the resource readers run their SQL: straight to the driver, past TypeORM's `query` (which
+ * makes a query runner per call, and awaits a statement lookup and its event broadcasts), as a
+ * request's reads need none of that.
+ *
+ * - PostgreSQL: every statement is a named prepared statement sent to TypeORM's pool: each
+ *   connection parses it once, and after a few executions PostgreSQL keeps a generic plan for it,
+ *   so a request costs the database execution only (TypeORM's `query` sends unnamed statements,
+ *   parsed and planned on every call). Named statements need a session per connection, as a
+ *   direct connection or a pooler in session mode gives.
+ * - SQLite: better-sqlite3's prepared statements on TypeORM's connection, kept per statement text
+ *   (bounded as TypeORM's cache was); rows read as arrays come from the driver as arrays (`raw`).
+ *   Each statement is still passed to the DataSource logger's `logQuery`, where the bench's SQL
+ *   counter reads it, and a failure is wrapped in QueryFailedError, as TypeORM's `query` did.
  */
 export function rowReader(dataSource: DataSource): ReadRows {
   if (dataSource.options.type !== 'postgres') {
-    return async (sql, params, options) => {
-      const rows = await dataSource.query<Row[]>(sql, params);
-      // Column names are aliases, never integer-like: Object.values keeps the column order.
-      return options?.arrays
-        ? rows.map((row) => Object.values(row) as unknown as Row)
-        : rows;
+    const statements = new Map<string, Statement>();
+    const prepare = (sql: string): Statement => {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        const db = (
+          dataSource.driver as unknown as { databaseConnection: Database }
+        ).databaseConnection;
+        statement = db.prepare(sql);
+        if (statements.size >= MAX_SQLITE_STATEMENTS) {
+          statements.delete(statements.keys().next().value!);
+        }
+        statements.set(sql, statement);
+      }
+      return statement;
+    };
+    return (sql, params, options) => {
+      dataSource.logger.logQuery(sql, params);
+      try {
+        const statement = prepare(sql).raw(options?.arrays === true);
+        return Promise.resolve(statement.all(...params) as Row[]);
+      } catch (error) {
+        return Promise.reject(
+          new QueryFailedError(sql, params, error as Error),
+        );
+      }
     };
   }
   const names = new Map<string, string>();
