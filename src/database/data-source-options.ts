@@ -27,6 +27,7 @@ import { BoxOfficeCurrencyAndZone1765300000000 } from './migrations/176530000000
 import { ImportGeneration1765400000000 } from './migrations/1765400000000-ImportGeneration';
 import { NetCounterUpdates1765500000000 } from './migrations/1765500000000-NetCounterUpdates';
 import { StockVersion1765600000000 } from './migrations/1765600000000-StockVersion';
+import { ActivityHours1765700000000 } from './migrations/1765700000000-ActivityHours';
 
 export const ENTITIES = [
   BoxOffice,
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   ImportGeneration1765400000000,
   NetCounterUpdates1765500000000,
   StockVersion1765600000000,
+  ActivityHours1765700000000,
 ];
 
 export interface DataSourceTuning {

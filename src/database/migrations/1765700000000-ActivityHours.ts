@@ -1,0 +1,224 @@
+import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
+
+/**
+ * What the overview counts (docs/API.md, "Overview"), kept per box office and hour, so that its
+ * four weeks read 672 small rows of each table instead of every order and ticket of the period:
+ *
+ * - `order_hours`: completed orders, per hour of their creation;
+ * - `revenue_hours`: their revenue (total less refunds), per currency and hour (the overview sums
+ *   the box office's own currency: keyed currency first, so that is one range);
+ * - `ticket_hours`: valid issued tickets, per hour of their creation.
+ *
+ * Kept where every writer passes, by row triggers on orders and issued_tickets: an insert adds a
+ * counted row's share, a delete takes it away, and an update of a column that decides the share
+ * (status, creation time, amounts, currency, box office) moves it; any other update fires
+ * nothing. Each table's rows are the GROUP BY of the counted rows, exactly: the up migration
+ * fills them from the rows already there. The hours at the period's two ends are counted from
+ * the rows themselves (src/overview/overview.service.ts).
+ */
+const isPostgres = (queryRunner: QueryRunner) =>
+  queryRunner.connection.options.type === 'postgres';
+
+interface Rollup {
+  /** The counted table and the rollup table, which name the triggers. */
+  rows: 'orders' | 'issued_tickets';
+  table: 'order_hours' | 'revenue_hours' | 'ticket_hours';
+  /** Only rows with this status count. */
+  status: string;
+  /** The rollup's key columns between box office and hour, read from the counted row. */
+  keys: string[];
+  /** Each counted column and the amount one row adds to it, over the row's alias. */
+  sums: [column: string, amount: (row: string) => string][];
+  /** The columns whose change can move a row's share. */
+  watched: string[];
+}
+
+const ROLLUPS: Rollup[] = [
+  {
+    rows: 'orders',
+    table: 'order_hours',
+    status: 'completed',
+    keys: [],
+    sums: [['completed_orders', () => '1']],
+    watched: ['status', 'created_at', 'box_office_id'],
+  },
+  {
+    rows: 'orders',
+    table: 'revenue_hours',
+    status: 'completed',
+    keys: ['currency'],
+    sums: [['revenue', (row) => `${row}.total - ${row}.refund_amount`]],
+    watched: [
+      'status',
+      'created_at',
+      'total',
+      'refund_amount',
+      'currency',
+      'box_office_id',
+    ],
+  },
+  {
+    rows: 'issued_tickets',
+    table: 'ticket_hours',
+    status: 'valid',
+    keys: [],
+    sums: [['valid_tickets', () => '1']],
+    watched: ['status', 'created_at', 'box_office_id'],
+  },
+];
+
+/** An hour: Unix seconds divided by 3,600 (integer division on both databases). */
+const hourOf = (row: string) => `${row}.created_at / 3600`;
+
+function keyColumns(rollup: Rollup): string[] {
+  return ['box_office_id', ...rollup.keys, 'hour'];
+}
+
+/** Adds `row`'s share (NEW): an upsert. */
+function add(rollup: Rollup, row: string): string {
+  const values = [
+    `${row}.box_office_id`,
+    ...rollup.keys.map((key) => `${row}.${key}`),
+    hourOf(row),
+    ...rollup.sums.map(([, amount]) => amount(row)),
+  ];
+  const columns = [...keyColumns(rollup), ...rollup.sums.map(([c]) => c)];
+  return `INSERT INTO ${rollup.table} (${columns.join(', ')})
+      VALUES (${values.join(', ')})
+      ON CONFLICT (${keyColumns(rollup).join(', ')}) DO UPDATE SET ${rollup.sums
+        .map(([c]) => `${c} = ${rollup.table}.${c} + excluded.${c}`)
+        .join(', ')}`;
+}
+
+/** Takes `row`'s share (OLD) away. */
+function subtract(rollup: Rollup, row: string): string {
+  const where = [
+    `box_office_id = ${row}.box_office_id`,
+    `hour = ${hourOf(row)}`,
+    ...rollup.keys.map((key) => `${key} = ${row}.${key}`),
+  ];
+  return `UPDATE ${rollup.table} SET ${rollup.sums
+    .map(([c, amount]) => `${c} = ${c} - (${amount(row)})`)
+    .join(', ')}
+      WHERE ${where.join(' AND ')}`;
+}
+
+const changed = (rollup: Rollup, distinct: string) =>
+  rollup.watched.map((c) => `OLD.${c} ${distinct} NEW.${c}`).join(' OR ');
+
+function sqliteTriggers(rollup: Rollup): string[] {
+  const name = `trg_${rollup.rows}_${rollup.table}`;
+  const counted = (row: string) => `${row}.status = '${rollup.status}'`;
+  return [
+    `CREATE TRIGGER ${name}_insert AFTER INSERT ON ${rollup.rows}
+      WHEN ${counted('NEW')}
+      BEGIN ${add(rollup, 'NEW')}; END`,
+    `CREATE TRIGGER ${name}_delete AFTER DELETE ON ${rollup.rows}
+      WHEN ${counted('OLD')}
+      BEGIN ${subtract(rollup, 'OLD')}; END`,
+    // Two triggers, so that each side runs only when its row counts.
+    `CREATE TRIGGER ${name}_update_old AFTER UPDATE OF ${rollup.watched.join(', ')} ON ${rollup.rows}
+      WHEN ${counted('OLD')} AND (${changed(rollup, 'IS NOT')})
+      BEGIN ${subtract(rollup, 'OLD')}; END`,
+    `CREATE TRIGGER ${name}_update_new AFTER UPDATE OF ${rollup.watched.join(', ')} ON ${rollup.rows}
+      WHEN ${counted('NEW')} AND (${changed(rollup, 'IS NOT')})
+      BEGIN ${add(rollup, 'NEW')}; END`,
+  ];
+}
+
+function postgresTriggers(rollup: Rollup): string[] {
+  const fn = `${rollup.rows}_${rollup.table}`;
+  const name = `trg_${rollup.rows}_${rollup.table}`;
+  const counted = (row: string) => `${row}.status = '${rollup.status}'`;
+  return [
+    `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP <> 'INSERT' AND ${counted('OLD')} THEN
+        ${subtract(rollup, 'OLD')};
+      END IF;
+      IF TG_OP <> 'DELETE' AND ${counted('NEW')} THEN
+        ${add(rollup, 'NEW')};
+      END IF;
+      RETURN NULL;
+    END $$`,
+    `CREATE TRIGGER ${name}_insert AFTER INSERT ON ${rollup.rows}
+      FOR EACH ROW WHEN (${counted('NEW')}) EXECUTE FUNCTION ${fn}()`,
+    `CREATE TRIGGER ${name}_delete AFTER DELETE ON ${rollup.rows}
+      FOR EACH ROW WHEN (${counted('OLD')}) EXECUTE FUNCTION ${fn}()`,
+    `CREATE TRIGGER ${name}_update AFTER UPDATE OF ${rollup.watched.join(', ')} ON ${rollup.rows}
+      FOR EACH ROW WHEN ((${counted('OLD')} OR ${counted('NEW')}) AND (${changed(rollup, 'IS DISTINCT FROM')}))
+      EXECUTE FUNCTION ${fn}()`,
+  ];
+}
+
+export class ActivityHours1765700000000 implements MigrationInterface {
+  name = 'ActivityHours1765700000000';
+
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    const postgres = isPostgres(queryRunner);
+    for (const rollup of ROLLUPS) {
+      await queryRunner.createTable(
+        new Table({
+          name: rollup.table,
+          columns: [
+            { name: 'box_office_id', type: 'integer', isPrimary: true },
+            ...rollup.keys.map((key) => ({
+              name: key,
+              type: 'varchar',
+              length: '3',
+              isPrimary: true,
+            })),
+            { name: 'hour', type: 'integer', isPrimary: true },
+            ...rollup.sums.map(([column]) => ({
+              name: column,
+              type: 'bigint',
+              default: 0,
+            })),
+          ],
+        }),
+      );
+      const keys = [
+        'r.box_office_id',
+        ...rollup.keys.map((key) => `r.${key}`),
+        hourOf('r'),
+      ];
+      await queryRunner.query(
+        `INSERT INTO ${rollup.table} (${[
+          ...keyColumns(rollup),
+          ...rollup.sums.map(([c]) => c),
+        ].join(', ')})
+         SELECT ${keys.join(', ')}, ${rollup.sums
+           .map(([, amount]) => `sum(${amount('r')})`)
+           .join(', ')}
+         FROM ${rollup.rows} r WHERE r.status = '${rollup.status}'
+         GROUP BY ${keys.join(', ')}`,
+      );
+      for (const sql of postgres
+        ? postgresTriggers(rollup)
+        : sqliteTriggers(rollup)) {
+        await queryRunner.query(sql);
+      }
+    }
+  }
+
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    const postgres = isPostgres(queryRunner);
+    for (const rollup of ROLLUPS) {
+      const name = `trg_${rollup.rows}_${rollup.table}`;
+      const triggers = postgres
+        ? ['insert', 'delete', 'update']
+        : ['insert', 'delete', 'update_old', 'update_new'];
+      for (const suffix of triggers) {
+        await queryRunner.query(
+          `DROP TRIGGER IF EXISTS ${name}_${suffix}${postgres ? ` ON ${rollup.rows}` : ''}`,
+        );
+      }
+      if (postgres) {
+        await queryRunner.query(
+          `DROP FUNCTION IF EXISTS ${rollup.rows}_${rollup.table}()`,
+        );
+      }
+      await queryRunner.dropTable(rollup.table);
+    }
+  }
+}
