@@ -13,7 +13,8 @@ import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
  * counted row's share, a delete takes it away, and an update of a column that decides the share
  * (status, creation time, amounts, currency, box office) moves it; any other update fires
  * nothing. Each table's rows are the GROUP BY of the counted rows, exactly: the up migration
- * fills them from the rows already there. The hours at the period's two ends are counted from
+ * fills them from the rows already there, in key order (a box office's hours on few pages; later
+ * hours arrive in time order). The hours at the period's two ends are counted from
  * the rows themselves (src/overview/overview.service.ts).
  */
 const isPostgres = (queryRunner: QueryRunner) =>
@@ -191,7 +192,8 @@ export class ActivityHours1765700000000 implements MigrationInterface {
            .map(([, amount]) => `sum(${amount('r')})`)
            .join(', ')}
          FROM ${rollup.rows} r WHERE r.status = '${rollup.status}'
-         GROUP BY ${keys.join(', ')}`,
+         GROUP BY ${keys.join(', ')}
+         ORDER BY ${keys.join(', ')}`,
       );
       for (const sql of postgres
         ? postgresTriggers(rollup)
