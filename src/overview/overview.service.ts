@@ -20,8 +20,8 @@ const HOUR_S = 3600;
  * office. The period's completed orders, revenue and valid tickets are read from the hourly
  * rollups that triggers keep (migration ActivityHours) for its whole hours, and from the orders
  * and tickets themselves, by (status, created_at), for the parts of an hour at its two ends:
- * 672 rows of each of three rollups and two hours of rows, whatever the box office's size. Series and events
- * are counted by status, index-only. All in one statement.
+ * 672 rows of each of three rollups and two hours of rows, whatever the box office's size.
+ * Series and events are counted by status, index-only. All in one statement.
  */
 @Injectable()
 export class OverviewService {
@@ -40,11 +40,6 @@ export class OverviewService {
     // Whole hours [firstHour, lastHour), the rest at either end from the rows.
     const firstHour = Math.ceil(from / HOUR_S);
     const lastHour = Math.floor(now / HOUR_S);
-    const statement = (build: (params: SqlParams) => string) => {
-      const params = new SqlParams(this.dialect);
-      const sql = build(params);
-      return this.read(sql, params.values);
-    };
     const office = (params: SqlParams) => params.add(boxOfficeId);
     const hours = (params: SqlParams, alias: string) =>
       `${alias}.box_office_id = ${office(params)} AND ${alias}.hour >= ${params.add(firstHour)} AND ${alias}.hour < ${params.add(lastHour)}`;
@@ -67,8 +62,9 @@ export class OverviewService {
     const inStatus = (params: SqlParams, table: string, status: string) =>
       `(SELECT count(*) FROM ${table} x WHERE x.box_office_id = ${office(params)} AND x.status = '${status}')`;
     // One statement: one round trip, one plan.
-    const [row] = await statement(
-      (params) => `SELECT b.name, b.currency,
+    const params = new SqlParams(this.dialect);
+    const [row] = await this.read(
+      `SELECT b.name, b.currency,
           (SELECT coalesce(sum(h.completed_orders), 0) FROM order_hours h WHERE ${hours(params, 'h')})
           + ${ends(params, 'count(*)', "orders x WHERE x.status = 'completed'")} AS orders,
           (SELECT coalesce(sum(h.revenue), 0) FROM revenue_hours h
@@ -85,6 +81,7 @@ export class OverviewService {
           ${inStatus(params, 'events', 'published')} AS events_published,
           ${inStatus(params, 'events', 'draft')} AS events_draft
         FROM box_offices b WHERE b.id = ${office(params)}`,
+      params.values,
     );
     const currency = String(row.currency);
     return Buffer.from(
