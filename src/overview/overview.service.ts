@@ -40,47 +40,46 @@ export class OverviewService {
     // Whole hours [firstHour, lastHour), the rest at either end from the rows.
     const firstHour = Math.ceil(from / HOUR_S);
     const lastHour = Math.floor(now / HOUR_S);
-    const office = (params: SqlParams) => params.add(boxOfficeId);
-    const hours = (params: SqlParams, alias: string) =>
-      `${alias}.box_office_id = ${office(params)} AND ${alias}.hour >= ${params.add(firstHour)} AND ${alias}.hour < ${params.add(lastHour)}`;
+    // One statement: one round trip, one plan.
+    const params = new SqlParams(this.dialect);
+    const office = () => params.add(boxOfficeId);
+    const hours = (alias: string) =>
+      `${alias}.box_office_id = ${office()} AND ${alias}.hour >= ${params.add(firstHour)} AND ${alias}.hour < ${params.add(lastHour)}`;
     /**
      * A count or sum over the rows of the period's two ends, outside its whole hours: one
      * subquery per end, each a range of the (status, created_at) index.
      */
-    const ends = (params: SqlParams, select: string, rows: string) =>
+    const ends = (select: string, rows: string) =>
       [
         [from, firstHour * HOUR_S],
         [lastHour * HOUR_S, now + 1],
       ]
         .map(
           ([lo, hi]) =>
-            `(SELECT ${select} FROM ${rows} AND x.box_office_id = ${office(params)}
+            `(SELECT ${select} FROM ${rows} AND x.box_office_id = ${office()}
                AND x.created_at >= ${params.add(lo)} AND x.created_at < ${params.add(hi)})`,
         )
         .join(' + ');
     /** Rows of `table` in `status` now: an index-only count. */
-    const inStatus = (params: SqlParams, table: string, status: string) =>
-      `(SELECT count(*) FROM ${table} x WHERE x.box_office_id = ${office(params)} AND x.status = '${status}')`;
-    // One statement: one round trip, one plan.
-    const params = new SqlParams(this.dialect);
+    const inStatus = (table: string, status: string) =>
+      `(SELECT count(*) FROM ${table} x WHERE x.box_office_id = ${office()} AND x.status = '${status}')`;
     const [row] = await this.read(
       `SELECT b.name, b.currency,
-          (SELECT coalesce(sum(h.completed_orders), 0) FROM order_hours h WHERE ${hours(params, 'h')})
-          + ${ends(params, 'count(*)', "orders x WHERE x.status = 'completed'")} AS orders,
+          (SELECT coalesce(sum(h.completed_orders), 0) FROM order_hours h WHERE ${hours('h')})
+          + ${ends('count(*)', "orders x WHERE x.status = 'completed'")} AS orders,
           (SELECT coalesce(sum(h.revenue), 0) FROM revenue_hours h
-            WHERE h.currency = b.currency AND ${hours(params, 'h')})
+            WHERE h.currency = b.currency AND ${hours('h')})
           + ${ends(
-            params,
             'coalesce(sum(x.total - x.refund_amount), 0)',
             "orders x WHERE x.status = 'completed' AND x.currency = b.currency",
           )} AS revenue,
-          (SELECT coalesce(sum(h.valid_tickets), 0) FROM ticket_hours h WHERE ${hours(params, 'h')})
-          + ${ends(params, 'count(*)', "issued_tickets x WHERE x.status = 'valid'")} AS tickets,
-          ${inStatus(params, 'event_series', 'published')} AS series_published,
-          ${inStatus(params, 'event_series', 'draft')} AS series_draft,
-          ${inStatus(params, 'events', 'published')} AS events_published,
-          ${inStatus(params, 'events', 'draft')} AS events_draft
-        FROM box_offices b WHERE b.id = ${office(params)}`,
+          (SELECT coalesce(sum(h.valid_tickets), 0) FROM ticket_hours h WHERE ${hours('h')})
+          + ${ends('count(*)', "issued_tickets x WHERE x.status = 'valid'")} AS tickets,
+          ${inStatus('event_series', 'published')} AS series_published,
+          ${inStatus('event_series', 'draft')} AS series_draft,
+          ${inStatus('events', 'published')} AS events_published,
+          ${inStatus('events', 'draft')} AS events_draft
+        FROM box_offices b WHERE b.id = ${office()}`,
       params.values,
     );
     const currency = String(row.currency);

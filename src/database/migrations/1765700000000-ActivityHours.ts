@@ -107,49 +107,76 @@ function subtract(rollup: Rollup, row: string): string {
 const changed = (rollup: Rollup, distinct: string) =>
   rollup.watched.map((c) => `OLD.${c} ${distinct} NEW.${c}`).join(' OR ');
 
-function sqliteTriggers(rollup: Rollup): string[] {
-  const name = `trg_${rollup.rows}_${rollup.table}`;
-  const counted = (row: string) => `${row}.status = '${rollup.status}'`;
-  return [
-    `CREATE TRIGGER ${name}_insert AFTER INSERT ON ${rollup.rows}
-      WHEN ${counted('NEW')}
-      BEGIN ${add(rollup, 'NEW')}; END`,
-    `CREATE TRIGGER ${name}_delete AFTER DELETE ON ${rollup.rows}
-      WHEN ${counted('OLD')}
-      BEGIN ${subtract(rollup, 'OLD')}; END`,
-    // Two triggers, so that each side runs only when its row counts.
-    `CREATE TRIGGER ${name}_update_old AFTER UPDATE OF ${rollup.watched.join(', ')} ON ${rollup.rows}
-      WHEN ${counted('OLD')} AND (${changed(rollup, 'IS NOT')})
-      BEGIN ${subtract(rollup, 'OLD')}; END`,
-    `CREATE TRIGGER ${name}_update_new AFTER UPDATE OF ${rollup.watched.join(', ')} ON ${rollup.rows}
-      WHEN ${counted('NEW')} AND (${changed(rollup, 'IS NOT')})
-      BEGIN ${add(rollup, 'NEW')}; END`,
+/** Names the triggers (`<stem>_<suffix>`) and, on PostgreSQL, the function they call. */
+const stem = (rollup: Rollup) => `${rollup.rows}_${rollup.table}`;
+const counted = (rollup: Rollup, row: string) =>
+  `${row}.status = '${rollup.status}'`;
+
+/** Each trigger as its name's suffix and the text that creates it. */
+type Triggers = [suffix: string, sql: string][];
+
+function sqliteTriggers(rollup: Rollup): Triggers {
+  const update = `UPDATE OF ${rollup.watched.join(', ')}`;
+  const moved = changed(rollup, 'IS NOT');
+  // Two update triggers, so that each side runs only when its row counts.
+  const triggers: [
+    suffix: string,
+    event: string,
+    when: string,
+    body: string,
+  ][] = [
+    ['insert', 'INSERT', counted(rollup, 'NEW'), add(rollup, 'NEW')],
+    ['delete', 'DELETE', counted(rollup, 'OLD'), subtract(rollup, 'OLD')],
+    [
+      'update_old',
+      update,
+      `${counted(rollup, 'OLD')} AND (${moved})`,
+      subtract(rollup, 'OLD'),
+    ],
+    [
+      'update_new',
+      update,
+      `${counted(rollup, 'NEW')} AND (${moved})`,
+      add(rollup, 'NEW'),
+    ],
   ];
+  return triggers.map(([suffix, event, when, body]) => [
+    suffix,
+    `CREATE TRIGGER trg_${stem(rollup)}_${suffix} AFTER ${event} ON ${rollup.rows}
+      WHEN ${when}
+      BEGIN ${body}; END`,
+  ]);
 }
 
-function postgresTriggers(rollup: Rollup): string[] {
-  const fn = `${rollup.rows}_${rollup.table}`;
-  const name = `trg_${rollup.rows}_${rollup.table}`;
-  const counted = (row: string) => `${row}.status = '${rollup.status}'`;
-  return [
-    `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+/** The function the PostgreSQL triggers call: each side applied when its row counts. */
+function postgresFunction(rollup: Rollup): string {
+  return `CREATE FUNCTION ${stem(rollup)}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF TG_OP <> 'INSERT' AND ${counted('OLD')} THEN
+      IF TG_OP <> 'INSERT' AND ${counted(rollup, 'OLD')} THEN
         ${subtract(rollup, 'OLD')};
       END IF;
-      IF TG_OP <> 'DELETE' AND ${counted('NEW')} THEN
+      IF TG_OP <> 'DELETE' AND ${counted(rollup, 'NEW')} THEN
         ${add(rollup, 'NEW')};
       END IF;
       RETURN NULL;
-    END $$`,
-    `CREATE TRIGGER ${name}_insert AFTER INSERT ON ${rollup.rows}
-      FOR EACH ROW WHEN (${counted('NEW')}) EXECUTE FUNCTION ${fn}()`,
-    `CREATE TRIGGER ${name}_delete AFTER DELETE ON ${rollup.rows}
-      FOR EACH ROW WHEN (${counted('OLD')}) EXECUTE FUNCTION ${fn}()`,
-    `CREATE TRIGGER ${name}_update AFTER UPDATE OF ${rollup.watched.join(', ')} ON ${rollup.rows}
-      FOR EACH ROW WHEN ((${counted('OLD')} OR ${counted('NEW')}) AND (${changed(rollup, 'IS DISTINCT FROM')}))
-      EXECUTE FUNCTION ${fn}()`,
+    END $$`;
+}
+
+function postgresTriggers(rollup: Rollup): Triggers {
+  const triggers: [suffix: string, event: string, when: string][] = [
+    ['insert', 'INSERT', counted(rollup, 'NEW')],
+    ['delete', 'DELETE', counted(rollup, 'OLD')],
+    [
+      'update',
+      `UPDATE OF ${rollup.watched.join(', ')}`,
+      `(${counted(rollup, 'OLD')} OR ${counted(rollup, 'NEW')}) AND (${changed(rollup, 'IS DISTINCT FROM')})`,
+    ],
   ];
+  return triggers.map(([suffix, event, when]) => [
+    suffix,
+    `CREATE TRIGGER trg_${stem(rollup)}_${suffix} AFTER ${event} ON ${rollup.rows}
+      FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${stem(rollup)}()`,
+  ]);
 }
 
 export class ActivityHours1765700000000 implements MigrationInterface {
@@ -195,30 +222,27 @@ export class ActivityHours1765700000000 implements MigrationInterface {
          GROUP BY ${keys.join(', ')}
          ORDER BY ${keys.join(', ')}`,
       );
-      for (const sql of postgres
+      if (postgres) await queryRunner.query(postgresFunction(rollup));
+      const triggers = postgres
         ? postgresTriggers(rollup)
-        : sqliteTriggers(rollup)) {
-        await queryRunner.query(sql);
-      }
+        : sqliteTriggers(rollup);
+      for (const [, sql] of triggers) await queryRunner.query(sql);
     }
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     const postgres = isPostgres(queryRunner);
     for (const rollup of ROLLUPS) {
-      const name = `trg_${rollup.rows}_${rollup.table}`;
       const triggers = postgres
-        ? ['insert', 'delete', 'update']
-        : ['insert', 'delete', 'update_old', 'update_new'];
-      for (const suffix of triggers) {
+        ? postgresTriggers(rollup)
+        : sqliteTriggers(rollup);
+      for (const [suffix] of triggers) {
         await queryRunner.query(
-          `DROP TRIGGER IF EXISTS ${name}_${suffix}${postgres ? ` ON ${rollup.rows}` : ''}`,
+          `DROP TRIGGER IF EXISTS trg_${stem(rollup)}_${suffix}${postgres ? ` ON ${rollup.rows}` : ''}`,
         );
       }
       if (postgres) {
-        await queryRunner.query(
-          `DROP FUNCTION IF EXISTS ${rollup.rows}_${rollup.table}()`,
-        );
+        await queryRunner.query(`DROP FUNCTION IF EXISTS ${stem(rollup)}()`);
       }
       await queryRunner.dropTable(rollup.table);
     }
