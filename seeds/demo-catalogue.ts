@@ -1,5 +1,5 @@
 import type { CurrencyCode } from '../src/common/currencies';
-import type { TicketTypeKind } from '../src/events/entities/ticket-type.entity';
+import type { TicketTypeKind } from '../src/common/statuses';
 import { toDateObject } from '../src/events/event-dates';
 
 /**

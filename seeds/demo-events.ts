@@ -1,9 +1,9 @@
 import { CURRENCY_BASE_MULTIPLIERS } from '../src/common/currencies';
-import type { EventStatus } from '../src/events/entities/event.entity';
 import type {
+  EventStatus,
   TicketTypeKind,
   TicketTypeStatus,
-} from '../src/events/entities/ticket-type.entity';
+} from '../src/common/statuses';
 import type { PaymentMethodType } from '../src/common/payment-methods';
 import {
   BOX_OFFICE_PLANS,

@@ -25,7 +25,7 @@ import { EventSeriesDto } from './event-series/dto/event-series.dto';
 import { EVENT_SERIES_FIELDS } from './event-series/event-series.fields';
 import { EventDto } from './events/dto/event.dto';
 import { EVENT_FIELDS } from './events/event.fields';
-import { IssuedTicketDto } from './issued-tickets/dto/issued-ticket.dto';
+import { IssuedTicketDto } from './common/dto/issued-ticket.dto';
 import { ISSUED_TICKET_FIELDS } from './issued-tickets/issued-ticket.fields';
 import { OrderDto } from './orders/dto/order.dto';
 import { ORDER_FIELDS } from './orders/order.fields';

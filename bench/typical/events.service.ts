@@ -11,10 +11,8 @@ import {
   LessThanOrEqual,
   Repository,
 } from 'typeorm';
-import {
-  Event,
-  type EventStatus,
-} from '../../src/events/entities/event.entity';
+import type { EventStatus } from '../../src/common/statuses';
+import { Event } from '../../src/events/entities/event.entity';
 import { IssuedTicket } from '../../src/issued-tickets/entities/issued-ticket.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import type { EventCounts } from './event.response';

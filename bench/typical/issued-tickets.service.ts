@@ -12,10 +12,8 @@ import {
   MoreThan,
   Repository,
 } from 'typeorm';
-import {
-  IssuedTicket,
-  type IssuedTicketStatus,
-} from '../../src/issued-tickets/entities/issued-ticket.entity';
+import type { IssuedTicketStatus } from '../../src/common/statuses';
+import { IssuedTicket } from '../../src/issued-tickets/entities/issued-ticket.entity';
 import type { ListIssuedTicketsQuery } from './list-issued-tickets.query';
 
 export interface IssuedTicketsPage {

@@ -264,26 +264,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/changes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Follow the box office's change feed
-         * @description What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).
-         */
-        get: operations["listChanges"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/overview": {
         parameters: {
             query?: never;
@@ -296,6 +276,26 @@ export interface paths {
          * @description Revenue, orders and tickets of the 28 days before the request, and the series and events published or in draft now; each number is what the lists give for the same filters. Integrations call it to test a key.
          */
         get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the box office's change feed
+         * @description What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).
+         */
+        get: operations["listChanges"];
         put?: never;
         post?: never;
         delete?: never;
@@ -843,6 +843,23 @@ export interface components {
             data: components["schemas"]["Event"][];
             links: components["schemas"]["EventListLinks"];
         };
+        SeriesEventListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/event_series/es_1/events?starting_after=ev_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        SeriesEventList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["Event"][];
+            links: components["schemas"]["SeriesEventListLinks"];
+        };
         EventSeries: {
             /**
              * @description Always "event_series"
@@ -974,23 +991,6 @@ export interface components {
             /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["EventSeries"][];
             links: components["schemas"]["EventSeriesListLinks"];
-        };
-        SeriesEventListLinks: {
-            /**
-             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
-             * @example /v1/event_series/es_1/events?starting_after=ev_120&limit=100
-             */
-            next: string | null;
-            /**
-             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
-             * @example null
-             */
-            previous: string | null;
-        };
-        SeriesEventList: {
-            /** @description At most 100 items (the request's limit) */
-            data: components["schemas"]["Event"][];
-            links: components["schemas"]["SeriesEventListLinks"];
         };
         IssuedTicketListLinks: {
             /**
@@ -4443,6 +4443,94 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The overview */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listChanges: {
         parameters: {
             query?: {
@@ -4574,94 +4662,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getOverview: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The overview */
-            200: {
-                headers: {
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit": number;
-                    /** @description Requests left in this window (never negative) */
-                    "X-Rate-Limit-Remaining": number;
-                    /** @description Whole seconds until the window resets */
-                    "X-Rate-Limit-Reset": number;
-                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-                    "X-Request-Id": string;
-                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
-                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-                    "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Overview"];
-                };
-            };
-            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
-            304: {
-                headers: {
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit": number;
-                    /** @description Requests left in this window (never negative) */
-                    "X-Rate-Limit-Remaining": number;
-                    /** @description Whole seconds until the window resets */
-                    "X-Rate-Limit-Reset": number;
-                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-                    "X-Request-Id": string;
-                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
-                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-                    "Cache-Control": "private, no-cache";
-                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description VALIDATION_ERROR: this path takes no query parameters */
-            400: {
-                headers: {
-                    /** @description Requests allowed per window */
-                    "X-Rate-Limit-Limit": number;
-                    /** @description Requests left in this window (never negative) */
-                    "X-Rate-Limit-Remaining": number;
-                    /** @description Whole seconds until the window resets */
-                    "X-Rate-Limit-Reset": number;
-                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
-                    "X-Request-Id": string;
-                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
-                    "Access-Control-Allow-Origin"?: string;
-                    /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
-                    /** @description Errors are never stored */
-                    "Cache-Control": "no-store";
-                    /** @description The validator of the error body */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { EventsController } from './events.controller';
 import { EventsService } from './events.service';
+import { SeriesEventsController } from './series-events.controller';
 
 @Module({
-  controllers: [EventsController],
+  controllers: [EventsController, SeriesEventsController],
   providers: [EventsService],
-  exports: [EventsService],
 })
 export class EventsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
 import { parsePrefixedId } from '../common/ids';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import type { Page } from '../common/pagination/page';
@@ -8,10 +9,17 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
-import { ListEventsQueryDto } from './dto/list-events-query.dto';
+import { SqlParams } from '../database/sql-dialect';
+import {
+  ListEventsQueryDto,
+  ListSeriesEventsQueryDto,
+} from './dto/list-events-query.dto';
 import { EVENT_SOURCE } from './event.fields';
 
-/** Reads a box office's events (docs/API.md, "Events"). */
+/** No row has this: the filter of a value nothing matches (a date's override id). */
+const NOTHING: Filter = { condition: () => '1 = 0' };
+
+/** Reads a box office's events, and those of one of its series (docs/API.md, "Events"). */
 @Injectable()
 export class EventsService {
   readonly reader: ResourceReader;
@@ -30,6 +38,59 @@ export class EventsService {
   /** One event's JSON bytes; 404 for a malformed id, a missing event or another box office's. */
   retrieve(boxOfficeId: number, eventId: string): Promise<Buffer> {
     return this.reader.one(boxOfficeId, eventId);
+  }
+
+  /**
+   * A page of a series' events, as `/v1/events?event_series_id=` gives them: the series is the
+   * list's scope, so a cursor naming an event outside it is refused.
+   */
+  async listOfSeries(
+    boxOfficeId: number,
+    seriesId: string,
+    query: ListSeriesEventsQueryDto,
+  ): Promise<Page> {
+    const scope = await this.seriesScope(boxOfficeId, seriesId);
+    const found = eventFilters(query);
+    if (query.override_id !== undefined) found.push(NOTHING);
+    return this.reader.page(boxOfficeId, pageRequest(query, found, { scope }));
+  }
+
+  /** One event of a series; 404 unless the series is the box office's and the event its. */
+  async retrieveOfSeries(
+    boxOfficeId: number,
+    seriesId: string,
+    eventId: string,
+  ): Promise<Buffer> {
+    const scope = await this.seriesScope(boxOfficeId, seriesId);
+    return this.reader.one(boxOfficeId, eventId, scope);
+  }
+
+  /** The events of a series of the box office; 404 when it has no such series. */
+  private async seriesScope(
+    boxOfficeId: number,
+    seriesId: string,
+  ): Promise<Filter> {
+    const id = parsePrefixedId('es_', seriesId);
+    if (id === null || !(await this.seriesExists(boxOfficeId, id))) {
+      throw ApiError.notFound(
+        id === null
+          ? 'No such event series in this box office (event series ids are es_<number>)'
+          : `No event series ${seriesId} in this box office`,
+      );
+    }
+    return {
+      ...filters.equals('ev.event_series_id', id),
+      describes: `event series ${seriesId} of this box office`,
+    };
+  }
+
+  private async seriesExists(
+    boxOfficeId: number,
+    id: number,
+  ): Promise<boolean> {
+    const params = new SqlParams(this.reader.dialect);
+    const sql = `SELECT 1 AS found FROM event_series WHERE box_office_id = ${params.add(boxOfficeId)} AND id = ${params.add(id)}`;
+    return (await this.reader.read(sql, params.values)).length > 0;
   }
 }
 

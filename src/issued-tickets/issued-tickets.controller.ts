@@ -10,7 +10,8 @@ import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { IssuedTicketDto, IssuedTicketListDto } from './dto/issued-ticket.dto';
+import { IssuedTicketDto } from '../common/dto/issued-ticket.dto';
+import { IssuedTicketListDto } from './dto/issued-ticket-list.dto';
 import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
 import { IssuedTicketsService } from './issued-tickets.service';
 

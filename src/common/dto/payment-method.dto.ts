@@ -1,6 +1,9 @@
 import { NullableId, NullableText, OneOf } from '../openapi/api-properties';
 import { PAYMENT_METHOD_TYPES } from '../payment-methods';
 
+/** The most payment methods an event (or a series template) accepts. */
+export const MAX_PAYMENT_METHODS = 20;
+
 /** A payment method, as an order names the one it was paid with and an event those it accepts. */
 export class PaymentMethodDto {
   @NullableText(255, {

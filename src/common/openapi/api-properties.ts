@@ -148,6 +148,12 @@ export const EMAIL = {
   maxLength: 320,
 } as const;
 
+/** Descriptions are TEXT columns; this bound is documented, not enforced by the database. */
+export const MAX_DESCRIPTION = 10_000;
+
+/** Ticket Tailor's booleans are the strings "true" and "false". */
+export const FLAG = ['true', 'false'] as const;
+
 /** An absolute https URL of at most 500 characters (the URL columns). */
 export const HTTPS_URL = {
   format: 'uri',

@@ -92,10 +92,32 @@ export function buildOpenApiDocument(
     extraModels: [ErrorBodyDto],
   });
   documentCommonResponses(document);
+  orderPathsByTag(document);
   inlineNullableObjects(document.components?.schemas ?? {});
   closeObjectSchemas(document.components?.schemas ?? {});
   attachExamples(document, examples);
   return withoutDtoSuffix(document);
+}
+
+/**
+ * Paths in their tags' order, and under one tag a resource before the paths beneath it: the order
+ * Nest registers controllers in follows the modules (a series' events are the events module's).
+ */
+function orderPathsByTag(document: OpenAPIObject) {
+  const rank = (path: string) => {
+    const tag = Object.values(document.paths[path])
+      .flatMap((operation: { tags?: string[] }) => operation.tags ?? [])
+      .at(0);
+    const index = TAGS.findIndex(([name]) => name === tag);
+    if (index < 0) throw new Error(`${path} has no tag of the document's`);
+    return index;
+  };
+  const paths = Object.keys(document.paths).sort(
+    (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
+  document.paths = Object.fromEntries(
+    paths.map((path) => [path, document.paths[path]]),
+  );
 }
 
 /**

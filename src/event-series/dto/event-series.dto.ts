@@ -1,13 +1,28 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY_CODES } from '../../common/currencies';
+import { DateObjectDto } from '../../common/dto/date-object.dto';
+import { ImagesDto } from '../../common/dto/images.dto';
+import {
+  MAX_PAYMENT_METHODS,
+  PaymentMethodDto,
+} from '../../common/dto/payment-method.dto';
+import {
+  MAX_TICKET_GROUPS,
+  MAX_TICKET_TYPES,
+  TicketGroupDto,
+  TicketTypeDto,
+} from '../../common/dto/ticket-type.dto';
+import { VenueDto } from '../../common/dto/venue.dto';
 import {
   ArrayOf,
   COUNT,
+  FLAG,
   HTTPS_URL,
   INT32,
   Id,
   Integer,
   Literal,
+  MAX_DESCRIPTION,
   Nested,
   NullableInteger,
   NullableNested,
@@ -16,25 +31,10 @@ import {
   Text,
   UNIX_SECONDS,
 } from '../../common/openapi/api-properties';
-import { DateObjectDto } from '../../common/dto/date-object.dto';
-import { ImagesDto } from '../../common/dto/images.dto';
-import { PaymentMethodDto } from '../../common/dto/payment-method.dto';
-import { VenueDto } from '../../common/dto/venue.dto';
 import { PageDto } from '../../common/pagination/page.dto';
-import {
-  EventDto,
-  MAX_DESCRIPTION,
-  MAX_PAYMENT_METHODS,
-  MAX_TICKET_GROUPS,
-  MAX_TICKET_TYPES,
-  TicketGroupDto,
-  TicketTypeDto,
-} from '../../events/dto/event.dto';
-import { EVENT_STATUSES } from '../../events/entities/event.entity';
+import { EVENT_STATUSES } from '../../common/statuses';
 
 // The response schema for the OpenAPI document: exactly the fields event-series.fields.ts emits.
-
-const FLAG = ['true', 'false'] as const;
 
 export class EventSeriesDto {
   @Literal('event_series')
@@ -150,12 +150,4 @@ export class EventSeriesDto {
 export class EventSeriesListDto extends PageDto(EventSeriesDto, {
   path: '/v1/event_series',
   prefix: 'es_',
-}) {}
-
-/** The events of one series, under its path (`/v1/event_series/es_3/events`). */
-export class SeriesEventListDto extends PageDto(EventDto, {
-  name: 'SeriesEventList',
-  path: '/v1/event_series/es_1/events',
-  pathPattern: '/v1/event_series/es_[1-9][0-9]*/events',
-  prefix: 'ev_',
 }) {}

@@ -1,12 +1,11 @@
-import { IntersectionType, OmitType } from '@nestjs/swagger';
+import { IntersectionType } from '@nestjs/swagger';
 import { TextParam } from '../../common/pagination/filter-params';
 import {
   CursorQueryDto,
   OneOrCommaListOf,
   RangeQueryDto,
 } from '../../common/pagination/list-query.dto';
-import { ListEventsQueryDto } from '../../events/dto/list-events-query.dto';
-import { EVENT_STATUSES } from '../../events/entities/event.entity';
+import { EVENT_STATUSES } from '../../common/statuses';
 
 /** `GET /v1/event_series` query (docs/API.md, "Event series"). */
 export class ListEventSeriesQueryDto extends IntersectionType(
@@ -25,19 +24,4 @@ export class ListEventSeriesQueryDto extends IntersectionType(
     'Series whose venue name contains this text, ignoring case',
   )
   venue?: string;
-}
-
-/**
- * `GET /v1/event_series/{id}/events` query: the events list's, without `event_series_id` (the
- * path names the series), with Ticket Tailor's `override_id`.
- */
-export class ListSeriesEventsQueryDto extends OmitType(ListEventsQueryDto, [
-  'event_series_id',
-] as const) {
-  @TextParam(
-    'override_id',
-    100,
-    'Dates with this per-date override. This service models no overrides (every date’s is null), so any value gives an empty page.',
-  )
-  override_id?: string;
 }

@@ -9,7 +9,7 @@ import {
 } from 'typeorm';
 import { BoxOffice } from '../../auth/entities/box-office.entity';
 import { bigintAsNumber } from '../../database/column-transformers';
-import type { EventStatus } from '../../events/entities/event.entity';
+import type { EventStatus } from '../../common/statuses';
 import type {
   EventSeriesPaymentMethod,
   EventSeriesTicketGroup,

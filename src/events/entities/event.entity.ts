@@ -8,18 +8,11 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { BoxOffice } from '../../auth/entities/box-office.entity';
+import type { EventStatus } from '../../common/statuses';
 import { bigintAsNumber } from '../../database/column-transformers';
 import type { EventPaymentMethod } from './event-payment-method.entity';
 import type { TicketGroup } from './ticket-group.entity';
 import type { TicketType } from './ticket-type.entity';
-
-export const EVENT_STATUSES = [
-  'draft',
-  'published',
-  'sales_closed',
-  'cancelled',
-] as const;
-export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /**
  * An event a box office sells tickets for, with its ticket types, groups and the payment methods

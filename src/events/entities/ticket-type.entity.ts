@@ -6,19 +6,9 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
+import type { TicketTypeKind, TicketTypeStatus } from '../../common/statuses';
 import type { Event } from './event.entity';
 import type { TicketGroup } from './ticket-group.entity';
-
-export const TICKET_TYPE_STATUSES = [
-  'on_sale',
-  'sold_out',
-  'unavailable',
-  'hidden',
-] as const;
-export type TicketTypeStatus = (typeof TICKET_TYPE_STATUSES)[number];
-
-export const TICKET_TYPE_KINDS = ['paid', 'free', 'donation'] as const;
-export type TicketTypeKind = (typeof TICKET_TYPE_KINDS)[number];
 
 /**
  * The columns of a ticket type, an event's or a series template's

@@ -18,7 +18,7 @@ import { ISSUED_TICKET_SOURCE } from '../issued-ticket.fields';
 import {
   ISSUED_TICKET_STATUSES,
   type IssuedTicketStatus,
-} from '../entities/issued-ticket.entity';
+} from '../../common/statuses';
 
 /** `GET /v1/issued_tickets` query (docs/API.md, "List issued tickets"). */
 export class ListIssuedTicketsQueryDto extends IntersectionType(

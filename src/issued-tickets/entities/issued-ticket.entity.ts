@@ -7,13 +7,11 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { BoxOffice } from '../../auth/entities/box-office.entity';
+import type { IssuedTicketStatus } from '../../common/statuses';
 import { bigintAsNumber, jsonText } from '../../database/column-transformers';
 import { TicketType } from '../../events/entities/ticket-type.entity';
 import { Event } from '../../events/entities/event.entity';
 import type { CustomQuestion, Order } from '../../orders/entities/order.entity';
-
-export const ISSUED_TICKET_STATUSES = ['valid', 'void'] as const;
-export type IssuedTicketStatus = (typeof ISSUED_TICKET_STATUSES)[number];
 
 /**
  * A ticket issued for an order; `voided_at` is set exactly when `status` is `void`, and voiding

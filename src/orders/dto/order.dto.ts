@@ -18,9 +18,9 @@ import {
   MAX_CUSTOM_QUESTIONS,
 } from '../../common/dto/custom-question.dto';
 import { DateObjectDto } from '../../common/dto/date-object.dto';
+import { IssuedTicketDto } from '../../common/dto/issued-ticket.dto';
 import { PaymentMethodDto } from '../../common/dto/payment-method.dto';
 import { PageDto } from '../../common/pagination/page.dto';
-import { IssuedTicketDto } from '../../issued-tickets/dto/issued-ticket.dto';
 import { LINE_ITEM_TYPES } from '../entities/line-item.entity';
 import { ORDER_STATUSES } from '../entities/order.entity';
 

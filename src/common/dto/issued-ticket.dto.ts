@@ -1,6 +1,7 @@
 import {
   ArrayOf,
   EMAIL,
+  FLAG,
   HTTPS_URL,
   Id,
   Integer,
@@ -11,15 +12,12 @@ import {
   OneOf,
   Text,
   UNIX_SECONDS,
-} from '../../common/openapi/api-properties';
-import {
-  CustomQuestionDto,
-  MAX_CUSTOM_QUESTIONS,
-} from '../../common/dto/custom-question.dto';
-import { PageDto } from '../../common/pagination/page.dto';
-import { ISSUED_TICKET_STATUSES } from '../entities/issued-ticket.entity';
+} from '../openapi/api-properties';
+import { CustomQuestionDto, MAX_CUSTOM_QUESTIONS } from './custom-question.dto';
+import { ISSUED_TICKET_STATUSES } from '../statuses';
 
-// The response schema for the OpenAPI document: exactly the fields issued-ticket.fields.ts emits.
+// An issued ticket, as the issued tickets list serves it and an order carries it (issued_tickets):
+// the response schema, exactly the fields src/issued-tickets/issued-ticket.fields.ts emits.
 
 export class IssuedTicketDto {
   @Literal('issued_ticket')
@@ -93,14 +91,8 @@ export class IssuedTicketDto {
   @Id('es_', { description: "Its event's series" })
   event_series_id: string;
 
-  @OneOf(['true', 'false'], {
+  @OneOf(FLAG, {
     description: 'Whether its check-ins sum to 1 (it is in): "true" or "false"',
   })
   checked_in: string;
 }
-
-export class IssuedTicketListDto extends PageDto(IssuedTicketDto, {
-  path: '/v1/issued_tickets',
-  prefix: 'it_',
-  keyed: true,
-}) {}
