@@ -311,8 +311,8 @@ export function targets(
     'peak RSS per process (ours, ours2, ours4)',
     'max VmHWM, MB',
     peaks.length ? Math.max(...peaks) : NaN,
-    '≤ 300 MB',
-    (v) => v <= 300,
+    '≤ 256 MB',
+    (v) => v <= 256,
   );
   return out;
 }
