@@ -10,7 +10,10 @@ import {
 import { ListEventSeriesQueryDto } from './dto/list-event-series-query.dto';
 import { EVENT_SERIES_SOURCE } from './event-series.fields';
 
-/** Reads a box office's event series (docs/API.md, "Event series"); src/events serves their events. */
+/**
+ * Reads a box office's event series (docs/API.md, "Event series"); their events are served by
+ * src/events (SeriesEventsController).
+ */
 @Injectable()
 export class EventSeriesService {
   readonly reader: ResourceReader;

@@ -104,19 +104,20 @@ export function buildOpenApiDocument(
  * Nest registers controllers in follows the modules (a series' events are the events module's).
  */
 function orderPathsByTag(document: OpenAPIObject) {
-  const rank = (path: string) => {
-    const tag = Object.values(document.paths[path])
+  const ranked = Object.entries(document.paths).map(([path, item]) => {
+    const tag = Object.values(item)
       .flatMap((operation: { tags?: string[] }) => operation.tags ?? [])
       .at(0);
-    const index = TAGS.findIndex(([name]) => name === tag);
-    if (index < 0) throw new Error(`${path} has no tag of the document's`);
-    return index;
-  };
-  const paths = Object.keys(document.paths).sort(
-    (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
+    const rank = TAGS.findIndex(([name]) => name === tag);
+    if (rank < 0) throw new Error(`${path} has no tag of the document's`);
+    return { path, item, rank };
+  });
+  ranked.sort(
+    (a, b) =>
+      a.rank - b.rank || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
   );
   document.paths = Object.fromEntries(
-    paths.map((path) => [path, document.paths[path]]),
+    ranked.map(({ path, item }) => [path, item]),
   );
 }
 
