@@ -65,16 +65,148 @@ function category(
   return `native ${functionName || '(anonymous)'} ← ${from}`;
 }
 
+/** A step of src/request-pipeline.ts (or Nest's), and the frames that are its own code. */
+interface PipelineStep {
+  name: string;
+  owns: (place: string, functionName: string) => boolean;
+}
+
+const own =
+  (...places: string[]) =>
+  (place: string) =>
+    places.some((p) => place === p || place.startsWith(`${p}/`));
+
+/**
+ * The pipeline's steps (src/request-pipeline.ts, NEST_STEPS) and the handler, each by the code that
+ * is its own. compression's `end`, `write`, `on` and `flush` only wrap the response's: what runs
+ * under them is the reply's. A sample belongs to the innermost step on its stack, so that a
+ * library a step calls (lru-cache, negotiator, vary, setHeader) counts for that step.
+ */
+const PIPELINE_STEPS: readonly PipelineStep[] = [
+  { name: 'access log', owns: own('src/common/http/access-log') },
+  { name: 'request id', owns: own('src/common/http/request-id') },
+  { name: 'security headers (helmet)', owns: own('helmet') },
+  {
+    name: 'compression (its check)',
+    owns: (place, fn) =>
+      place === 'compression' && !['end', 'write', 'on', 'flush'].includes(fn),
+  },
+  { name: 'CORS', owns: own('cors') },
+  { name: 'shutdown gate', owns: own('src/common/http/graceful-shutdown') },
+  {
+    name: 'API key (header, hash, cache)',
+    owns: (place) =>
+      place.startsWith('src/auth/') && place !== 'src/auth/api-key.guard',
+  },
+  { name: 'rate limit', owns: own('src/common/rate-limit') },
+  { name: 'CORS preflight', owns: (_place, fn) => fn === 'answerPreflight' },
+  { name: 'cache control', owns: own('src/common/http/cache-control') },
+  { name: 'guard', owns: own('src/auth/api-key.guard') },
+  {
+    name: 'validation pipe',
+    owns: own('src/common/validation', 'class-validator', 'class-transformer'),
+  },
+  {
+    name: 'revalidation interceptor',
+    owns: own(
+      'src/sync/revalidation',
+      'src/sync/data-version',
+      'src/sync/code-fingerprint',
+    ),
+  },
+  { name: 'links interceptor', owns: own('src/common/pagination') },
+  { name: 'exception filter', owns: own('src/common/errors') },
+  {
+    name: 'conditional GET (ETag)',
+    owns: own('src/common/http/etag', 'src/common/http/conditional-get'),
+  },
+  {
+    name: 'reply (headers, res.end)',
+    owns: own('src/common/http/json-buffer-express.adapter'),
+  },
+  {
+    name: 'handler (statements, JSON)',
+    owns: own(
+      'src/orders',
+      'src/events',
+      'src/issued-tickets',
+      'src/check-ins',
+      'src/event-series',
+      'src/overview',
+      'src/changes',
+      'src/sync',
+      'src/database',
+      'src/common/resources',
+      'better-sqlite3',
+      'pg',
+      'pg-protocol',
+      'typeorm',
+    ),
+  },
+];
+
+/** Frameworks whose own frames are counted as theirs wherever they run (their calls nest). */
+const FRAMEWORKS: readonly PipelineStep[] = [
+  {
+    name: 'Express and its router',
+    owns: own(
+      'express',
+      'router',
+      'path-to-regexp',
+      'finalhandler',
+      'parseurl',
+    ),
+  },
+  {
+    name: 'Nest and RxJS (routing context, guard, pipe, interceptor calls)',
+    owns: (place) => place.startsWith('@nestjs/') || place === 'rxjs',
+  },
+];
+
+/**
+ * Which pipeline step a sample's self time is spent for. The frameworks' own frames count as
+ * theirs (Express's next() and Nest's next.handle() run the later steps inside the earlier ones);
+ * the socket write and the collector are their own rows; any other frame belongs to the innermost
+ * step on its stack, and what runs under no step is Node's (the HTTP parser, the event loop).
+ */
+function stepOf(node: ProfileNode, parents: Map<number, ProfileNode>): string {
+  const { url, functionName } = node.callFrame;
+  if (functionName.startsWith('(')) return functionName;
+  if (!url && /^write(v|Buffer|Utf8String|Latin1String)$/.test(functionName))
+    return 'socket write';
+  if (url) {
+    const framework = FRAMEWORKS.find((f) => f.owns(place(url), functionName));
+    if (framework) return framework.name;
+  }
+  for (
+    let frame: ProfileNode | undefined = node;
+    frame;
+    frame = parents.get(frame.id)
+  ) {
+    const { url: at, functionName: fn } = frame.callFrame;
+    const step = at && PIPELINE_STEPS.find((s) => s.owns(place(at), fn));
+    if (step) return step.name;
+  }
+  return url.startsWith('node:_http')
+    ? 'Node HTTP (parser, response object)'
+    : 'Node and V8 (event loop, promises, other)';
+}
+
 export interface ProfileSummary {
   file: string;
   totalMs: number;
   byCategory: { name: string; ms: number; share: number }[];
   byFunction: { name: string; where: string; ms: number; share: number }[];
+  /** Every row: the shares add up to the busy time. */
+  byStep: { name: string; ms: number; share: number }[];
 }
 
 export type ScenarioProfile = ProfileSummary & { scenario: string };
 
-/** Self time by package/file and by function, busiest first (idle excluded from shares). */
+/**
+ * Self time by pipeline step, by package/file and by function, busiest first (idle excluded from
+ * shares).
+ */
 export function summariseProfile(file: string, top = 20): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -88,6 +220,7 @@ export function summariseProfile(file: string, top = 20): ProfileSummary {
     self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
   const categories = new Map<string, number>();
+  const steps = new Map<string, number>();
   const functions = new Map<
     string,
     { name: string; where: string; us: number }
@@ -99,6 +232,8 @@ export function summariseProfile(file: string, top = 20): ProfileSummary {
     busy += us;
     const cat = category(node, parents);
     categories.set(cat, (categories.get(cat) ?? 0) + us);
+    const step = stepOf(node, parents);
+    steps.set(step, (steps.get(step) ?? 0) + us);
     const where = node.callFrame.url
       ? `${cat}:${node.callFrame.lineNumber + 1}`
       : cat;
@@ -111,13 +246,16 @@ export function summariseProfile(file: string, top = 20): ProfileSummary {
     entry.us += us;
     functions.set(key, entry);
   }
+  const rows = (entries: Map<string, number>, count: number) =>
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, count)
+      .map(([name, us]) => ({ name, ms: us / 1000, share: us / busy }));
   return {
     file,
     totalMs: busy / 1000,
-    byCategory: [...categories]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([name, us]) => ({ name, ms: us / 1000, share: us / busy })),
+    byCategory: rows(categories, top),
+    byStep: rows(steps, steps.size),
     byFunction: [...functions.values()]
       .sort((a, b) => b.us - a.us)
       .slice(0, top)
@@ -137,6 +275,10 @@ export function profileMarkdown(
   const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
   return [
     `CPU profile of ours (1 process), ${scenario} @10: ${summary.totalMs.toFixed(0)} ms busy (${summary.file})`,
+    '',
+    '| self time by pipeline step | share |',
+    '| --- | ---: |',
+    ...summary.byStep.map((c) => `| ${c.name} | ${pct(c.share)} |`),
     '',
     '| self time by package / file | share |',
     '| --- | ---: |',
