@@ -80,7 +80,9 @@ const own =
  * The pipeline's steps (src/request-pipeline.ts, NEST_STEPS) and the handler, each by the code that
  * is its own. compression's `end`, `write`, `on` and `flush` only wrap the response's: what runs
  * under them is the reply's. A sample belongs to the innermost step on its stack, so that a
- * library a step calls (lru-cache, negotiator, vary, setHeader) counts for that step.
+ * library a step calls (lru-cache, negotiator, vary, setHeader) counts for that step. A frame is
+ * the first listed step's that owns it: the revalidation interceptor's files come before the
+ * handler's `src/sync`.
  */
 const PIPELINE_STEPS: readonly PipelineStep[] = [
   { name: 'access log', owns: own('src/common/http/access-log') },
