@@ -1,6 +1,7 @@
 /**
- * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, and who
- * builds a resource's JSON. Everything else is SQL both databases run unchanged.
+ * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, who builds
+ * a resource's JSON, and whether a join may read the row it joins. Everything else is SQL both
+ * databases run unchanged.
  */
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
@@ -11,6 +12,11 @@ export interface SqlDialect {
    * text there costs nothing extra; on PostgreSQL the database's CPU is shared by every instance.
    */
   readonly jsonBuiltBy: 'database' | 'service';
+  /**
+   * Whether a subquery in FROM may read the columns of the rows before it (`CROSS JOIN LATERAL`):
+   * PostgreSQL's; SQLite has no such join (see RowAggregate in common/resources).
+   */
+  readonly lateralJoins: boolean;
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
 }
@@ -18,6 +24,7 @@ export interface SqlDialect {
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   jsonBuiltBy: 'database',
+  lateralJoins: false,
   // `+?`, not `?`: SQLite re-plans (re-prepares) a statement whenever a parameter its planner
   // looked at is bound again, and it looks at `LIMIT ?` and at `col = ?` bound to 0 or 1 (a
   // possible boolean; box office 1 is a real tenant). Our plans never depend on values, and the
@@ -29,6 +36,7 @@ export const sqliteDialect: SqlDialect = {
 export const postgresDialect: SqlDialect = {
   name: 'postgres',
   jsonBuiltBy: 'service',
+  lateralJoins: true,
   placeholder: (n) => `$${n}`,
 };
 

@@ -1,5 +1,9 @@
 import { onlySort } from '../common/pagination/sort';
-import { type Fields, json } from '../common/resources/field-table';
+import {
+  type Fields,
+  type RowAggregate,
+  json,
+} from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { dateObjectJson } from '../events/event-dates';
 import {
@@ -9,17 +13,28 @@ import {
 } from '../events/event.fields';
 
 /**
+ * A series' counts, read from its events when it is served: one walk of the events' series
+ * index per series on PostgreSQL (a lateral join), one per count on SQLite. The events' own
+ * counters (kept by triggers) give the tickets and the revenue; the first date not yet over is
+ * the smallest start among those not over, as the events' list order (start, id) would give.
+ */
+const SERIES_DATES: RowAggregate = {
+  alias: 'sd',
+  from: 'events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id',
+  columns: {
+    next_start: 'min(x.start_at) FILTER (WHERE x.end_at > rq.now)',
+    upcoming: 'count(*) FILTER (WHERE x.end_at > rq.now)',
+    total: 'count(*)',
+    tickets: 'coalesce(sum(x.valid_tickets_count), 0)',
+    revenue: 'coalesce(sum(x.completed_revenue), 0)',
+  },
+};
+
+/**
  * The EventSeries resource (docs/API.md, "Event series"), field by field, in the order it is
  * served. Aliases: `es` event_series, `st`/`sg`/`pm` its template's ticket types, groups and
- * payment methods, `x` its events, `rq.now` the request's time.
- *
- * Its counts are read from its events when it is served: each is a walk of the events' series
- * index, and the events' own counters (kept by triggers) give the tickets and the revenue.
+ * payment methods, `sd` its dates' aggregate (above), `rq.now` the request's time.
  */
-const ofSeries = (condition = '') =>
-  `FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id${condition}`;
-const upcoming = ofSeries(' AND x.end_at > rq.now');
-
 export const EVENT_SERIES_FIELDS: Fields = [
   ['object', json.literal('event_series')],
   ['id', json.id('es_', 'es.id')],
@@ -83,34 +98,21 @@ export const EVENT_SERIES_FIELDS: Fields = [
     json.nullableInteger('es.max_tickets_sold_per_occurrence'),
   ],
   ['voucher_ids', json.literal([])],
-  // The start of its first date not yet over, in events' list order; null when none is left.
+  // The start of its first date not yet over; null when none is left.
   [
     'next_occurrence_date',
     json.computed(
-      {
-        unix: `(SELECT x.start_at ${upcoming} ORDER BY x.start_at, x.id LIMIT 1)`,
-        timezone: 'es.timezone',
-      },
+      { unix: 'sd.next_start', timezone: 'es.timezone' },
       ({ unix, timezone }) =>
         unix === null
           ? 'null'
           : dateObjectJson(Number(unix), timezone as string),
     ),
   ],
-  ['upcoming_occurrences', json.integer(`(SELECT count(*) ${upcoming})`)],
-  ['total_occurrences', json.integer(`(SELECT count(*) ${ofSeries()})`)],
-  [
-    'total_issued_tickets',
-    json.integer(
-      `(SELECT coalesce(sum(x.valid_tickets_count), 0) ${ofSeries()})`,
-    ),
-  ],
-  [
-    'revenue',
-    json.integer(
-      `(SELECT coalesce(sum(x.completed_revenue), 0) ${ofSeries()})`,
-    ),
-  ],
+  ['upcoming_occurrences', json.integer('sd.upcoming')],
+  ['total_occurrences', json.integer('sd.total')],
+  ['total_issued_tickets', json.integer('sd.tickets')],
+  ['revenue', json.integer('sd.revenue')],
 ];
 
 /** Newest first. */
@@ -124,4 +126,5 @@ export const EVENT_SERIES_SOURCE: ResourceSource = {
   sorts: onlySort('es.created_at', 'DESC'),
   fields: EVENT_SERIES_FIELDS,
   clock: true,
+  aggregate: SERIES_DATES,
 };

@@ -5,7 +5,10 @@ import {
   checkFieldTable,
   type Fields,
   type JsonArray,
+  type RowAggregate,
+  inlineRowAggregate,
   json,
+  rowAggregateSql,
 } from './field-table';
 import { compileJsonWriter } from './json/postgres';
 import { compileJsonInSql } from './json/sqlite';
@@ -103,4 +106,49 @@ describe('checkFieldTable', () => {
       });
     },
   );
+});
+
+describe('a row aggregate', () => {
+  const dates: RowAggregate = {
+    alias: 'sd',
+    from: 'events x WHERE x.event_series_id = es.id',
+    columns: { total: 'count(*)', first: 'min(x.start_at)' },
+  };
+
+  it('is one subquery yielding all its columns, for a lateral join', () => {
+    expect(rowAggregateSql(dates)).toBe(
+      '(SELECT count(*) AS total, min(x.start_at) AS first FROM events x WHERE x.event_series_id = es.id) sd',
+    );
+  });
+
+  it('is inlined as one scalar subquery per reference, at any depth and in computed values', () => {
+    const fields: Fields = [
+      ['total', json.integer('sd.total + 0')],
+      ['dates', json.object([['first', json.nullableInteger('sd.first')]])],
+      ['next', json.computed({ unix: 'sd.first' }, () => 'null')],
+      ['name', json.string('es.name')],
+    ];
+    const inlined = inlineRowAggregate(fields, dates);
+    const sqlOf = (value: unknown) => (value as { sql: string }).sql;
+    expect(sqlOf(inlined[0][1])).toBe(
+      '(SELECT count(*) FROM events x WHERE x.event_series_id = es.id) + 0',
+    );
+    const [[, first]] = (inlined[1][1] as { fields: Fields }).fields;
+    expect(sqlOf(first)).toBe(
+      '(SELECT min(x.start_at) FROM events x WHERE x.event_series_id = es.id)',
+    );
+    expect((inlined[2][1] as { columns: object }).columns).toEqual({
+      unix: '(SELECT min(x.start_at) FROM events x WHERE x.event_series_id = es.id)',
+    });
+    expect(inlined[3]).toEqual(fields[3]);
+  });
+
+  it('refuses a column it does not have, when the table is compiled', () => {
+    expect(() =>
+      inlineRowAggregate([['n', json.integer('sd.count')]], dates),
+    ).toThrow('sd.count: the row aggregate has no such column');
+    expect(() =>
+      inlineRowAggregate([['n', json.integer('sd.constructor')]], dates),
+    ).toThrow('no such column');
+  });
 });

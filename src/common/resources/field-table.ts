@@ -77,6 +77,74 @@ export interface JsonComputed {
 
 export type Fields = readonly (readonly [key: string, value: JsonValue])[];
 
+/**
+ * Values aggregated over another table's rows once per resource row (a series' counts over its
+ * dates), which fields read as `<alias>.<column>`. Where a join may read the row it joins
+ * (SqlDialect.lateralJoins) the reader joins the aggregate once, so all its columns come from
+ * one scan of those rows; elsewhere each reference becomes a scalar subquery of its own
+ * (`inlineRowAggregate`), with the same values.
+ */
+export interface RowAggregate {
+  readonly alias: string;
+  /** The rows, correlated with the resource's: `events x WHERE x.event_series_id = es.id`. */
+  readonly from: string;
+  /** Each column's aggregate over them: `count(*)`. */
+  readonly columns: Readonly<Record<string, string>>;
+}
+
+/** The aggregate as one subquery that yields a row of its columns, for a lateral join. */
+export function rowAggregateSql(aggregate: RowAggregate): string {
+  const columns = Object.entries(aggregate.columns)
+    .map(([name, sql]) => `${sql} AS ${checkKey(name)}`)
+    .join(', ');
+  return `(SELECT ${columns} FROM ${aggregate.from}) ${aggregate.alias}`;
+}
+
+/**
+ * The fields with every `<alias>.<column>` of the aggregate replaced by the scalar subquery that
+ * computes it; a column the aggregate does not have stops the application when it starts.
+ */
+export function inlineRowAggregate(
+  fields: Fields,
+  aggregate: RowAggregate,
+): Fields {
+  const reference = new RegExp(`\\b${aggregate.alias}\\.(\\w+)\\b`, 'g');
+  const inline = (sql: string) =>
+    sql.replace(reference, (_, column: string) => {
+      if (!Object.hasOwn(aggregate.columns, column)) {
+        throw new Error(
+          `${aggregate.alias}.${column}: the row aggregate has no such column`,
+        );
+      }
+      return `(SELECT ${aggregate.columns[column]} FROM ${aggregate.from})`;
+    });
+  const inlineFields = (table: Fields): Fields =>
+    table.map(([key, value]) => [key, inlineValue(value)] as const);
+  const inlineValue = (value: JsonValue): JsonValue => {
+    switch (value.kind) {
+      case 'literal':
+        return value;
+      case 'object':
+        return { ...value, fields: inlineFields(value.fields) };
+      case 'array':
+        return { ...value, of: inlineValue(value.of) };
+      case 'computed':
+        return {
+          ...value,
+          columns: Object.fromEntries(
+            Object.entries(value.columns).map(([name, sql]) => [
+              name,
+              inline(sql),
+            ]),
+          ),
+        };
+      default:
+        return { ...value, sql: inline(value.sql) };
+    }
+  };
+  return inlineFields(fields);
+}
+
 /** Field-table shorthands, so a table reads like the resource. */
 export const json = {
   literal: (value: string | number | null | readonly []): JsonValue => ({

@@ -10,7 +10,12 @@ import { ApiError } from '../errors/api-error';
 import { parsePrefixedId } from '../ids';
 import { type Position, formatCursor, parseCursor } from '../pagination/cursor';
 import { type ResourceSorts, type SortOrder, sortOf } from '../pagination/sort';
-import type { Fields } from './field-table';
+import {
+  type Fields,
+  type RowAggregate,
+  inlineRowAggregate,
+  rowAggregateSql,
+} from './field-table';
 import { type ResourceJson, compileResourceJson } from './resource-json';
 import type { Filter } from '../pagination/list-filters';
 import {
@@ -39,6 +44,8 @@ export interface ResourceSource {
    * every instance and both databases answer alike.
    */
   readonly clock?: boolean;
+  /** Values its fields read per row from other rows (see RowAggregate), one per source. */
+  readonly aggregate?: RowAggregate;
 }
 
 export interface PageRequest {
@@ -113,7 +120,13 @@ export class ResourceReader {
     read: ReadRows = rowReader(dataSource),
   ) {
     this.dialect = dialectFor(dataSource.options.type);
-    this.json = compileResourceJson(source.fields, this.dialect);
+    const { fields, aggregate } = source;
+    // Inlined on both databases, so that a field naming a column the aggregate lacks fails here.
+    const inlined = aggregate ? inlineRowAggregate(fields, aggregate) : fields;
+    this.json = compileResourceJson(
+      this.dialect.lateralJoins ? fields : inlined,
+      this.dialect,
+    );
     this.read = read;
   }
 
@@ -264,14 +277,22 @@ export class ResourceReader {
 
   /**
    * The FROM clause of a statement that selects the resource's JSON: its table, the request's
-   * time when its fields read it (the first parameter), and its joins.
+   * time when its fields read it (the first parameter), its joins, and its row aggregate where
+   * the database can join it.
    */
   private from(params: SqlParams): string {
-    const { table, joins, clock } = this.source;
-    const now = clock
-      ? ` CROSS JOIN (SELECT CAST(${params.add(unixNow())} AS bigint) AS now) rq`
-      : '';
-    return `${table}${now}${joins ? ` ${joins}` : ''}`;
+    const { table, joins, clock, aggregate } = this.source;
+    const parts = [table];
+    if (clock) {
+      parts.push(
+        `CROSS JOIN (SELECT CAST(${params.add(unixNow())} AS bigint) AS now) rq`,
+      );
+    }
+    if (joins) parts.push(joins);
+    if (aggregate && this.dialect.lateralJoins) {
+      parts.push(`CROSS JOIN LATERAL ${rowAggregateSql(aggregate)}`);
+    }
+    return parts.join(' ');
   }
 
   /**

@@ -24,13 +24,13 @@ SELECT es.id AS id,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS c20,
+  sd.next_start AS c20,
   es.timezone AS c21,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now) AS c22,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c23,
-  (SELECT coalesce(sum(x.valid_tickets_count), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c24,
-  (SELECT coalesce(sum(x.completed_revenue), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c25
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq
+  sd.upcoming AS c22,
+  sd.total AS c23,
+  sd.tickets AS c24,
+  sd.revenue AS c25
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND es.id = $3
 ),
 arr0 AS (
@@ -122,13 +122,13 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS c20,
+  sd.next_start AS c20,
   es.timezone AS c21,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now) AS c22,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c23,
-  (SELECT coalesce(sum(x.valid_tickets_count), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c24,
-  (SELECT coalesce(sum(x.completed_revenue), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c25
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq
+  sd.upcoming AS c22,
+  sd.total AS c23,
+  sd.tickets AS c24,
+  sd.revenue AS c25
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2
 ORDER BY es.created_at DESC, es.id DESC
 LIMIT $3;
@@ -155,13 +155,13 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS c20,
+  sd.next_start AS c20,
   es.timezone AS c21,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now) AS c22,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c23,
-  (SELECT coalesce(sum(x.valid_tickets_count), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c24,
-  (SELECT coalesce(sum(x.completed_revenue), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c25
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq
+  sd.upcoming AS c22,
+  sd.total AS c23,
+  sd.tickets AS c24,
+  sd.revenue AS c25
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND es.created_at >= $3 AND es.status IN ($4, $5) AND lower(es.name) LIKE lower($6) ESCAPE '\' AND lower(es.venue_name) LIKE lower($7) ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
 ORDER BY es.created_at DESC, es.id DESC
 LIMIT $10;
@@ -188,13 +188,13 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS c20,
+  sd.next_start AS c20,
   es.timezone AS c21,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now) AS c22,
-  (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c23,
-  (SELECT coalesce(sum(x.valid_tickets_count), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c24,
-  (SELECT coalesce(sum(x.completed_revenue), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS c25
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq
+  sd.upcoming AS c22,
+  sd.total AS c23,
+  sd.tickets AS c24,
+  sd.revenue AS c25
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND (es.created_at, es.id) > ($3, $4)
 ORDER BY es.created_at ASC, es.id ASC
 LIMIT $5;

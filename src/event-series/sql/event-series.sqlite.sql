@@ -3,7 +3,7 @@
 
 -- retrieve
 SELECT es.id AS id,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS k0_unix,
+  (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS k0_unix,
   es.timezone AS k0_timezone,
   concat(
     '{"object":"event_series","id":"es_',
@@ -118,7 +118,7 @@ SELECT es.id AS id,
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',
-    (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now),
+    (SELECT count(*) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_occurrences":',
     (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_issued_tickets":',
@@ -132,7 +132,7 @@ WHERE es.box_office_id = +? AND es.id = +?;
 
 -- list: first page
 SELECT es.id AS id, es.created_at AS sort_key,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS k0_unix,
+  (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS k0_unix,
   es.timezone AS k0_timezone,
   concat(
     '{"object":"event_series","id":"es_',
@@ -247,7 +247,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',
-    (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now),
+    (SELECT count(*) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_occurrences":',
     (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_issued_tickets":',
@@ -263,7 +263,7 @@ LIMIT +?;
 
 -- list: starting_after, every filter
 SELECT es.id AS id, es.created_at AS sort_key,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS k0_unix,
+  (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS k0_unix,
   es.timezone AS k0_timezone,
   concat(
     '{"object":"event_series","id":"es_',
@@ -378,7 +378,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',
-    (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now),
+    (SELECT count(*) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_occurrences":',
     (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_issued_tickets":',
@@ -394,7 +394,7 @@ LIMIT +?;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT es.id AS id, es.created_at AS sort_key,
-  (SELECT x.start_at FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now ORDER BY x.start_at, x.id LIMIT 1) AS k0_unix,
+  (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS k0_unix,
   es.timezone AS k0_timezone,
   concat(
     '{"object":"event_series","id":"es_',
@@ -509,7 +509,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',
-    (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id AND x.end_at > rq.now),
+    (SELECT count(*) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_occurrences":',
     (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
     ',"total_issued_tickets":',
