@@ -59,7 +59,7 @@ LIMIT $4;
 SELECT ci.id AS id, ci.created_at AS sort_key FROM check_ins ci WHERE ci.box_office_id = $1 AND ci.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM check_ins ci WHERE ci.box_office_id = $1 AND ci.created_at < $2 AND ci.check_in_at >= $3 AND ci.check_in_at < $4 AND ci.event_id IN ($5, $6) AND ci.event_series_id = $7 AND ci.issued_ticket_id = $8 AND ci.quantity = $9 AND (ci.created_at, ci.id) > ($10, $11) LIMIT 1;
+SELECT 1 AS found FROM check_ins ci WHERE ci.box_office_id = $1 AND ci.created_at < $2 AND ci.check_in_at >= $3 AND ci.check_in_at < $4 AND ci.event_id IN ($5, $6) AND ci.event_series_id = $7 AND ci.issued_ticket_id = $8 AND ci.quantity = $9 AND (ci.created_at, ci.id) > ($10, $11) ORDER BY ci.created_at ASC, ci.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT ci.id AS id, ci.created_at AS sort_key,

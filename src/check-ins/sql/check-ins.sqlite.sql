@@ -99,7 +99,7 @@ LIMIT +?;
 SELECT ci.id AS id, ci.created_at AS sort_key FROM check_ins ci WHERE ci.box_office_id = +? AND ci.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM check_ins ci WHERE ci.box_office_id = +? AND ci.created_at < +? AND ci.check_in_at >= +? AND ci.check_in_at < +? AND ci.event_id IN (+?, +?) AND ci.event_series_id = +? AND ci.issued_ticket_id = +? AND ci.quantity = +? AND (ci.created_at, ci.id) > (+?, +?) LIMIT 1;
+SELECT 1 AS found FROM check_ins ci WHERE ci.box_office_id = +? AND ci.created_at < +? AND ci.check_in_at >= +? AND ci.check_in_at < +? AND ci.event_id IN (+?, +?) AND ci.event_series_id = +? AND ci.issued_ticket_id = +? AND ci.quantity = +? AND (ci.created_at, ci.id) > (+?, +?) ORDER BY ci.created_at ASC, ci.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT ci.id AS id, ci.created_at AS sort_key,

@@ -267,10 +267,18 @@ export class ResourceReader {
     from: Position,
     side: 'before' | 'after',
   ): Statement {
+    const { table, id, sorts } = this.source;
+    const { order } = sortOf(sorts, request.sort);
     const params = new SqlParams(this.dialect);
     const where = this.where(params, tenantId, request, from, side);
+    // Ordered outward from the position, as the list's index runs: without an ORDER BY,
+    // PostgreSQL's generic plan for `LIMIT 1` is a sequential scan that expects an early match
+    // and, from a position near the list's start, reads most of the table before finding one
+    // (measured: 43 ms against 0.2 ms for the index walk, on 200,000 check-ins).
+    const direction =
+      side === 'after' ? order.direction : reverse(order.direction);
     return {
-      sql: `SELECT 1 AS found FROM ${this.source.table} WHERE ${where} LIMIT 1`,
+      sql: `SELECT 1 AS found FROM ${table} WHERE ${where} ORDER BY ${order.column} ${direction}, ${id} ${direction} LIMIT 1`,
       params: params.values,
     };
   }

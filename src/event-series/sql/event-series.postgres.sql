@@ -203,7 +203,7 @@ LIMIT $5;
 SELECT es.id AS id, es.created_at AS sort_key FROM event_series es WHERE es.box_office_id = $1 AND es.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM event_series es WHERE es.box_office_id = $1 AND es.created_at < $2 AND es.status IN ($3, $4) AND lower(es.name) LIKE lower($5) ESCAPE '\' AND lower(es.venue_name) LIKE lower($6) ESCAPE '\' AND (es.created_at, es.id) > ($7, $8) LIMIT 1;
+SELECT 1 AS found FROM event_series es WHERE es.box_office_id = $1 AND es.created_at < $2 AND es.status IN ($3, $4) AND lower(es.name) LIKE lower($5) ESCAPE '\' AND lower(es.venue_name) LIKE lower($6) ESCAPE '\' AND (es.created_at, es.id) > ($7, $8) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;
 
 -- children 1, for a whole page
 SELECT pm.external_id AS c0_0,

@@ -207,7 +207,7 @@ LIMIT $4;
 SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_id = $1 AND ev.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM events ev WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at >= $4 AND ev.end_at = $5 AND ev.end_at > $6 AND ev.end_at >= $7 AND ev.end_at < $8 AND ev.end_at <= $9 AND ev.status IN ($10, $11) AND ev.event_series_id = $12 AND (ev.start_at, ev.id) < ($13, $14) LIMIT 1;
+SELECT 1 AS found FROM events ev WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at >= $4 AND ev.end_at = $5 AND ev.end_at > $6 AND ev.end_at >= $7 AND ev.end_at < $8 AND ev.end_at <= $9 AND ev.status IN ($10, $11) AND ev.event_series_id = $12 AND (ev.start_at, ev.id) < ($13, $14) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1;
 
 -- children 1, for a whole page
 SELECT pm.external_id AS c0_0,

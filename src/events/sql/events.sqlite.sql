@@ -539,4 +539,4 @@ LIMIT +?;
 SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_id = +? AND ev.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM events ev WHERE ev.box_office_id = +? AND ev.start_at = +? AND ev.start_at > +? AND ev.start_at >= +? AND ev.end_at = +? AND ev.end_at > +? AND ev.end_at >= +? AND ev.end_at < +? AND ev.end_at <= +? AND ev.status IN (+?, +?) AND ev.event_series_id = +? AND (ev.start_at, ev.id) < (+?, +?) LIMIT 1;
+SELECT 1 AS found FROM events ev WHERE ev.box_office_id = +? AND ev.start_at = +? AND ev.start_at > +? AND ev.start_at >= +? AND ev.end_at = +? AND ev.end_at > +? AND ev.end_at >= +? AND ev.end_at < +? AND ev.end_at <= +? AND ev.status IN (+?, +?) AND ev.event_series_id = +? AND (ev.start_at, ev.id) < (+?, +?) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1;

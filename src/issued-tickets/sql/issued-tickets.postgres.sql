@@ -111,7 +111,7 @@ LIMIT $4;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21) AND (t.created_at, t.id) > ($22, $23) LIMIT 1;
+SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21) AND (t.created_at, t.id) > ($22, $23) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,

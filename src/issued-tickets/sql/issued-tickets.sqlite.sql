@@ -203,7 +203,7 @@ LIMIT +?;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) > (+?, +?) LIMIT 1;
+SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) > (+?, +?) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,

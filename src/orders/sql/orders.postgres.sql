@@ -214,7 +214,7 @@ LIMIT $4;
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $9 AND se.event_series_id IN ($10, $11)) AND o.buyer_email_lookup = $12 AND o.txn_id = $13 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $14) AND (o.created_at, o.id) > ($15, $16) LIMIT 1;
+SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $9 AND se.event_series_id IN ($10, $11)) AND o.buyer_email_lookup = $12 AND o.txn_id = $13 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $14) AND (o.created_at, o.id) > ($15, $16) ORDER BY o.created_at ASC, o.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT o.id AS id, o.created_at AS sort_key,

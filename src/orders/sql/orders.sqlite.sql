@@ -531,7 +531,7 @@ LIMIT +?;
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = +? AND o.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM orders o WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.created_at < +? AND o.created_at <= +? AND o.event_id IN (+?, +?) AND o.status = +? AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND o.buyer_email_lookup = +? AND o.txn_id = +? AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = +?) AND (o.created_at, o.id) > (+?, +?) LIMIT 1;
+SELECT 1 AS found FROM orders o WHERE o.box_office_id = +? AND o.created_at = +? AND o.created_at > +? AND o.created_at < +? AND o.created_at <= +? AND o.event_id IN (+?, +?) AND o.status = +? AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND o.buyer_email_lookup = +? AND o.txn_id = +? AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = +?) AND (o.created_at, o.id) > (+?, +?) ORDER BY o.created_at ASC, o.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT o.id AS id, o.created_at AS sort_key,
