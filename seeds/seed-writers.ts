@@ -210,6 +210,13 @@ export type SeedUpdateTable = keyof typeof SEED_UPDATES;
 const TABLE_NAMES = Object.keys(SEED_TABLES) as SeedTable[];
 const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
 
+/**
+ * The overview's hourly rollups (migration ActivityHours): row triggers on orders and issued
+ * tickets keep them, and PostgreSQL's TRUNCATE fires no row trigger, so a clear empties them
+ * itself; left alone, they would go on counting the data it removed.
+ */
+const ROLLUP_TABLES = ['order_hours', 'revenue_hours', 'ticket_hours'];
+
 /** Rows for several tables, written in the order given (parents first). */
 export type RowBatch = readonly (readonly [SeedTable, readonly Row[]])[];
 
@@ -322,6 +329,8 @@ class SqliteSeedWriter implements SeedWriter {
   clear(): Promise<void> {
     this.droppedIndexes ??= this.dropIndexes();
     for (const table of CHILDREN_FIRST) this.db.exec(`DELETE FROM ${table}`);
+    // The rows' delete triggers brought every rollup to zero; drop the empty rows too.
+    for (const table of ROLLUP_TABLES) this.db.exec(`DELETE FROM ${table}`);
     // The feed described the data cleared. Its counters stay, so a poller's old position is
     // older than the oldest entry kept: it is told to read the lists again (410).
     this.db.exec('DELETE FROM changes');
@@ -442,7 +451,7 @@ class PostgresSeedWriter implements SeedWriter {
 
   async clear(): Promise<void> {
     await this.runner.query(
-      `TRUNCATE TABLE ${CHILDREN_FIRST.join(', ')} RESTART IDENTITY CASCADE`,
+      `TRUNCATE TABLE ${[...CHILDREN_FIRST, ...ROLLUP_TABLES].join(', ')} RESTART IDENTITY CASCADE`,
     );
     // The feed described the data cleared. Its counters stay, so a poller's old position is
     // older than the oldest entry kept: it is told to read the lists again (410).

@@ -70,3 +70,54 @@ describe('npm run seed -- --today', () => {
     }
   }, 60_000);
 });
+
+// A reseed must leave nothing of the data it replaced, including what triggers derived from it.
+describe('npm run seed -- --reset', () => {
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    database = await durableTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  /** Each hourly rollup (migration ActivityHours) against the rows it sums, as two lists. */
+  const ROLLUPS = [
+    [
+      'SELECT box_office_id, hour, completed_orders AS n FROM order_hours WHERE completed_orders <> 0',
+      "SELECT box_office_id, created_at / 3600 AS hour, count(*) AS n FROM orders WHERE status = 'completed' GROUP BY 1, 2",
+    ],
+    [
+      'SELECT box_office_id, currency, hour, revenue AS n FROM revenue_hours WHERE revenue <> 0',
+      "SELECT box_office_id, currency, created_at / 3600 AS hour, sum(total - refund_amount) AS n FROM orders WHERE status = 'completed' GROUP BY 1, 2, 3 HAVING sum(total - refund_amount) <> 0",
+    ],
+    [
+      'SELECT box_office_id, hour, valid_tickets AS n FROM ticket_hours WHERE valid_tickets <> 0',
+      "SELECT box_office_id, created_at / 3600 AS hour, count(*) AS n FROM issued_tickets WHERE status = 'valid' GROUP BY 1, 2",
+    ],
+  ] as const;
+
+  it("starts the overview's rollups again from the new rows", async () => {
+    for (const args of [
+      ['--orders', '40'],
+      ['--orders', '15', '--seed', '7', '--reset'],
+    ]) {
+      const result = seed(database.url, ...args);
+      expect(result.stderr).not.toMatch(/Error/);
+      expect(result.status).toBe(0);
+    }
+    const dataSource = await openWithMigrations(database.url, MIGRATIONS);
+    try {
+      const sorted = async (sql: string) =>
+        (await dataSource.query<Record<string, unknown>[]>(sql))
+          .map((row) => Object.values(row).map(Number).join(' '))
+          .sort();
+      for (const [rollup, rows] of ROLLUPS) {
+        const expected = await sorted(rows);
+        expect(expected.length).toBeGreaterThan(0);
+        expect(await sorted(rollup)).toEqual(expected);
+      }
+    } finally {
+      await dataSource.destroy();
+    }
+  }, 120_000);
+});
