@@ -57,6 +57,9 @@ export class AppConfig {
   get redisKeyPrefix() {
     return this.env.REDIS_KEY_PREFIX;
   }
+  get redisCommandTimeoutMs() {
+    return this.env.REDIS_COMMAND_TIMEOUT_MS;
+  }
   get authCacheTtlMs() {
     return this.env.AUTH_CACHE_TTL_MS;
   }

@@ -110,6 +110,13 @@ export class Environment {
   })
   REDIS_KEY_PREFIX = 'boxoffice:rl:';
 
+  /**
+   * How long a rate-limit count may wait for Redis before the request is counted in this
+   * instance's memory instead (docs/OPERATIONS.md): a slow limiter must not slow the API.
+   */
+  @IntSetting({ min: 10, max: 10_000 })
+  REDIS_COMMAND_TIMEOUT_MS = 250;
+
   /** How long a verified API key is remembered; a revoked key stops working within this time. */
   @IntSetting({ min: 0, max: 60_000 })
   AUTH_CACHE_TTL_MS = 1000;

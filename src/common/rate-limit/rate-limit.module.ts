@@ -22,7 +22,11 @@ import { RedisRateLimitStore } from './redis-rate-limit.store';
       inject: [AppConfig],
       useFactory: (config: AppConfig): RateLimitStore =>
         config.redisUrl
-          ? new RedisRateLimitStore(config.redisUrl, config.redisKeyPrefix)
+          ? new RedisRateLimitStore(
+              config.redisUrl,
+              config.redisKeyPrefix,
+              config.redisCommandTimeoutMs,
+            )
           : new MemoryRateLimitStore(),
     },
     RateLimitMiddleware,

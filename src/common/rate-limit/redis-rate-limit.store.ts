@@ -25,7 +25,7 @@ type RedisWithHit = Redis & {
 
 /**
  * Counters shared by every instance through Redis. When Redis cannot answer (down, unreachable,
- * slower than 250 ms) the request is not refused: it is counted in this instance's memory
+ * slower than the command timeout, REDIS_COMMAND_TIMEOUT_MS) the request is not refused: it is counted in this instance's memory
  * instead, with a warning once per outage, until Redis answers again. Limits then hold per
  * instance rather than across them, which is the usual fail-open trade: an outage of the limiter
  * must not become an outage of the API.
@@ -39,12 +39,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     url: string,
     private readonly prefix: string,
+    commandTimeoutMs: number,
   ) {
     this.redis = new Redis(url, {
       // Fail fast instead of queueing commands while disconnected; reconnect in the background.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 250,
+      commandTimeout: commandTimeoutMs,
       connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
     }) as RedisWithHit;
