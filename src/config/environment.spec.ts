@@ -24,6 +24,7 @@ describe('validateEnvironment', () => {
         HTTP_MAX_HEADER_BYTES: 16_384,
         SYNC_LAG_S: 2,
         CHANGES_RETENTION_DAYS: 30,
+        REDIS_COMMAND_TIMEOUT_MS: 250,
       }),
     );
     expect(env.DATABASE_URL).toBeUndefined();
@@ -91,6 +92,8 @@ describe('validateEnvironment', () => {
     ['LOG_LEVEL', 'loud'],
     ['DATABASE_URL', 'mysql://h/db'],
     ['REDIS_URL', 'http://cache'],
+    ['REDIS_COMMAND_TIMEOUT_MS', '0'],
+    ['REDIS_COMMAND_TIMEOUT_MS', '60000'],
     ['AUTH_FAILURE_MAX', '0'],
     ['HTTP_HEADERS_TIMEOUT_MS', '0'],
     ['HTTP_KEEP_ALIVE_TIMEOUT_MS', 'long'],

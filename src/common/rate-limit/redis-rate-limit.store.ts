@@ -26,9 +26,9 @@ type RedisWithHit = Redis & {
 /**
  * Counters shared by every instance through Redis. When Redis cannot answer (down, unreachable,
  * slower than REDIS_COMMAND_TIMEOUT_MS) the request is not refused: it is counted in this
- * instance's memory instead, with a warning once per outage, until Redis answers again. Limits then hold per
- * instance rather than across them, which is the usual fail-open trade: an outage of the limiter
- * must not become an outage of the API.
+ * instance's memory instead, with a warning once per outage, until Redis answers again. Limits
+ * then hold per instance rather than across them, which is the usual fail-open trade: an outage
+ * of the limiter must not become an outage of the API.
  */
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly logger = new Logger(RedisRateLimitStore.name);

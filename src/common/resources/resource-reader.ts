@@ -112,6 +112,8 @@ export class ResourceReader {
   readonly json: ResourceJson;
   /** Runs every statement the reader sends (see `rowReader`). */
   readonly read: ReadRows;
+  /** The row aggregate's join, where the database joins it (built once, sent on every read). */
+  private readonly aggregateJoin: string | null;
 
   /** `read`: how statements run, by default through the data source's pool (see `rowReader`). */
   constructor(
@@ -123,10 +125,11 @@ export class ResourceReader {
     const { fields, aggregate } = source;
     // Inlined on both databases, so that a field naming a column the aggregate lacks fails here.
     const inlined = aggregate ? inlineRowAggregate(fields, aggregate) : fields;
-    this.json = compileResourceJson(
-      this.dialect.lateralJoins ? fields : inlined,
-      this.dialect,
-    );
+    const joined = aggregate !== undefined && this.dialect.lateralJoins;
+    this.json = compileResourceJson(joined ? fields : inlined, this.dialect);
+    this.aggregateJoin = joined
+      ? `CROSS JOIN LATERAL ${rowAggregateSql(aggregate)}`
+      : null;
     this.read = read;
   }
 
@@ -243,19 +246,13 @@ export class ResourceReader {
     const { order } = sortOf(sorts, request.sort);
     const params = new SqlParams(this.dialect);
     const from = this.from(params);
-    const where = this.where(
-      params,
-      tenantId,
-      request,
-      cursor,
-      backwards ? 'before' : 'after',
-    );
-    const direction = backwards ? reverse(order.direction) : order.direction;
+    const side = backwards ? 'before' : 'after';
+    const where = this.where(params, tenantId, request, cursor, side);
     const sql = [
       `SELECT ${id} AS id, ${order.column} AS sort_key,\n  ${this.json.selectList}`,
       `FROM ${from}`,
       `WHERE ${where}`,
-      `ORDER BY ${order.column} ${direction}, ${id} ${direction}`,
+      this.orderBy(order, side),
       `LIMIT ${params.add(request.limit + 1)}`,
     ].join('\n');
     return { sql, params: params.values };
@@ -267,20 +264,24 @@ export class ResourceReader {
     from: Position,
     side: 'before' | 'after',
   ): Statement {
-    const { table, id, sorts } = this.source;
-    const { order } = sortOf(sorts, request.sort);
+    const { order } = sortOf(this.source.sorts, request.sort);
     const params = new SqlParams(this.dialect);
     const where = this.where(params, tenantId, request, from, side);
     // Ordered outward from the position, as the list's index runs: without an ORDER BY,
     // PostgreSQL's generic plan for `LIMIT 1` is a sequential scan that expects an early match
     // and, from a position near the list's start, reads most of the table before finding one
     // (measured: 43 ms against 0.2 ms for the index walk, on 200,000 check-ins).
-    const direction =
-      side === 'after' ? order.direction : reverse(order.direction);
     return {
-      sql: `SELECT 1 AS found FROM ${table} WHERE ${where} ORDER BY ${order.column} ${direction}, ${id} ${direction} LIMIT 1`,
+      sql: `SELECT 1 AS found FROM ${this.source.table} WHERE ${where} ${this.orderBy(order, side)} LIMIT 1`,
       params: params.values,
     };
+  }
+
+  /** The keyset order away from a position: list order `after` it, the reverse `before` it. */
+  private orderBy(order: SortOrder, side: 'before' | 'after'): string {
+    const direction =
+      side === 'after' ? order.direction : reverse(order.direction);
+    return `ORDER BY ${order.column} ${direction}, ${this.source.id} ${direction}`;
   }
 
   /**
@@ -289,7 +290,7 @@ export class ResourceReader {
    * the database can join it.
    */
   private from(params: SqlParams): string {
-    const { table, joins, clock, aggregate } = this.source;
+    const { table, joins, clock } = this.source;
     const parts = [table];
     if (clock) {
       parts.push(
@@ -297,9 +298,7 @@ export class ResourceReader {
       );
     }
     if (joins) parts.push(joins);
-    if (aggregate && this.dialect.lateralJoins) {
-      parts.push(`CROSS JOIN LATERAL ${rowAggregateSql(aggregate)}`);
-    }
+    if (this.aggregateJoin) parts.push(this.aggregateJoin);
     return parts.join(' ');
   }
 
