@@ -275,6 +275,43 @@ describe('incremental sync and the change feed over HTTP', () => {
     expect((await get('/v1/changes?resource_id=xx_1')).status).toBe(400);
   });
 
+  it('a poller following links.next while a writer writes gets every entry once, in order, and no page goes past its X-Change-Head', async () => {
+    const headOf = (res: { headers: Record<string, unknown> }) =>
+      Number((res.headers['x-change-head'] as string).slice(4));
+    const start = headOf(await get('/v1/changes?limit=1'));
+    let writing = true;
+    const writes = (async () => {
+      for (let i = 0; i < 12; i++) {
+        await writer.refundOrder(`or_${orderIds[i % 6]}`, 1);
+      }
+      writing = false;
+    })();
+    const received: number[] = [];
+    let heads: number[] = [];
+    let next = `/v1/changes?starting_after=chg_${start}&limit=2`;
+    for (let polls = 0; polls < 500; polls++) {
+      const done = !writing;
+      const res = await get(next);
+      expect(res.status).toBe(200);
+      const body = res.body as ListBody<Change>;
+      const ids = body.data.map((c) => Number(c.id.slice(4)));
+      const head = headOf(res);
+      for (const id of ids) expect(id).toBeLessThanOrEqual(head);
+      received.push(...ids);
+      heads = [...heads, head];
+      next = body.links.next!;
+      // The writer had finished before this poll was sent, and the poll found nothing more.
+      if (done && ids.length === 0) break;
+    }
+    await writes;
+    const end = headOf(await get('/v1/changes?limit=1'));
+    expect(end).toBeGreaterThanOrEqual(start + 12);
+    expect(received).toEqual(
+      Array.from({ length: end - start }, (_, i) => start + 1 + i),
+    );
+    expect(heads).toEqual([...heads].sort((a, b) => a - b));
+  });
+
   it('answers 410 CURSOR_EXPIRED for a position older than the feed keeps, never a shorter feed', async () => {
     const head = Number(
       ((await get('/v1/changes')).headers['x-change-head'] as string).slice(4),

@@ -7,6 +7,7 @@ import { type Filter, filters } from '../common/pagination/list-filters';
 import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
 import type { Page } from '../common/pagination/page';
 import { ResourceReader } from '../common/resources/resource-reader';
+import type { Row } from '../database/row-reader';
 import {
   CHANGE_RESOURCES,
   CHANGE_TYPES,
@@ -40,19 +41,9 @@ export class ChangesService {
   async list(boxOfficeId: number, query: ListChangesQueryDto): Promise<Page> {
     const after = positionOf(query.starting_after);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const statement = this.reader.pageStatement(
-      boxOfficeId,
-      { limit, filters: [after.filter, ...changeFilters(query)] },
-      null,
-      false,
-    );
-    // The statement reads one row more than the page, as every list does; a feed page needs no
-    // "more?" answer (next is always given), so the extra row is dropped.
-    const rows = (
-      await this.reader.read(statement.sql, statement.params)
-    ).slice(0, limit);
-    // Read after the page: the head covers what the page saw, and a cleanup that ran in between
-    // shows in the oldest entry kept.
+    // The head first, and the page no further than it: every entry up to the head has committed
+    // (ids become visible in commit order), so the page and X-Change-Head describe one moment.
+    // A poller at the head, the usual poll, is then answered from the head alone.
     const head = await changeHead(
       this.dataSource,
       boxOfficeId,
@@ -65,8 +56,13 @@ export class ChangesService {
         `starting_after must be a position of this box office's feed, chg_0 to ${changeId(head)} (X-Change-Head)`,
       );
     }
+    const rows =
+      after.id === head
+        ? []
+        : await this.entries(boxOfficeId, query, after, head, limit);
     // Without a cursor the feed starts at its oldest kept entry; a position a client was given
-    // must be followed by the very next entry, or some were removed by retention.
+    // must be followed by the very next entry, or some were removed by retention (the oldest
+    // entry kept, read after the page, also shows a cleanup that ran in between).
     const firstId = rows.length > 0 ? Number(rows[0].id) : head + 1;
     if (after.given && after.id < head && firstId !== after.id + 1) {
       const oldest = await oldestKeptChange(this.dataSource, boxOfficeId);
@@ -89,14 +85,44 @@ export class ChangesService {
       headers: { [CHANGE_HEAD_HEADER]: changeId(head) },
     };
   }
+
+  /** The entries after the position and up to the head that pass the filters, oldest first. */
+  private async entries(
+    boxOfficeId: number,
+    query: ListChangesQueryDto,
+    after: Position,
+    head: number,
+    limit: number,
+  ): Promise<Row[]> {
+    const upToHead: Filter = {
+      condition: (params) => `c.id <= ${params.add(head)}`,
+    };
+    const statement = this.reader.pageStatement(
+      boxOfficeId,
+      {
+        limit,
+        filters: [after.filter, upToHead, ...changeFilters(query)],
+      },
+      null,
+      false,
+    );
+    // The statement reads one row more than the page, as every list does; a feed page needs no
+    // "more?" answer (next is always given), so the extra row is dropped.
+    return (await this.reader.read(statement.sql, statement.params)).slice(
+      0,
+      limit,
+    );
+  }
 }
 
-/** `starting_after` as a number (0: the start) and the condition it puts on the page. */
-function positionOf(value: unknown): {
-  id: number;
-  given: boolean;
-  filter: Filter;
-} {
+/** A `starting_after`: its number (0: the start), and the condition it puts on the page. */
+interface Position {
+  readonly id: number;
+  readonly given: boolean;
+  readonly filter: Filter;
+}
+
+function positionOf(value: unknown): Position {
   let id = 0;
   const given = value !== undefined;
   if (given) {
