@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
+import { HOURLY_ROLLUPS } from '../src/database/migrations/1765700000000-ActivityHours';
+import { DAILY_ROLLUPS } from '../src/database/migrations/1765800000000-ActivityDays';
 import { postgresDialect } from '../src/database/sql-dialect';
 import { IMPORT_MODE } from '../src/sync/import-mode';
 
@@ -211,11 +213,13 @@ const TABLE_NAMES = Object.keys(SEED_TABLES) as SeedTable[];
 const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
 
 /**
- * The overview's hourly rollups (migration ActivityHours): row triggers on orders and issued
- * tickets keep them, and PostgreSQL's TRUNCATE fires no row trigger, so a clear empties them
+ * The overview's hourly and daily rollups (migrations ActivityHours, ActivityDays): row triggers
+ * on orders and issued tickets keep them, and PostgreSQL's TRUNCATE fires no row trigger, so a clear empties them
  * itself; left alone, they would go on counting the data it removed.
  */
-const ROLLUP_TABLES = ['order_hours', 'revenue_hours', 'ticket_hours'];
+const ROLLUP_TABLES = [...HOURLY_ROLLUPS, ...DAILY_ROLLUPS].map(
+  (rollup) => rollup.table,
+);
 
 /** Rows for several tables, written in the order given (parents first). */
 export type RowBatch = readonly (readonly [SeedTable, readonly Row[]])[];

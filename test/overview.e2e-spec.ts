@@ -174,16 +174,28 @@ describe('GET /v1/overview after writes', () => {
     await database?.drop();
   });
 
-  it('still counts what the lists give, whole hours and the hours at both ends alike', async () => {
-    // The period's whole hours come from rollups kept by triggers, the parts of an hour at its
-    // ends from the rows: orders every ten minutes across its first and last 70 minutes land in
-    // both, whatever the minute the test runs at.
+  it('still counts what the lists give, whole days, whole hours and the hours at both ends alike', async () => {
+    // The period's whole days and hours come from rollups kept by triggers, the parts of an hour
+    // at its ends from the rows: orders every ten minutes across its first and last 70 minutes
+    // land in both, whatever the minute the test runs at; orders on either side of the first and
+    // last whole days' edges land in the daily and the hourly rollups.
     const now = Math.floor(Date.now() / 1000);
     const event = await f.event(officeId);
     const type = await f.ticketType(event.id);
+    const firstDay = Math.ceil((now - PERIOD) / DAY) * DAY;
+    const lastDay = Math.floor(now / DAY) * DAY;
+    const dayEdges = [
+      firstDay - 1,
+      firstDay,
+      firstDay + 3600,
+      lastDay - 3600,
+      lastDay - 1,
+      lastDay,
+    ].filter((at) => at > now - PERIOD + 120 && at < now - 120);
     const times = [
       ...Array.from({ length: 7 }, (_, k) => now - PERIOD + 300 + k * 600),
       ...Array.from({ length: 7 }, (_, k) => now - 60 - k * 600),
+      ...dayEdges,
     ];
     const orders = await f.orders(
       officeId,
@@ -192,9 +204,9 @@ describe('GET /v1/overview after writes', () => {
     );
     const before = await overviewAndLists(get);
     expect(before.overview).toEqual(before.lists);
-    expect(before.overview.orders_received).toBe(14);
+    expect(before.overview.orders_received).toBe(14 + dayEdges.length);
 
-    // A sales system's writes: each moves a row's share of its hour.
+    // A sales system's writes: each moves a row's share of its hour and its day.
     const db: Connection = await connect(database.url);
     try {
       const writer = new ActivityWriter(db, 1);
@@ -215,6 +227,6 @@ describe('GET /v1/overview after writes', () => {
     );
     const after = await overviewAndLists(get);
     expect(after.overview).toEqual(after.lists);
-    expect(after.overview.orders_received).toBe(14 - 3 + 1);
+    expect(after.overview.orders_received).toBe(14 - 3 + 1 + dayEdges.length);
   });
 });

@@ -80,21 +80,29 @@ describe('npm run seed -- --reset', () => {
   });
   afterAll(() => database.drop());
 
-  /** Each hourly rollup (migration ActivityHours) against the rows it sums, as two lists. */
-  const ROLLUPS = [
+  /**
+   * Each rollup, hourly and daily (migrations ActivityHours, ActivityDays), against the rows it
+   * sums, as two lists.
+   */
+  const ROLLUPS = (
     [
-      'SELECT box_office_id, hour, completed_orders AS n FROM order_hours WHERE completed_orders <> 0',
-      "SELECT box_office_id, created_at / 3600 AS hour, count(*) AS n FROM orders WHERE status = 'completed' GROUP BY 1, 2",
+      ['hour', 3600],
+      ['day', 86_400],
+    ] as const
+  ).flatMap(([bucket, seconds]) => [
+    [
+      `SELECT box_office_id, ${bucket}, completed_orders AS n FROM order_${bucket}s WHERE completed_orders <> 0`,
+      `SELECT box_office_id, created_at / ${seconds} AS ${bucket}, count(*) AS n FROM orders WHERE status = 'completed' GROUP BY 1, 2`,
     ],
     [
-      'SELECT box_office_id, currency, hour, revenue AS n FROM revenue_hours WHERE revenue <> 0',
-      "SELECT box_office_id, currency, created_at / 3600 AS hour, sum(total - refund_amount) AS n FROM orders WHERE status = 'completed' GROUP BY 1, 2, 3 HAVING sum(total - refund_amount) <> 0",
+      `SELECT box_office_id, currency, ${bucket}, revenue AS n FROM revenue_${bucket}s WHERE revenue <> 0`,
+      `SELECT box_office_id, currency, created_at / ${seconds} AS ${bucket}, sum(total - refund_amount) AS n FROM orders WHERE status = 'completed' GROUP BY 1, 2, 3 HAVING sum(total - refund_amount) <> 0`,
     ],
     [
-      'SELECT box_office_id, hour, valid_tickets AS n FROM ticket_hours WHERE valid_tickets <> 0',
-      "SELECT box_office_id, created_at / 3600 AS hour, count(*) AS n FROM issued_tickets WHERE status = 'valid' GROUP BY 1, 2",
+      `SELECT box_office_id, ${bucket}, valid_tickets AS n FROM ticket_${bucket}s WHERE valid_tickets <> 0`,
+      `SELECT box_office_id, created_at / ${seconds} AS ${bucket}, count(*) AS n FROM issued_tickets WHERE status = 'valid' GROUP BY 1, 2`,
     ],
-  ] as const;
+  ]);
 
   it("starts the overview's rollups again from the new rows", async () => {
     for (const args of [

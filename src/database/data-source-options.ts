@@ -28,6 +28,7 @@ import { ImportGeneration1765400000000 } from './migrations/1765400000000-Import
 import { NetCounterUpdates1765500000000 } from './migrations/1765500000000-NetCounterUpdates';
 import { StockVersion1765600000000 } from './migrations/1765600000000-StockVersion';
 import { ActivityHours1765700000000 } from './migrations/1765700000000-ActivityHours';
+import { ActivityDays1765800000000 } from './migrations/1765800000000-ActivityDays';
 
 export const ENTITIES = [
   BoxOffice,
@@ -56,6 +57,7 @@ export const MIGRATIONS = [
   NetCounterUpdates1765500000000,
   StockVersion1765600000000,
   ActivityHours1765700000000,
+  ActivityDays1765800000000,
 ];
 
 export interface DataSourceTuning {

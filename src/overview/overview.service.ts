@@ -11,17 +11,19 @@ import {
 /** The overview's period: the 28 days before the request. */
 export const OVERVIEW_PERIOD_S = 28 * 86_400;
 
-/** The rollups' bucket: an hour, as migration ActivityHours keeps them. */
+/** The rollups' buckets, as migrations ActivityHours and ActivityDays keep them. */
 const HOUR_S = 3600;
+const DAY_S = 86_400;
 
 /**
  * The overview (docs/API.md, "Overview"): a dashboard's first numbers, and the call Ticket
  * Tailor's clients make to test a key. Each number is a count the lists give for the same box
- * office. The period's completed orders, revenue and valid tickets are read from the hourly
- * rollups that triggers keep (migration ActivityHours) for its whole hours, and from the orders
- * and tickets themselves, by (status, created_at), for the parts of an hour at its two ends:
- * 672 rows of each of three rollups and two hours of rows, whatever the box office's size.
- * Series and events are counted by status, index-only. All in one statement.
+ * office. The period's completed orders, revenue and valid tickets are read from the rollups that
+ * triggers keep: its whole days from the daily ones (migration ActivityDays), the whole hours
+ * before and after those days from the hourly ones (ActivityHours), and the parts of an hour at
+ * its two ends from the orders and tickets themselves, by (status, created_at). That is at most
+ * 28 + 46 rollup rows of each of three rollups and two hours of rows, whatever the box office's
+ * size. Series and events are counted by status, index-only. All in one statement.
  */
 @Injectable()
 export class OverviewService {
@@ -37,14 +39,48 @@ export class OverviewService {
   async overview(boxOfficeId: number): Promise<Buffer> {
     const now = Math.floor(Date.now() / 1000);
     const from = now - OVERVIEW_PERIOD_S;
-    // Whole hours [firstHour, lastHour), the rest at either end from the rows.
+    // Whole days [firstDay, lastDay); whole hours [firstHour, firstDay) and [lastDay, lastHour),
+    // in hours; the rest at either end from the rows.
     const firstHour = Math.ceil(from / HOUR_S);
     const lastHour = Math.floor(now / HOUR_S);
+    const firstDay = Math.ceil(from / DAY_S);
+    const lastDay = Math.floor(now / DAY_S);
+    const hoursPerDay = DAY_S / HOUR_S;
     // One statement: one round trip, one plan.
     const params = new SqlParams(this.dialect);
     const office = () => params.add(boxOfficeId);
-    const hours = (alias: string) =>
-      `${alias}.box_office_id = ${office()} AND ${alias}.hour >= ${params.add(firstHour)} AND ${alias}.hour < ${params.add(lastHour)}`;
+    /** A sum over a rollup's buckets in [lo, hi), for this box office (and `and`). */
+    const range = (
+      column: string,
+      table: string,
+      bucket: 'hour' | 'day',
+      lo: number,
+      hi: number,
+      and = '',
+    ) =>
+      `(SELECT coalesce(sum(h.${column}), 0) FROM ${table} h WHERE h.box_office_id = ${office()}${and}
+          AND h.${bucket} >= ${params.add(lo)} AND h.${bucket} < ${params.add(hi)})`;
+    /** The period's whole hours and days from a rollup's two tables (`<stem>_hours`, `_days`). */
+    const rollups = (column: string, stem: string, and = '') =>
+      [
+        range(
+          column,
+          `${stem}_hours`,
+          'hour',
+          firstHour,
+          firstDay * hoursPerDay,
+          and,
+        ),
+        range(column, `${stem}_days`, 'day', firstDay, lastDay, and),
+        range(
+          column,
+          `${stem}_hours`,
+          'hour',
+          lastDay * hoursPerDay,
+          lastHour,
+          and,
+        ),
+      ].join('\n          + ');
     /**
      * A count or sum over the rows of the period's two ends, outside its whole hours: one
      * subquery per end, each a range of the (status, created_at) index.
@@ -65,15 +101,14 @@ export class OverviewService {
       `(SELECT count(*) FROM ${table} x WHERE x.box_office_id = ${office()} AND x.status = '${status}')`;
     const [row] = await this.read(
       `SELECT b.name, b.currency,
-          (SELECT coalesce(sum(h.completed_orders), 0) FROM order_hours h WHERE ${hours('h')})
+          ${rollups('completed_orders', 'order')}
           + ${ends('count(*)', "orders x WHERE x.status = 'completed'")} AS orders,
-          (SELECT coalesce(sum(h.revenue), 0) FROM revenue_hours h
-            WHERE h.currency = b.currency AND ${hours('h')})
+          ${rollups('revenue', 'revenue', ' AND h.currency = b.currency')}
           + ${ends(
             'coalesce(sum(x.total - x.refund_amount), 0)',
             "orders x WHERE x.status = 'completed' AND x.currency = b.currency",
           )} AS revenue,
-          (SELECT coalesce(sum(h.valid_tickets), 0) FROM ticket_hours h WHERE ${hours('h')})
+          ${rollups('valid_tickets', 'ticket')}
           + ${ends('count(*)', "issued_tickets x WHERE x.status = 'valid'")} AS tickets,
           ${inStatus('event_series', 'published')} AS series_published,
           ${inStatus('event_series', 'draft')} AS series_draft,

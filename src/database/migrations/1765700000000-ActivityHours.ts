@@ -20,13 +20,21 @@ import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
 const isPostgres = (queryRunner: QueryRunner) =>
   queryRunner.connection.options.type === 'postgres';
 
-interface Rollup {
+/** A rollup's bucket: its key column, and its length in seconds. */
+export interface Bucket {
+  column: 'hour' | 'day';
+  seconds: number;
+}
+
+const HOUR: Bucket = { column: 'hour', seconds: 3600 };
+
+export interface Rollup {
   /** The counted table and the rollup table, which name the triggers. */
   rows: 'orders' | 'issued_tickets';
-  table: 'order_hours' | 'revenue_hours' | 'ticket_hours';
+  table: string;
   /** Only rows with this status count. */
   status: string;
-  /** The rollup's key columns between box office and hour, read from the counted row. */
+  /** The rollup's key columns between box office and bucket, read from the counted row. */
   keys: string[];
   /** Each counted column and the amount one row adds to it, over the row's alias. */
   sums: [column: string, amount: (row: string) => string][];
@@ -34,7 +42,7 @@ interface Rollup {
   watched: string[];
 }
 
-const ROLLUPS: Rollup[] = [
+export const HOURLY_ROLLUPS: Rollup[] = [
   {
     rows: 'orders',
     table: 'order_hours',
@@ -68,34 +76,38 @@ const ROLLUPS: Rollup[] = [
   },
 ];
 
-/** An hour: Unix seconds divided by 3,600 (integer division on both databases). */
-const hourOf = (row: string) => `${row}.created_at / 3600`;
+/** A bucket's number: Unix seconds divided by its length (integer division on both databases). */
+const bucketOf = (bucket: Bucket, row: string) =>
+  `${row}.created_at / ${bucket.seconds}`;
 
-function keyColumns(rollup: Rollup): string[] {
-  return ['box_office_id', ...rollup.keys, 'hour'];
+function keyColumns(rollup: Rollup, bucket: Bucket): string[] {
+  return ['box_office_id', ...rollup.keys, bucket.column];
 }
 
 /** Adds `row`'s share (NEW): an upsert. */
-function add(rollup: Rollup, row: string): string {
+function add(rollup: Rollup, bucket: Bucket, row: string): string {
   const values = [
     `${row}.box_office_id`,
     ...rollup.keys.map((key) => `${row}.${key}`),
-    hourOf(row),
+    bucketOf(bucket, row),
     ...rollup.sums.map(([, amount]) => amount(row)),
   ];
-  const columns = [...keyColumns(rollup), ...rollup.sums.map(([c]) => c)];
+  const columns = [
+    ...keyColumns(rollup, bucket),
+    ...rollup.sums.map(([c]) => c),
+  ];
   return `INSERT INTO ${rollup.table} (${columns.join(', ')})
       VALUES (${values.join(', ')})
-      ON CONFLICT (${keyColumns(rollup).join(', ')}) DO UPDATE SET ${rollup.sums
+      ON CONFLICT (${keyColumns(rollup, bucket).join(', ')}) DO UPDATE SET ${rollup.sums
         .map(([c]) => `${c} = ${rollup.table}.${c} + excluded.${c}`)
         .join(', ')}`;
 }
 
 /** Takes `row`'s share (OLD) away. */
-function subtract(rollup: Rollup, row: string): string {
+function subtract(rollup: Rollup, bucket: Bucket, row: string): string {
   const where = [
     `box_office_id = ${row}.box_office_id`,
-    `hour = ${hourOf(row)}`,
+    `${bucket.column} = ${bucketOf(bucket, row)}`,
     ...rollup.keys.map((key) => `${key} = ${row}.${key}`),
   ];
   return `UPDATE ${rollup.table} SET ${rollup.sums
@@ -115,7 +127,7 @@ const counted = (rollup: Rollup, row: string) =>
 /** Each trigger as its name's suffix and the text that creates it. */
 type Triggers = [suffix: string, sql: string][];
 
-function sqliteTriggers(rollup: Rollup): Triggers {
+function sqliteTriggers(rollup: Rollup, bucket: Bucket): Triggers {
   const update = `UPDATE OF ${rollup.watched.join(', ')}`;
   const moved = changed(rollup, 'IS NOT');
   // Two update triggers, so that each side runs only when its row counts.
@@ -125,19 +137,24 @@ function sqliteTriggers(rollup: Rollup): Triggers {
     when: string,
     body: string,
   ][] = [
-    ['insert', 'INSERT', counted(rollup, 'NEW'), add(rollup, 'NEW')],
-    ['delete', 'DELETE', counted(rollup, 'OLD'), subtract(rollup, 'OLD')],
+    ['insert', 'INSERT', counted(rollup, 'NEW'), add(rollup, bucket, 'NEW')],
+    [
+      'delete',
+      'DELETE',
+      counted(rollup, 'OLD'),
+      subtract(rollup, bucket, 'OLD'),
+    ],
     [
       'update_old',
       update,
       `${counted(rollup, 'OLD')} AND (${moved})`,
-      subtract(rollup, 'OLD'),
+      subtract(rollup, bucket, 'OLD'),
     ],
     [
       'update_new',
       update,
       `${counted(rollup, 'NEW')} AND (${moved})`,
-      add(rollup, 'NEW'),
+      add(rollup, bucket, 'NEW'),
     ],
   ];
   return triggers.map(([suffix, event, when, body]) => [
@@ -149,14 +166,14 @@ function sqliteTriggers(rollup: Rollup): Triggers {
 }
 
 /** The function the PostgreSQL triggers call: each side applied when its row counts. */
-function postgresFunction(rollup: Rollup): string {
+function postgresFunction(rollup: Rollup, bucket: Bucket): string {
   return `CREATE FUNCTION ${stem(rollup)}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_OP <> 'INSERT' AND ${counted(rollup, 'OLD')} THEN
-        ${subtract(rollup, 'OLD')};
+        ${subtract(rollup, bucket, 'OLD')};
       END IF;
       IF TG_OP <> 'DELETE' AND ${counted(rollup, 'NEW')} THEN
-        ${add(rollup, 'NEW')};
+        ${add(rollup, bucket, 'NEW')};
       END IF;
       RETURN NULL;
     END $$`;
@@ -179,72 +196,93 @@ function postgresTriggers(rollup: Rollup): Triggers {
   ]);
 }
 
+/**
+ * Creates each rollup table, fills it with the GROUP BY of the rows already there (in key order),
+ * and adds its triggers.
+ */
+export async function createRollups(
+  queryRunner: QueryRunner,
+  rollups: readonly Rollup[],
+  bucket: Bucket,
+): Promise<void> {
+  const postgres = isPostgres(queryRunner);
+  for (const rollup of rollups) {
+    await queryRunner.createTable(
+      new Table({
+        name: rollup.table,
+        columns: [
+          { name: 'box_office_id', type: 'integer', isPrimary: true },
+          ...rollup.keys.map((key) => ({
+            name: key,
+            type: 'varchar',
+            length: '3',
+            isPrimary: true,
+          })),
+          { name: bucket.column, type: 'integer', isPrimary: true },
+          ...rollup.sums.map(([column]) => ({
+            name: column,
+            type: 'bigint',
+            default: 0,
+          })),
+        ],
+      }),
+    );
+    const keys = [
+      'r.box_office_id',
+      ...rollup.keys.map((key) => `r.${key}`),
+      bucketOf(bucket, 'r'),
+    ];
+    await queryRunner.query(
+      `INSERT INTO ${rollup.table} (${[
+        ...keyColumns(rollup, bucket),
+        ...rollup.sums.map(([c]) => c),
+      ].join(', ')})
+       SELECT ${keys.join(', ')}, ${rollup.sums
+         .map(([, amount]) => `sum(${amount('r')})`)
+         .join(', ')}
+       FROM ${rollup.rows} r WHERE r.status = '${rollup.status}'
+       GROUP BY ${keys.join(', ')}
+       ORDER BY ${keys.join(', ')}`,
+    );
+    if (postgres) await queryRunner.query(postgresFunction(rollup, bucket));
+    const triggers = postgres
+      ? postgresTriggers(rollup)
+      : sqliteTriggers(rollup, bucket);
+    for (const [, sql] of triggers) await queryRunner.query(sql);
+  }
+}
+
+/** Drops what createRollups created. */
+export async function dropRollups(
+  queryRunner: QueryRunner,
+  rollups: readonly Rollup[],
+  bucket: Bucket,
+): Promise<void> {
+  const postgres = isPostgres(queryRunner);
+  for (const rollup of rollups) {
+    const triggers = postgres
+      ? postgresTriggers(rollup)
+      : sqliteTriggers(rollup, bucket);
+    for (const [suffix] of triggers) {
+      await queryRunner.query(
+        `DROP TRIGGER IF EXISTS trg_${stem(rollup)}_${suffix}${postgres ? ` ON ${rollup.rows}` : ''}`,
+      );
+    }
+    if (postgres) {
+      await queryRunner.query(`DROP FUNCTION IF EXISTS ${stem(rollup)}()`);
+    }
+    await queryRunner.dropTable(rollup.table);
+  }
+}
+
 export class ActivityHours1765700000000 implements MigrationInterface {
   name = 'ActivityHours1765700000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
-    const postgres = isPostgres(queryRunner);
-    for (const rollup of ROLLUPS) {
-      await queryRunner.createTable(
-        new Table({
-          name: rollup.table,
-          columns: [
-            { name: 'box_office_id', type: 'integer', isPrimary: true },
-            ...rollup.keys.map((key) => ({
-              name: key,
-              type: 'varchar',
-              length: '3',
-              isPrimary: true,
-            })),
-            { name: 'hour', type: 'integer', isPrimary: true },
-            ...rollup.sums.map(([column]) => ({
-              name: column,
-              type: 'bigint',
-              default: 0,
-            })),
-          ],
-        }),
-      );
-      const keys = [
-        'r.box_office_id',
-        ...rollup.keys.map((key) => `r.${key}`),
-        hourOf('r'),
-      ];
-      await queryRunner.query(
-        `INSERT INTO ${rollup.table} (${[
-          ...keyColumns(rollup),
-          ...rollup.sums.map(([c]) => c),
-        ].join(', ')})
-         SELECT ${keys.join(', ')}, ${rollup.sums
-           .map(([, amount]) => `sum(${amount('r')})`)
-           .join(', ')}
-         FROM ${rollup.rows} r WHERE r.status = '${rollup.status}'
-         GROUP BY ${keys.join(', ')}
-         ORDER BY ${keys.join(', ')}`,
-      );
-      if (postgres) await queryRunner.query(postgresFunction(rollup));
-      const triggers = postgres
-        ? postgresTriggers(rollup)
-        : sqliteTriggers(rollup);
-      for (const [, sql] of triggers) await queryRunner.query(sql);
-    }
+    await createRollups(queryRunner, HOURLY_ROLLUPS, HOUR);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    const postgres = isPostgres(queryRunner);
-    for (const rollup of ROLLUPS) {
-      const triggers = postgres
-        ? postgresTriggers(rollup)
-        : sqliteTriggers(rollup);
-      for (const [suffix] of triggers) {
-        await queryRunner.query(
-          `DROP TRIGGER IF EXISTS trg_${stem(rollup)}_${suffix}${postgres ? ` ON ${rollup.rows}` : ''}`,
-        );
-      }
-      if (postgres) {
-        await queryRunner.query(`DROP FUNCTION IF EXISTS ${stem(rollup)}()`);
-      }
-      await queryRunner.dropTable(rollup.table);
-    }
+    await dropRollups(queryRunner, HOURLY_ROLLUPS, HOUR);
   }
 }
