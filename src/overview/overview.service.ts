@@ -15,6 +15,14 @@ export const OVERVIEW_PERIOD_S = 28 * 86_400;
 const HOUR_S = 3600;
 const DAY_S = 86_400;
 
+/** A sum the overview reads from a pair of rollups (`order_hours` and `order_days`, …). */
+interface RollupSum {
+  readonly stem: 'order' | 'revenue' | 'ticket';
+  readonly column: string;
+  /** More of the WHERE clause, after the box office. */
+  readonly and?: string;
+}
+
 /**
  * The overview (docs/API.md, "Overview"): a dashboard's first numbers, and the call Ticket
  * Tailor's clients make to test a key. Each number is a count the lists give for the same box
@@ -39,8 +47,8 @@ export class OverviewService {
   async overview(boxOfficeId: number): Promise<Buffer> {
     const now = Math.floor(Date.now() / 1000);
     const from = now - OVERVIEW_PERIOD_S;
-    // Whole days [firstDay, lastDay); whole hours [firstHour, firstDay) and [lastDay, lastHour),
-    // in hours; the rest at either end from the rows.
+    // Whole days [firstDay, lastDay); whole hours from firstHour to the first whole day's start
+    // and from the last one's end to lastHour; the parts of an hour at either end from the rows.
     const firstHour = Math.ceil(from / HOUR_S);
     const lastHour = Math.floor(now / HOUR_S);
     const firstDay = Math.ceil(from / DAY_S);
@@ -49,37 +57,22 @@ export class OverviewService {
     // One statement: one round trip, one plan.
     const params = new SqlParams(this.dialect);
     const office = () => params.add(boxOfficeId);
-    /** A sum over a rollup's buckets in [lo, hi), for this box office (and `and`). */
-    const range = (
-      column: string,
-      table: string,
+    /** A rollup's sum over its buckets in [lo, hi) (`<stem>_hours` or `<stem>_days`). */
+    const sum = (
+      rollup: RollupSum,
       bucket: 'hour' | 'day',
       lo: number,
       hi: number,
-      and = '',
     ) =>
-      `(SELECT coalesce(sum(h.${column}), 0) FROM ${table} h WHERE h.box_office_id = ${office()}${and}
+      `(SELECT coalesce(sum(h.${rollup.column}), 0) FROM ${rollup.stem}_${bucket}s h
+          WHERE h.box_office_id = ${office()}${rollup.and ?? ''}
           AND h.${bucket} >= ${params.add(lo)} AND h.${bucket} < ${params.add(hi)})`;
-    /** The period's whole hours and days from a rollup's two tables (`<stem>_hours`, `_days`). */
-    const rollups = (column: string, stem: string, and = '') =>
+    /** The period's whole days, and its whole hours before and after them. */
+    const whole = (rollup: RollupSum) =>
       [
-        range(
-          column,
-          `${stem}_hours`,
-          'hour',
-          firstHour,
-          firstDay * hoursPerDay,
-          and,
-        ),
-        range(column, `${stem}_days`, 'day', firstDay, lastDay, and),
-        range(
-          column,
-          `${stem}_hours`,
-          'hour',
-          lastDay * hoursPerDay,
-          lastHour,
-          and,
-        ),
+        sum(rollup, 'hour', firstHour, firstDay * hoursPerDay),
+        sum(rollup, 'day', firstDay, lastDay),
+        sum(rollup, 'hour', lastDay * hoursPerDay, lastHour),
       ].join('\n          + ');
     /**
      * A count or sum over the rows of the period's two ends, outside its whole hours: one
@@ -101,14 +94,18 @@ export class OverviewService {
       `(SELECT count(*) FROM ${table} x WHERE x.box_office_id = ${office()} AND x.status = '${status}')`;
     const [row] = await this.read(
       `SELECT b.name, b.currency,
-          ${rollups('completed_orders', 'order')}
+          ${whole({ stem: 'order', column: 'completed_orders' })}
           + ${ends('count(*)', "orders x WHERE x.status = 'completed'")} AS orders,
-          ${rollups('revenue', 'revenue', ' AND h.currency = b.currency')}
+          ${whole({
+            stem: 'revenue',
+            column: 'revenue',
+            and: ' AND h.currency = b.currency',
+          })}
           + ${ends(
             'coalesce(sum(x.total - x.refund_amount), 0)',
             "orders x WHERE x.status = 'completed' AND x.currency = b.currency",
           )} AS revenue,
-          ${rollups('valid_tickets', 'ticket')}
+          ${whole({ stem: 'ticket', column: 'valid_tickets' })}
           + ${ends('count(*)', "issued_tickets x WHERE x.status = 'valid'")} AS tickets,
           ${inStatus('event_series', 'published')} AS series_published,
           ${inStatus('event_series', 'draft')} AS series_draft,

@@ -13,9 +13,9 @@ const DAY: Bucket = { column: 'day', seconds: 86_400 };
  * The overview's rollups again, per box office and UTC day (`order_days`, `revenue_days`,
  * `ticket_days`), kept by the same kind of row triggers as the hourly ones (migration
  * ActivityHours), and filled the same way from the rows already there. The overview reads its
- * 27 or 28 whole days from them, the hours at both ends of those days from the hourly rollups,
- * and the parts of an hour at the period's two ends from the rows (src/overview/overview.service.ts):
- * about 75 rollup rows a table instead of 672. Hourly rows of one box office lie on as many heap
+ * whole days from them, the hours before and after those days from the hourly rollups, and the
+ * parts of an hour at the period's two ends from the rows (src/overview/overview.service.ts): at
+ * most 74 rollup rows a table instead of 672. Hourly rows of one box office lie on as many heap
  * pages as there are hours once other box offices write between them, so the count of rows is
  * what the statement's cost follows (bench/README.md, "The overview's daily rollups").
  */
