@@ -251,7 +251,7 @@ describe('incremental sync and the change feed over HTTP', () => {
     expect(res.body).toEqual(errorBody(400, 'INVALID_CURSOR', message));
   });
 
-  it('refuses a position past the head, and unknown parameters and types', async () => {
+  it('refuses a position past the head, and unknown parameters and types, each answer with the head', async () => {
     const head = (await get('/v1/changes')).headers['x-change-head'] as string;
     const past = `chg_${Number(head.slice(4)) + 5}`;
     const res = await get(`/v1/changes?starting_after=${past}`);
@@ -262,9 +262,13 @@ describe('incremental sync and the change feed over HTTP', () => {
         `starting_after must be a position of this box office's feed, chg_0 to ${head} (X-Change-Head)`,
       ),
     );
-    expect((await get('/v1/changes?ending_before=chg_1')).status).toBe(400);
+    expect(res.headers['x-change-head']).toBe(head);
+    const before = await get('/v1/changes?ending_before=chg_1');
+    expect(before.status).toBe(400);
+    expect(before.headers['x-change-head']).toBe(head);
     const badType = await get('/v1/changes?type=ORDER.VOIDED');
     expect(badType.status).toBe(400);
+    expect(badType.headers['x-change-head']).toBe(head);
     expect(badType.body).toEqual(
       errorBody(
         400,
@@ -323,22 +327,34 @@ describe('incremental sync and the change feed over HTTP', () => {
       Number.MAX_SAFE_INTEGER,
     );
     expect(removed).toBeGreaterThan(0);
+    const newest = (await get('/v1/changes')).headers[
+      'x-change-head'
+    ] as string;
     const res = await get('/v1/changes?starting_after=chg_0');
     expect(res.status).toBe(410);
     expect(res.body).toEqual(
       errorBody(
         410,
         'CURSOR_EXPIRED',
-        expect.stringContaining('older than the feed keeps') as string,
+        `starting_after chg_0 is older than the feed keeps (positions ${newest} and later): read the lists again, then follow the feed from X-Change-Head`,
       ),
     );
+    // The 410 names where to follow from, and carries it.
+    expect(res.headers['x-change-head']).toBe(newest);
     expect((await get(`/v1/changes?starting_after=chg_${head}`)).status).toBe(
       410,
     );
+    // Without a position, the empty page read every entry kept: its next is the head, not the
+    // start (which would be a 410 for a poller that missed nothing).
+    const start = await get('/v1/changes?limit=5');
+    expect(start.body).toEqual({
+      data: [],
+      links: {
+        next: `/v1/changes?starting_after=${newest}&limit=5`,
+        previous: null,
+      },
+    });
     // The head itself is still a position: nothing after it was lost.
-    const newest = (await get('/v1/changes')).headers[
-      'x-change-head'
-    ] as string;
     const fromHead = await get(`/v1/changes?starting_after=${newest}`);
     expect(fromHead.status).toBe(200);
   });

@@ -4630,6 +4630,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
                     ETag: string;
+                    /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
+                    "X-Change-Head": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,6 +4658,8 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
                     ETag: string;
+                    /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
+                    "X-Change-Head": string;
                     [name: string]: unknown;
                 };
                 content: {

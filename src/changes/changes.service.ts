@@ -13,15 +13,11 @@ import {
   CHANGE_TYPES,
   type ChangeFamily,
   type ChangeType,
-  changeHead,
   changeId,
   oldestKeptChange,
 } from './change-feed';
 import { CHANGE_SOURCE } from './change.fields';
 import { ListChangesQueryDto } from './dto/list-changes-query.dto';
-
-/** The response header naming the newest entry a reader can see (docs/API.md, "Change feed"). */
-export const CHANGE_HEAD_HEADER = 'X-Change-Head';
 
 /**
  * Reads a box office's change feed (docs/API.md, "Change feed"): the entries after a position,
@@ -38,17 +34,18 @@ export class ChangesService {
     this.reader = new ResourceReader(dataSource, CHANGE_SOURCE);
   }
 
-  async list(boxOfficeId: number, query: ListChangesQueryDto): Promise<Page> {
+  /**
+   * The entries after `starting_after`, up to `head` (read first, by ChangeHeadInterceptor): every
+   * entry up to the head has committed (ids become visible in commit order), so the page and
+   * X-Change-Head describe one moment. A poller at the head, the usual poll, reads nothing more.
+   */
+  async list(
+    boxOfficeId: number,
+    head: number,
+    query: ListChangesQueryDto,
+  ): Promise<Page> {
     const after = positionOf(query.starting_after);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    // The head first, and the page no further than it: every entry up to the head has committed
-    // (ids become visible in commit order), so the page and X-Change-Head describe one moment.
-    // A poller at the head, the usual poll, is then answered from the head alone.
-    const head = await changeHead(
-      this.dataSource,
-      boxOfficeId,
-      this.reader.read,
-    );
     if (after.id > head) {
       throw new ApiError(
         HttpStatus.BAD_REQUEST,
@@ -68,21 +65,26 @@ export class ChangesService {
       const oldest = await oldestKeptChange(this.dataSource, boxOfficeId);
       if (oldest === null || oldest > after.id + 1) {
         throw ApiError.cursorExpired(
-          `starting_after ${changeId(after.id)} is older than the feed keeps (from ${changeId(
+          `starting_after ${changeId(after.id)} is older than the feed keeps (positions ${changeId(
             (oldest ?? head + 1) - 1,
-          )}): read the lists again, then follow the feed from X-Change-Head`,
+          )} and later): read the lists again, then follow the feed from X-Change-Head`,
         );
       }
     }
-    const last = rows.length > 0 ? Number(rows[rows.length - 1].id) : after.id;
+    // A poller keeps following next: past the last entry, or the same position when none came.
+    // Without a position, an empty page read every entry kept up to the head: next is the head.
+    const last =
+      rows.length > 0
+        ? Number(rows[rows.length - 1].id)
+        : after.given
+          ? after.id
+          : head;
     return {
       items: this.reader.json.render(rows),
       firstCursor: null,
-      // A poller keeps following next: past the last entry, or the same position when none came.
       lastCursor: changeId(last),
       hasNext: true,
       hasPrevious: false,
-      headers: { [CHANGE_HEAD_HEADER]: changeId(head) },
     };
   }
 

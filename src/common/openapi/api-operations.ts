@@ -64,6 +64,15 @@ export interface PageHeader {
   schema: { type: 'string' | 'integer'; [keyword: string]: unknown };
 }
 
+/** Headers as a response's `headers`, each sent every time. */
+export const requiredHeaders = (headers: Record<string, PageHeader>) =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, header]) => [
+      name,
+      { ...header, required: true },
+    ]),
+  );
+
 /** A keyset-paginated list: its body and links built from the handler's Page (ListPage). */
 export function ApiList({
   operationId,
@@ -74,7 +83,12 @@ export function ApiList({
   plural = `${noun}s`,
   parent,
   pageHeaders = {},
-}: Operation & { pageHeaders?: Record<string, PageHeader> }) {
+  errorHeaders = {},
+}: Operation & {
+  pageHeaders?: Record<string, PageHeader>;
+  /** Headers its 400 carries too (the change feed's head). */
+  errorHeaders?: Record<string, PageHeader>;
+}) {
   return applyDecorators(
     ListPage(),
     ApiOperation({ operationId, summary, description }),
@@ -82,15 +96,13 @@ export function ApiList({
     ApiOkResponse({
       type,
       description: `A page of ${plural}`,
-      headers: Object.fromEntries(
-        Object.entries(pageHeaders).map(([name, header]) => [
-          name,
-          { ...header, required: true },
-        ]),
-      ),
+      headers: requiredHeaders(pageHeaders),
     }),
     ApiBadRequestResponse({
       type: ErrorBodyDto,
+      ...(Object.keys(errorHeaders).length > 0
+        ? { headers: requiredHeaders(errorHeaders) }
+        : {}),
       description: `VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no ${noun} of this box office.`,
     }),
   );

@@ -306,7 +306,9 @@ export function documentCommonResponses(
     };
     for (const [status, response] of Object.entries(responses)) {
       if ('$ref' in response) continue;
-      response.headers = status === '200' ? success : errorHeaders();
+      // An operation's own error headers (the change feed's head) come on top of every error's.
+      response.headers =
+        status === '200' ? success : { ...errorHeaders(), ...response.headers };
     }
     Object.assign(responses, {
       '304': {
