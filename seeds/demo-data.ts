@@ -204,17 +204,27 @@ function setupRows(generator: OrderGenerator): RowBatch {
       office.events.map((event) => ({ event, office: office.plan })),
     )
     .sort((a, b) => a.event.id - b.event.id);
+  // Templates' ticket types are numbered after every event's: one id space (TicketTypeIdsApart).
+  let nextTypeId =
+    Math.max(
+      0,
+      ...events.flatMap(({ event }) => event.ticketTypes.map((t) => t.id)),
+    ) + 1;
   const series = generator.events.flatMap((office) =>
     office.events
       .filter((event) => event.id === event.seriesId)
-      .map((first) => ({
-        row: eventSeriesRow(
-          first,
-          office.events.filter((date) => date.seriesId === first.seriesId),
-          office.plan,
-        ),
-        template: eventSeriesTemplateRows(first),
-      })),
+      .map((first) => {
+        const template = eventSeriesTemplateRows(first, nextTypeId);
+        nextTypeId += template.types.length;
+        return {
+          row: eventSeriesRow(
+            first,
+            office.events.filter((date) => date.seriesId === first.seriesId),
+            office.plan,
+          ),
+          template,
+        };
+      }),
   );
   return [
     ['box_offices', boxOffices],

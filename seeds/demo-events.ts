@@ -654,10 +654,15 @@ export function eventSeriesRow(
 }
 
 /**
- * The series' template: its first date's groups, ticket types and payment methods, under the
- * same ids (the template tables number their own rows), with capacities instead of stock.
+ * The series' template: its first date's groups, ticket types and payment methods, with
+ * capacities instead of stock. Groups and payment methods keep the date's ids (their tables
+ * number their own rows). Ticket types share one id space with the events' (migration
+ * TicketTypeIdsApart): they are numbered from `firstTypeId`, after every event's.
  */
-export function eventSeriesTemplateRows(first: SeedEvent): {
+export function eventSeriesTemplateRows(
+  first: SeedEvent,
+  firstTypeId: number,
+): {
   groups: Row[];
   types: Row[];
   paymentMethods: Row[];
@@ -673,6 +678,7 @@ export function eventSeriesTemplateRows(first: SeedEvent): {
     groups: ticketGroupRows(first).map(asTemplate),
     types: ticketTypeRows(first).map((type, i) => ({
       ...asTemplate(type),
+      id: firstTypeId + i,
       quantity_total: roundCapacity(
         (TEMPLATE_CAPACITY * first.ticketTypes[i].popularity) / popularity,
       ),

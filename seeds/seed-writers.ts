@@ -221,6 +221,12 @@ const ROLLUP_TABLES = [...HOURLY_ROLLUPS, ...DAILY_ROLLUPS].map(
   (rollup) => rollup.table,
 );
 
+/** Tables whose ids are one space (migration TicketTypeIdsApart). */
+const SHARED_IDS: readonly SeedTable[] = [
+  'ticket_types',
+  'event_series_ticket_types',
+];
+
 /** Rows for several tables, written in the order given (parents first). */
 export type RowBatch = readonly (readonly [SeedTable, readonly Row[]])[];
 
@@ -515,11 +521,22 @@ class PostgresSeedWriter implements SeedWriter {
     });
   }
 
-  /** Explicit ids leave the SERIAL sequences behind; move each past its table's largest id. */
+  /**
+   * Explicit ids leave the SERIAL sequences behind; move each to the first value it would give
+   * past its table's largest id. Ticket types and templates share one id space, their sequences
+   * stepping by 2 through odd and even ids (migration TicketTypeIdsApart): past both tables.
+   */
   private async moveSequences(): Promise<void> {
     for (const table of TABLE_NAMES) {
+      const tables = SHARED_IDS.includes(table) ? SHARED_IDS : [table];
+      const largest = tables
+        .map((t) => `(SELECT COALESCE(MAX(id), 0) FROM ${t})`)
+        .join(', ');
+      // The first start + k × increment above the largest id.
       await this.runner.query(
-        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), COALESCE((SELECT MAX(id) FROM ${table}), 0) + 1, false)`,
+        `SELECT setval(s.name, s.start + (floor((GREATEST(${largest}) - s.start)::numeric / s.step)::bigint + 1) * s.step, false)
+         FROM (SELECT q.seqrelid::regclass AS name, q.seqstart AS start, q.seqincrement AS step
+               FROM pg_sequence q WHERE q.seqrelid = pg_get_serial_sequence('${table}', 'id')::regclass) s`,
       );
     }
   }

@@ -29,6 +29,7 @@ import { NetCounterUpdates1765500000000 } from './migrations/1765500000000-NetCo
 import { StockVersion1765600000000 } from './migrations/1765600000000-StockVersion';
 import { ActivityHours1765700000000 } from './migrations/1765700000000-ActivityHours';
 import { ActivityDays1765800000000 } from './migrations/1765800000000-ActivityDays';
+import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-TicketTypeIdsApart';
 
 export const ENTITIES = [
   BoxOffice,
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   StockVersion1765600000000,
   ActivityHours1765700000000,
   ActivityDays1765800000000,
+  TicketTypeIdsApart1765900000000,
 ];
 
 export interface DataSourceTuning {

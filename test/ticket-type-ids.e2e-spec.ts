@@ -1,0 +1,147 @@
+import { DEMO_BOX_OFFICES, seedDemoData } from '../seeds/demo-data';
+import { ActivityDays1765800000000 } from '../src/database/migrations/1765800000000-ActivityDays';
+import { MIGRATIONS } from '../src/database/data-source-options';
+import { type Get, getAs, walk } from './utils/api';
+import { type TestApp, createTestApp } from './utils/create-test-app';
+import {
+  durableTestDatabase,
+  openWithMigrations,
+} from './utils/migrated-database';
+
+// Ticket types and event series' template ticket types are one `tt_` id space (migration
+// TicketTypeIdsApart, docs/API.md, TicketType): every ticket type's quantity_issued is what
+// /v1/issued_tickets?ticket_type_id=…&status=valid gives, templates' included. On SQLite by
+// default, on PostgreSQL under `npm run test:e2e:postgres`.
+
+type TicketType = { id: string; quantity_issued: number };
+type Item = { id: string } & Record<string, unknown>;
+
+async function all(get: Get, start: string): Promise<Item[]> {
+  return (await walk<Item>(get, start, 'next')).flatMap((page) => page.data);
+}
+
+describe('ticket type ids, events and templates alike', () => {
+  let t: TestApp;
+  let get: Get;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_MAX: '1000000' });
+    await seedDemoData(t.dataSource, { orders: 120, seed: 1, reset: false });
+    get = getAs(t.server, DEMO_BOX_OFFICES[0].apiKey);
+  });
+
+  afterAll(() => t?.close());
+
+  it("the demo data's: no template type has an event type's id, and each quantity_issued is the filter's count", async () => {
+    const eventTypes = (await all(get, '/v1/events?limit=100')).flatMap(
+      (event) => event.ticket_types as TicketType[],
+    );
+    const templateTypes = (
+      await all(get, '/v1/event_series?limit=100')
+    ).flatMap((series) => series.default_ticket_types as TicketType[]);
+    expect(templateTypes.length).toBeGreaterThan(0);
+    const ids = [...eventTypes, ...templateTypes].map((type) => type.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const type of [...eventTypes, ...templateTypes]) {
+      const issued = await all(
+        get,
+        `/v1/issued_tickets?ticket_type_id=${type.id}&status=valid&limit=100`,
+      );
+      expect([type.id, type.quantity_issued]).toEqual([type.id, issued.length]);
+    }
+  });
+
+  it('a writer gets ids from one counter, and one that gives an id the other table holds is refused', async () => {
+    const [event] = await t.dataSource.query<{ id: number }[]>(
+      'SELECT id FROM events ORDER BY id LIMIT 1',
+    );
+    const [series] = await t.dataSource.query<{ id: number }[]>(
+      'SELECT id FROM event_series ORDER BY id LIMIT 1',
+    );
+    const [takenByEvent] = await t.dataSource.query<{ id: number }[]>(
+      'SELECT max(id) AS id FROM ticket_types',
+    );
+    const [takenByTemplate] = await t.dataSource.query<{ id: number }[]>(
+      'SELECT max(id) AS id FROM event_series_ticket_types',
+    );
+    const template = (id?: number) =>
+      t.dataSource.query(
+        `INSERT INTO event_series_ticket_types (${id === undefined ? '' : 'id, '}event_series_id, name, price, booking_fee,
+           min_per_order, max_per_order, quantity_total, status, type, sort_order)
+         VALUES (${id === undefined ? '' : `${id}, `}${series.id}, 'Extra', 1000, 0, 1, 10, 50, 'on_sale', 'paid', 9)`,
+      );
+    const ticketType = (id?: number) =>
+      t.dataSource.query(
+        `INSERT INTO ticket_types (${id === undefined ? '' : 'id, '}event_id, name, price, booking_fee,
+           min_per_order, max_per_order, quantity_total, status, type, sort_order)
+         VALUES (${id === undefined ? '' : `${id}, `}${event.id}, 'Extra', 1000, 0, 1, 10, 50, 'on_sale', 'paid', 9)`,
+      );
+    await expect(template(Number(takenByEvent.id))).rejects.toThrow(
+      /ticket type ids are shared/,
+    );
+    await expect(ticketType(Number(takenByTemplate.id))).rejects.toThrow(
+      /ticket type ids are shared/,
+    );
+    // Without ids: each table's next ids are past both tables', and never the other's.
+    const largest = Math.max(
+      Number(takenByEvent.id),
+      Number(takenByTemplate.id),
+    );
+    await template();
+    await ticketType();
+    await template();
+    await ticketType();
+    const fresh = await t.dataSource.query<{ id: number }[]>(
+      `SELECT id FROM event_series_ticket_types WHERE id > ${largest}
+       UNION ALL SELECT id FROM ticket_types WHERE id > ${largest}`,
+    );
+    const ids = fresh.map((row) => Number(row.id));
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+    const [overlap] = await t.dataSource.query<{ n: number | string }[]>(
+      'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
+    );
+    expect(Number(overlap.n)).toBe(0);
+  });
+});
+
+describe('migration TicketTypeIdsApart on a database whose templates took their dates’ ids', () => {
+  it('moves the templates past every ticket type, and keeps the types their own ids', async () => {
+    const database = await durableTestDatabase();
+    const before = MIGRATIONS.slice(
+      0,
+      MIGRATIONS.indexOf(ActivityDays1765800000000) + 1,
+    );
+    let dataSource = await openWithMigrations(database.url, before);
+    try {
+      await seedDemoData(dataSource, { orders: 30, seed: 1, reset: false });
+      // As migration EventSeries left them: each template type under its first date's id.
+      await dataSource.query(
+        `UPDATE event_series_ticket_types SET id = id - (SELECT min(id) FROM event_series_ticket_types)
+           + (SELECT min(id) FROM ticket_types) - 100000`,
+      );
+      await dataSource.query(
+        'UPDATE event_series_ticket_types SET id = id + 100000',
+      );
+      const [overlap] = await dataSource.query<{ n: number | string }[]>(
+        'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
+      );
+      expect(Number(overlap.n)).toBeGreaterThan(0);
+      const typesBefore = await dataSource.query<{ id: number }[]>(
+        'SELECT id FROM ticket_types ORDER BY id',
+      );
+      await dataSource.destroy();
+      dataSource = await openWithMigrations(database.url, MIGRATIONS);
+      const [after] = await dataSource.query<{ n: number | string }[]>(
+        'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
+      );
+      expect(Number(after.n)).toBe(0);
+      expect(
+        await dataSource.query('SELECT id FROM ticket_types ORDER BY id'),
+      ).toEqual(typesBefore);
+    } finally {
+      await dataSource.destroy();
+      await database.drop();
+    }
+  });
+});
