@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
+import type Database from 'better-sqlite3';
 import type { DatabaseTarget } from '../config/app-config';
 import { ApiKey } from '../auth/entities/api-key.entity';
 import { BoxOffice } from '../auth/entities/box-office.entity';
@@ -11,6 +12,7 @@ import { TicketType } from '../events/entities/ticket-type.entity';
 import { IssuedTicket } from '../issued-tickets/entities/issued-ticket.entity';
 import { LineItem } from '../orders/entities/line-item.entity';
 import { Order } from '../orders/entities/order.entity';
+import { FOLD_FUNCTION } from './sql-dialect';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
 import { EventsAndTicketTypes1764000000000 } from './migrations/1764000000000-EventsAndTicketTypes';
 import { CheckIn } from '../check-ins/entities/check-in.entity';
@@ -115,9 +117,14 @@ export function buildDataSourceOptions(
       // key command (migrations wait longer: migrate.ts).
       timeout: 2_000,
       statementCacheSize: 200,
-      prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
+      prepareDatabase: (db: Database.Database) => {
         db.pragma('foreign_keys = ON');
         db.pragma('synchronous = NORMAL');
+        db.function(
+          FOLD_FUNCTION.name,
+          { deterministic: true },
+          FOLD_FUNCTION.fold,
+        );
       },
     };
   }

@@ -79,12 +79,23 @@ export function EmailParam(description: string) {
   );
 }
 
+/** Text without a NUL character. */
+const NO_NUL = /^[^\u0000]*$/;
+
 /** A free-text value of 1 to `max` characters (a barcode, a transaction id). */
 export function TextParam(name: string, max: number, description: string) {
   return applyDecorators(
-    optionalOnce(description, { minLength: 1, maxLength: max }),
+    optionalOnce(description, {
+      minLength: 1,
+      maxLength: max,
+      pattern: NO_NUL.source,
+    }),
     IsString({ message: `${name} must be a string` }),
     Length(1, max, { message: `${name} must be 1 to ${max} characters` }),
+    // SQLite ends a LIKE pattern at a NUL: `a%00b` would search for `a`.
+    Matches(NO_NUL, {
+      message: `${name} must not contain a NUL character (%00)`,
+    }),
   );
 }
 

@@ -61,14 +61,16 @@ export const filters = {
   },
 
   /**
-   * `column` contains `text`, ignoring case as the database's lower() folds it: `%` and `_` in
-   * `text` are literal, not wildcards.
+   * `column` contains `text`, ignoring case in every script (`SÖDERMALM` finds `Södermalm`: the
+   * dialect's lower()): `%` and `_` in `text` are literal, not wildcards.
    */
   contains(column: string, text: string): Filter {
     const literal = text.replace(/[\\%_]/g, (c) => `\\${c}`);
     return {
-      condition: (params) =>
-        `lower(${column}) LIKE lower(${params.add(`%${literal}%`)}) ESCAPE '\\'`,
+      condition: (params) => {
+        const { lower } = params.dialect;
+        return `${lower(column)} LIKE ${lower(params.add(`%${literal}%`))} ESCAPE '\\'`;
+      },
     };
   },
 
