@@ -80,6 +80,7 @@ export function EmailParam(description: string) {
 }
 
 /** Text without a NUL character. */
+// eslint-disable-next-line no-control-regex -- a NUL is what it looks for
 const NO_NUL = /^[^\u0000]*$/;
 
 /** A free-text value of 1 to `max` characters (a barcode, a transaction id). */
