@@ -214,8 +214,8 @@ const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
 
 /**
  * The overview's hourly and daily rollups (migrations ActivityHours, ActivityDays): row triggers
- * on orders and issued tickets keep them, and PostgreSQL's TRUNCATE fires no row trigger, so a clear empties them
- * itself; left alone, they would go on counting the data it removed.
+ * on orders and issued tickets keep them, and PostgreSQL's TRUNCATE fires no row trigger, so a
+ * clear empties them itself; left alone, they would go on counting the data it removed.
  */
 const ROLLUP_TABLES = [...HOURLY_ROLLUPS, ...DAILY_ROLLUPS].map(
   (rollup) => rollup.table,

@@ -15,7 +15,8 @@ import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
  * nothing. Each table's rows are the GROUP BY of the counted rows, exactly: the up migration
  * fills them from the rows already there, in key order (a box office's hours on few pages; later
  * hours arrive in time order). The hours at the period's two ends are counted from
- * the rows themselves (src/overview/overview.service.ts).
+ * the rows themselves (src/overview/overview.service.ts). Migration ActivityDays keeps the same
+ * rollups per day with this file's code (createRollups, a Bucket of a day).
  */
 const isPostgres = (queryRunner: QueryRunner) =>
   queryRunner.connection.options.type === 'postgres';
@@ -196,6 +197,10 @@ function postgresTriggers(rollup: Rollup): Triggers {
   ]);
 }
 
+/** The rollup's triggers on the database at hand. */
+const triggersOf = (rollup: Rollup, bucket: Bucket, postgres: boolean) =>
+  postgres ? postgresTriggers(rollup) : sqliteTriggers(rollup, bucket);
+
 /**
  * Creates each rollup table, fills it with the GROUP BY of the rows already there (in key order),
  * and adds its triggers.
@@ -245,10 +250,9 @@ export async function createRollups(
        ORDER BY ${keys.join(', ')}`,
     );
     if (postgres) await queryRunner.query(postgresFunction(rollup, bucket));
-    const triggers = postgres
-      ? postgresTriggers(rollup)
-      : sqliteTriggers(rollup, bucket);
-    for (const [, sql] of triggers) await queryRunner.query(sql);
+    for (const [, sql] of triggersOf(rollup, bucket, postgres)) {
+      await queryRunner.query(sql);
+    }
   }
 }
 
@@ -260,10 +264,7 @@ export async function dropRollups(
 ): Promise<void> {
   const postgres = isPostgres(queryRunner);
   for (const rollup of rollups) {
-    const triggers = postgres
-      ? postgresTriggers(rollup)
-      : sqliteTriggers(rollup, bucket);
-    for (const [suffix] of triggers) {
+    for (const [suffix] of triggersOf(rollup, bucket, postgres)) {
       await queryRunner.query(
         `DROP TRIGGER IF EXISTS trg_${stem(rollup)}_${suffix}${postgres ? ` ON ${rollup.rows}` : ''}`,
       );
