@@ -51,7 +51,7 @@ describe('ticket type ids, events and templates alike', () => {
     }
   });
 
-  it('a writer gets ids from one counter, and one that gives an id the other table holds is refused', async () => {
+  it("a writer's new ids never meet the other table's, and an explicit id the other table holds is refused", async () => {
     const [event] = await t.dataSource.query<{ id: number }[]>(
       'SELECT id FROM events ORDER BY id LIMIT 1',
     );
