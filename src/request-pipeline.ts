@@ -126,7 +126,8 @@ export function requestPipeline(
  * Nest's steps, after the Express ones, registered globally by AppModule in the order a request
  * meets them: the API key guard (whose key the API key step looked up), the strict validation
  * pipe, the interceptors (the first outermost: the 304 from the data version, then the body and
- * links of a list page, for the handlers `ApiList` marks), the handler; and for whatever is
+ * links of a list page, for the handlers `ApiList` marks; on the change feed alone, its head,
+ * read before the query is checked: ChangeHeadInterceptor), the handler; and for whatever is
  * thrown, the one exception filter. The reply is sent by JsonBufferExpressAdapter (JSON bytes as
  * they are), whose res.send runs the conditional GET above.
  */

@@ -282,6 +282,9 @@ describe('incremental sync and the change feed over HTTP', () => {
   it('a poller following links.next while a writer writes gets every entry once, in order, and no page goes past its X-Change-Head', async () => {
     const headOf = (res: { headers: Record<string, unknown> }) =>
       Number((res.headers['x-change-head'] as string).slice(4));
+    // What the feed's order of reads (the head, then the page up to it) guarantees, checked on
+    // a live feed. The race it closes (an entry committed between the two reads) cannot be
+    // forced from here; the entries' contiguity and the bound can.
     const start = headOf(await get('/v1/changes?limit=1'));
     let writing = true;
     const writes = (async () => {

@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import { DEMO_BOX_OFFICES, seedDemoData } from '../seeds/demo-data';
 import { ActivityDays1765800000000 } from '../src/database/migrations/1765800000000-ActivityDays';
 import { MIGRATIONS } from '../src/database/data-source-options';
@@ -18,6 +19,55 @@ type Item = { id: string } & Record<string, unknown>;
 
 async function all(get: Get, start: string): Promise<Item[]> {
   return (await walk<Item>(get, start, 'next')).flatMap((page) => page.data);
+}
+
+/** A template ticket type of the first series, with `id` or the one the database gives. */
+async function insertTemplateType(dataSource: DataSource, id?: number) {
+  const [series] = await dataSource.query<{ id: number }[]>(
+    'SELECT id FROM event_series ORDER BY id LIMIT 1',
+  );
+  await dataSource.query(
+    `INSERT INTO event_series_ticket_types (${id === undefined ? '' : 'id, '}event_series_id, name,
+       price, booking_fee, min_per_order, max_per_order, quantity_total, status, type, sort_order)
+     VALUES (${id === undefined ? '' : `${id}, `}${series.id}, 'Extra', 1000, 0, 1, 10, 50,
+       'on_sale', 'paid', 9)`,
+  );
+}
+
+/** A ticket type of the first event, with `id` or the one the database gives. */
+async function insertTicketType(dataSource: DataSource, id?: number) {
+  const [event] = await dataSource.query<{ id: number }[]>(
+    'SELECT id FROM events ORDER BY id LIMIT 1',
+  );
+  await dataSource.query(
+    `INSERT INTO ticket_types (${id === undefined ? '' : 'id, '}event_id, name, price,
+       booking_fee, min_per_order, max_per_order, quantity_total, status, type, sort_order)
+     VALUES (${id === undefined ? '' : `${id}, `}${event.id}, 'Extra', 1000, 0, 1, 10, 50,
+       'on_sale', 'paid', 9)`,
+  );
+}
+
+/** Two rows each way without ids: all four ids past both tables' largest, and no id in both. */
+async function expectFreshIdsApart(dataSource: DataSource) {
+  const [{ largest }] = await dataSource.query<{ largest: number | string }[]>(
+    `SELECT max(id) AS largest FROM (SELECT id FROM ticket_types
+       UNION ALL SELECT id FROM event_series_ticket_types) ids`,
+  );
+  await insertTemplateType(dataSource);
+  await insertTicketType(dataSource);
+  await insertTemplateType(dataSource);
+  await insertTicketType(dataSource);
+  const fresh = await dataSource.query<{ id: number }[]>(
+    `SELECT id FROM event_series_ticket_types WHERE id > ${Number(largest)}
+     UNION ALL SELECT id FROM ticket_types WHERE id > ${Number(largest)}`,
+  );
+  const ids = fresh.map((row) => Number(row.id));
+  expect(ids).toHaveLength(4);
+  expect(new Set(ids).size).toBe(4);
+  const [overlap] = await dataSource.query<{ n: number | string }[]>(
+    'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
+  );
+  expect(Number(overlap.n)).toBe(0);
 }
 
 describe('ticket type ids, events and templates alike', () => {
@@ -52,30 +102,14 @@ describe('ticket type ids, events and templates alike', () => {
   });
 
   it("a writer's new ids never meet the other table's, and an explicit id the other table holds is refused", async () => {
-    const [event] = await t.dataSource.query<{ id: number }[]>(
-      'SELECT id FROM events ORDER BY id LIMIT 1',
-    );
-    const [series] = await t.dataSource.query<{ id: number }[]>(
-      'SELECT id FROM event_series ORDER BY id LIMIT 1',
-    );
     const [takenByEvent] = await t.dataSource.query<{ id: number }[]>(
       'SELECT max(id) AS id FROM ticket_types',
     );
     const [takenByTemplate] = await t.dataSource.query<{ id: number }[]>(
       'SELECT max(id) AS id FROM event_series_ticket_types',
     );
-    const template = (id?: number) =>
-      t.dataSource.query(
-        `INSERT INTO event_series_ticket_types (${id === undefined ? '' : 'id, '}event_series_id, name, price, booking_fee,
-           min_per_order, max_per_order, quantity_total, status, type, sort_order)
-         VALUES (${id === undefined ? '' : `${id}, `}${series.id}, 'Extra', 1000, 0, 1, 10, 50, 'on_sale', 'paid', 9)`,
-      );
-    const ticketType = (id?: number) =>
-      t.dataSource.query(
-        `INSERT INTO ticket_types (${id === undefined ? '' : 'id, '}event_id, name, price, booking_fee,
-           min_per_order, max_per_order, quantity_total, status, type, sort_order)
-         VALUES (${id === undefined ? '' : `${id}, `}${event.id}, 'Extra', 1000, 0, 1, 10, 50, 'on_sale', 'paid', 9)`,
-      );
+    const template = (id?: number) => insertTemplateType(t.dataSource, id);
+    const ticketType = (id?: number) => insertTicketType(t.dataSource, id);
     await expect(template(Number(takenByEvent.id))).rejects.toThrow(
       /ticket type ids are shared/,
     );
@@ -83,65 +117,77 @@ describe('ticket type ids, events and templates alike', () => {
       /ticket type ids are shared/,
     );
     // Without ids: each table's next ids are past both tables', and never the other's.
-    const largest = Math.max(
-      Number(takenByEvent.id),
-      Number(takenByTemplate.id),
-    );
-    await template();
-    await ticketType();
-    await template();
-    await ticketType();
-    const fresh = await t.dataSource.query<{ id: number }[]>(
-      `SELECT id FROM event_series_ticket_types WHERE id > ${largest}
-       UNION ALL SELECT id FROM ticket_types WHERE id > ${largest}`,
-    );
-    const ids = fresh.map((row) => Number(row.id));
-    expect(ids).toHaveLength(4);
-    expect(new Set(ids).size).toBe(4);
-    const [overlap] = await t.dataSource.query<{ n: number | string }[]>(
-      'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
-    );
-    expect(Number(overlap.n)).toBe(0);
+    await expectFreshIdsApart(t.dataSource);
   });
 });
 
-describe('migration TicketTypeIdsApart on a database whose templates took their dates’ ids', () => {
-  it('moves the templates past every ticket type, and keeps the types their own ids', async () => {
+describe('migration TicketTypeIdsApart', () => {
+  const BEFORE = MIGRATIONS.slice(
+    0,
+    MIGRATIONS.indexOf(ActivityDays1765800000000) + 1,
+  );
+
+  /** A database seeded before the migration, changed by `setUp`, then migrated. */
+  async function migrated(
+    setUp: (dataSource: DataSource) => Promise<void>,
+    check: (dataSource: DataSource) => Promise<void>,
+  ) {
     const database = await durableTestDatabase();
-    const before = MIGRATIONS.slice(
-      0,
-      MIGRATIONS.indexOf(ActivityDays1765800000000) + 1,
-    );
-    let dataSource = await openWithMigrations(database.url, before);
+    let dataSource = await openWithMigrations(database.url, BEFORE);
     try {
       await seedDemoData(dataSource, { orders: 30, seed: 1, reset: false });
-      // As migration EventSeries left them: each template type under its first date's id.
-      await dataSource.query(
-        `UPDATE event_series_ticket_types SET id = id - (SELECT min(id) FROM event_series_ticket_types)
-           + (SELECT min(id) FROM ticket_types) - 100000`,
-      );
-      await dataSource.query(
-        'UPDATE event_series_ticket_types SET id = id + 100000',
-      );
-      const [overlap] = await dataSource.query<{ n: number | string }[]>(
-        'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
-      );
-      expect(Number(overlap.n)).toBeGreaterThan(0);
-      const typesBefore = await dataSource.query<{ id: number }[]>(
-        'SELECT id FROM ticket_types ORDER BY id',
-      );
+      await setUp(dataSource);
       await dataSource.destroy();
       dataSource = await openWithMigrations(database.url, MIGRATIONS);
-      const [after] = await dataSource.query<{ n: number | string }[]>(
-        'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
-      );
-      expect(Number(after.n)).toBe(0);
-      expect(
-        await dataSource.query('SELECT id FROM ticket_types ORDER BY id'),
-      ).toEqual(typesBefore);
+      await check(dataSource);
     } finally {
       await dataSource.destroy();
       await database.drop();
     }
+  }
+
+  it('moves templates that took their dates’ ids past every ticket type; new rows keep apart', async () => {
+    let typesBefore: unknown[] = [];
+    await migrated(
+      async (dataSource) => {
+        // As migration EventSeries left them: each template type under its first date's id.
+        await dataSource.query(
+          `UPDATE event_series_ticket_types SET id = id - (SELECT min(id) FROM event_series_ticket_types)
+             + (SELECT min(id) FROM ticket_types) - 100000`,
+        );
+        await dataSource.query(
+          'UPDATE event_series_ticket_types SET id = id + 100000',
+        );
+        const [overlap] = await dataSource.query<{ n: number | string }[]>(
+          'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
+        );
+        expect(Number(overlap.n)).toBeGreaterThan(0);
+        typesBefore = await dataSource.query(
+          'SELECT id FROM ticket_types ORDER BY id',
+        );
+      },
+      async (dataSource) => {
+        const [after] = await dataSource.query<{ n: number | string }[]>(
+          'SELECT count(*) AS n FROM event_series_ticket_types s JOIN ticket_types t ON t.id = s.id',
+        );
+        expect(Number(after.n)).toBe(0);
+        expect(
+          await dataSource.query('SELECT id FROM ticket_types ORDER BY id'),
+        ).toEqual(typesBefore);
+        await expectFreshIdsApart(dataSource);
+      },
+    );
+  });
+
+  it('keeps a table that never had a template apart from the start', async () => {
+    await migrated(async (dataSource) => {
+      await dataSource.query('DELETE FROM event_series_ticket_types');
+      if (dataSource.options.type !== 'postgres') {
+        // As if no template had ever been written: SQLite keeps no counter for the table.
+        await dataSource.query(
+          "DELETE FROM sqlite_sequence WHERE name = 'event_series_ticket_types'",
+        );
+      }
+    }, expectFreshIdsApart);
   });
 });

@@ -293,7 +293,7 @@ export interface paths {
         };
         /**
          * Follow the box office's change feed
-         * @description What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).
+         * @description What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page; without starting_after, the head): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).
          */
         get: operations["listChanges"];
         put?: never;

@@ -9,6 +9,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request, Response } from 'express';
 import { type Observable, from, switchMap } from 'rxjs';
 import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
 import { type ReadRows, rowReader } from '../database/row-reader';
 import { changeHead, changeId } from './change-feed';
 
@@ -36,7 +37,8 @@ export class ChangeHeadInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const request = http.getRequest<Request>();
     const { caller } = request;
-    if (caller === undefined) return next.handle();
+    // ApiKeyGuard has answered 401 before this runs; without a caller there is no feed to read.
+    if (caller === undefined) throw ApiError.unauthorized();
     return from(
       changeHead(this.dataSource, caller.boxOfficeId, this.read),
     ).pipe(

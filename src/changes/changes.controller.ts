@@ -40,7 +40,7 @@ export class ChangesController {
     operationId: 'listChanges',
     summary: "Follow the box office's change feed",
     description:
-      'What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).',
+      'What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page; without starting_after, the head): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).',
     type: ChangeListDto,
     noun: 'change',
     pageHeaders: { [CHANGE_HEAD_HEADER]: HEAD },

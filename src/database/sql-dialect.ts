@@ -27,11 +27,17 @@ export interface SqlDialect {
   readonly lower: (sql: string) => string;
 }
 
-/** SQLite's Unicode lower case: JavaScript's toLowerCase, defined on each connection. */
+/**
+ * SQLite's Unicode lower case, defined on each connection: each character's own lower case, as
+ * PostgreSQL's lower() maps it (a whole string's toLowerCase would spell a final Σ `ς`, and then
+ * `ΟΣ` would not be found in `ΟΣΑ`).
+ */
 export const FOLD_FUNCTION = {
   name: 'unicode_lower',
   fold: (value: unknown): unknown =>
-    typeof value === 'string' ? value.toLowerCase() : value,
+    typeof value === 'string'
+      ? Array.from(value, (c) => c.toLowerCase()).join('')
+      : value,
 } as const;
 
 export const sqliteDialect: SqlDialect = {

@@ -30,8 +30,8 @@ interface RollupSum {
  * triggers keep: its whole days from the daily ones (migration ActivityDays), the whole hours
  * before and after those days from the hourly ones (ActivityHours), and the parts of an hour at
  * its two ends from the orders and tickets themselves, by (status, created_at). That is at most
- * 28 + 46 rollup rows of each of three rollups and two hours of rows, whatever the box office's
- * size. Series and events are counted by status, index-only. All in one statement.
+ * 51 rollup rows of each of three rollups (27 days and 24 hours, or 28 days) and two hours of
+ * rows, whatever the box office's size. Series and events are counted by status, index-only. All in one statement.
  */
 @Injectable()
 export class OverviewService {

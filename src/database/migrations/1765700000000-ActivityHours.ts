@@ -242,12 +242,12 @@ export async function createRollups(
         ...keyColumns(rollup, bucket),
         ...rollup.sums.map(([c]) => c),
       ].join(', ')})
-       SELECT ${keys.join(', ')}, ${rollup.sums
-         .map(([, amount]) => `sum(${amount('r')})`)
-         .join(', ')}
-       FROM ${rollup.rows} r WHERE r.status = '${rollup.status}'
-       GROUP BY ${keys.join(', ')}
-       ORDER BY ${keys.join(', ')}`,
+         SELECT ${keys.join(', ')}, ${rollup.sums
+           .map(([, amount]) => `sum(${amount('r')})`)
+           .join(', ')}
+         FROM ${rollup.rows} r WHERE r.status = '${rollup.status}'
+         GROUP BY ${keys.join(', ')}
+         ORDER BY ${keys.join(', ')}`,
     );
     if (postgres) await queryRunner.query(postgresFunction(rollup, bucket));
     for (const [, sql] of triggersOf(rollup, bucket, postgres)) {

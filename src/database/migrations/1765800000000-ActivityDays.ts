@@ -15,7 +15,7 @@ const DAY: Bucket = { column: 'day', seconds: 86_400 };
  * ActivityHours), and filled the same way from the rows already there. The overview reads its
  * whole days from them, the hours before and after those days from the hourly rollups, and the
  * parts of an hour at the period's two ends from the rows (src/overview/overview.service.ts): at
- * most 74 rollup rows a table instead of 672. Hourly rows of one box office lie on as many heap
+ * most 51 rollup rows a table instead of 672. Hourly rows of one box office lie on as many heap
  * pages as there are hours once other box offices write between them, so the count of rows is
  * what the statement's cost follows (bench/README.md, "The overview's daily rollups").
  */

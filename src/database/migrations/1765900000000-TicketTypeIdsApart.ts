@@ -14,6 +14,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   SQLite, whose writers take turns, triggers keep the two AUTOINCREMENT counters at the larger
  *   of the two.
  * - A writer that gives an id the other table holds is refused, by a trigger on each table.
+ *   (On PostgreSQL two transactions that give the same explicit id to the two tables at once
+ *   do not see each other's row; ids the sequences give cannot meet.)
  */
 const TABLES = ['ticket_types', 'event_series_ticket_types'] as const;
 type Table = (typeof TABLES)[number];
@@ -73,6 +75,11 @@ function sqliteTriggers(table: Table): [name: string, sql: string][] {
       `CREATE TRIGGER trg_${table}_id_counter AFTER INSERT ON ${table}
       BEGIN ${counter('NEW.id')} END`,
     ],
+    [
+      `trg_${table}_id_counter_update`,
+      `CREATE TRIGGER trg_${table}_id_counter_update AFTER UPDATE OF id ON ${table}
+      BEGIN ${counter('NEW.id')} END`,
+    ],
   ];
 }
 
@@ -110,6 +117,14 @@ export class TicketTypeIdsApart1765900000000 implements MigrationInterface {
         );
       }
       return;
+    }
+    // Both counters, even a table's that has never had a row (SQLite would then number it from
+    // its largest id, 0 on an empty table: an event type's `tt_1`).
+    for (const table of TABLES) {
+      await queryRunner.query(
+        `INSERT INTO sqlite_sequence (name, seq) SELECT '${table}', 0
+         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${table}')`,
+      );
     }
     await queryRunner.query(
       `UPDATE sqlite_sequence SET seq = ${largestId(queryRunner)} WHERE name IN ('ticket_types', 'event_series_ticket_types')`,
