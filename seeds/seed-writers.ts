@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { HOURLY_ROLLUPS } from '../src/database/migrations/1765700000000-ActivityHours';
 import { DAILY_ROLLUPS } from '../src/database/migrations/1765800000000-ActivityDays';
+import { SHARED_ID_TABLES } from '../src/database/migrations/1765900000000-TicketTypeIdsApart';
 import { postgresDialect } from '../src/database/sql-dialect';
 import { IMPORT_MODE } from '../src/sync/import-mode';
 
@@ -222,10 +223,7 @@ const ROLLUP_TABLES = [...HOURLY_ROLLUPS, ...DAILY_ROLLUPS].map(
 );
 
 /** Tables whose ids are one space (migration TicketTypeIdsApart). */
-const SHARED_IDS: readonly SeedTable[] = [
-  'ticket_types',
-  'event_series_ticket_types',
-];
+const SHARED_IDS: readonly SeedTable[] = SHARED_ID_TABLES;
 
 /** Rows for several tables, written in the order given (parents first). */
 export type RowBatch = readonly (readonly [SeedTable, readonly Row[]])[];

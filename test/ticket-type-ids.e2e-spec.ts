@@ -21,31 +21,33 @@ async function all(get: Get, start: string): Promise<Item[]> {
   return (await walk<Item>(get, start, 'next')).flatMap((page) => page.data);
 }
 
-/** A template ticket type of the first series, with `id` or the one the database gives. */
-async function insertTemplateType(dataSource: DataSource, id?: number) {
-  const [series] = await dataSource.query<{ id: number }[]>(
-    'SELECT id FROM event_series ORDER BY id LIMIT 1',
+/**
+ * A ticket type of the first event (`ticket_types`) or a template type of the first series
+ * (`event_series_ticket_types`), with `id` or the one the database gives.
+ */
+async function insertType(
+  dataSource: DataSource,
+  table: 'ticket_types' | 'event_series_ticket_types',
+  id?: number,
+) {
+  const [parent, parentColumn] =
+    table === 'ticket_types'
+      ? ['events', 'event_id']
+      : ['event_series', 'event_series_id'];
+  const [row] = await dataSource.query<{ id: number }[]>(
+    `SELECT id FROM ${parent} ORDER BY id LIMIT 1`,
   );
   await dataSource.query(
-    `INSERT INTO event_series_ticket_types (${id === undefined ? '' : 'id, '}event_series_id, name,
-       price, booking_fee, min_per_order, max_per_order, quantity_total, status, type, sort_order)
-     VALUES (${id === undefined ? '' : `${id}, `}${series.id}, 'Extra', 1000, 0, 1, 10, 50,
-       'on_sale', 'paid', 9)`,
-  );
-}
-
-/** A ticket type of the first event, with `id` or the one the database gives. */
-async function insertTicketType(dataSource: DataSource, id?: number) {
-  const [event] = await dataSource.query<{ id: number }[]>(
-    'SELECT id FROM events ORDER BY id LIMIT 1',
-  );
-  await dataSource.query(
-    `INSERT INTO ticket_types (${id === undefined ? '' : 'id, '}event_id, name, price,
+    `INSERT INTO ${table} (${id === undefined ? '' : 'id, '}${parentColumn}, name, price,
        booking_fee, min_per_order, max_per_order, quantity_total, status, type, sort_order)
-     VALUES (${id === undefined ? '' : `${id}, `}${event.id}, 'Extra', 1000, 0, 1, 10, 50,
+     VALUES (${id === undefined ? '' : `${id}, `}${row.id}, 'Extra', 1000, 0, 1, 10, 50,
        'on_sale', 'paid', 9)`,
   );
 }
+const insertTemplateType = (dataSource: DataSource, id?: number) =>
+  insertType(dataSource, 'event_series_ticket_types', id);
+const insertTicketType = (dataSource: DataSource, id?: number) =>
+  insertType(dataSource, 'ticket_types', id);
 
 /** Two rows each way without ids: all four ids past both tables' largest, and no id in both. */
 async function expectFreshIdsApart(dataSource: DataSource) {

@@ -17,8 +17,12 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   (On PostgreSQL two transactions that give the same explicit id to the two tables at once
  *   do not see each other's row; ids the sequences give cannot meet.)
  */
-const TABLES = ['ticket_types', 'event_series_ticket_types'] as const;
-type Table = (typeof TABLES)[number];
+/** The two tables of the one id space (the seeder moves their sequences together too). */
+export const SHARED_ID_TABLES = [
+  'ticket_types',
+  'event_series_ticket_types',
+] as const;
+type Table = (typeof SHARED_ID_TABLES)[number];
 const other = (table: Table): Table =>
   table === 'ticket_types' ? 'event_series_ticket_types' : 'ticket_types';
 
@@ -35,7 +39,7 @@ const PARITY_START: Record<Table, number> = {
 };
 
 /** The first id above `largest` that a sequence stepping by 2 from `start` gives. */
-export const nextOfParity = (largest: number, start: number) =>
+const nextOfParity = (largest: number, start: number) =>
   largest + 1 + ((largest + 1 - start) % 2 === 0 ? 0 : 1);
 
 /** The largest id of either table (SQLite's two-argument max is PostgreSQL's greatest). */
@@ -94,14 +98,14 @@ export class TicketTypeIdsApart1765900000000 implements MigrationInterface {
       const [{ largest }] = (await queryRunner.query(
         `SELECT ${largestId(queryRunner)} AS largest`,
       )) as { largest: string }[];
-      for (const table of TABLES) {
+      for (const table of SHARED_ID_TABLES) {
         const start = PARITY_START[table];
         await queryRunner.query(
           `ALTER SEQUENCE ${await sequenceOf(queryRunner, table)} INCREMENT BY 2 START WITH ${start}
            RESTART WITH ${nextOfParity(Number(largest), start)}`,
         );
       }
-      for (const table of TABLES) {
+      for (const table of SHARED_ID_TABLES) {
         await queryRunner.query(
           `CREATE FUNCTION ${table}_id_apart() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN
@@ -120,7 +124,7 @@ export class TicketTypeIdsApart1765900000000 implements MigrationInterface {
     }
     // Both counters, even a table's that has never had a row (SQLite would then number it from
     // its largest id, 0 on an empty table: an event type's `tt_1`).
-    for (const table of TABLES) {
+    for (const table of SHARED_ID_TABLES) {
       await queryRunner.query(
         `INSERT INTO sqlite_sequence (name, seq) SELECT '${table}', 0
          WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = '${table}')`,
@@ -129,20 +133,20 @@ export class TicketTypeIdsApart1765900000000 implements MigrationInterface {
     await queryRunner.query(
       `UPDATE sqlite_sequence SET seq = ${largestId(queryRunner)} WHERE name IN ('ticket_types', 'event_series_ticket_types')`,
     );
-    for (const table of TABLES) {
+    for (const table of SHARED_ID_TABLES) {
       for (const [, sql] of sqliteTriggers(table)) await queryRunner.query(sql);
     }
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     if (isPostgres(queryRunner)) {
-      for (const table of TABLES) {
+      for (const table of SHARED_ID_TABLES) {
         await queryRunner.query(
           `DROP TRIGGER IF EXISTS trg_${table}_id_apart ON ${table}`,
         );
         await queryRunner.query(`DROP FUNCTION IF EXISTS ${table}_id_apart()`);
       }
-      for (const table of TABLES) {
+      for (const table of SHARED_ID_TABLES) {
         const [{ largest }] = (await queryRunner.query(
           `SELECT coalesce(max(id), 0) AS largest FROM ${table}`,
         )) as { largest: string }[];
@@ -153,7 +157,7 @@ export class TicketTypeIdsApart1765900000000 implements MigrationInterface {
       }
       return;
     }
-    for (const table of TABLES) {
+    for (const table of SHARED_ID_TABLES) {
       for (const [name] of sqliteTriggers(table)) {
         await queryRunner.query(`DROP TRIGGER IF EXISTS ${name}`);
       }
