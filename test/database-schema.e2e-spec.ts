@@ -74,9 +74,18 @@ function expectFile(file: string, generated: string) {
   }
   if (checkedIn !== generated) {
     throw new Error(
-      `${file} is not what the migrations make: run \`npm run schema:update\` and review the diff`,
+      `${file} is not what the migrations make: run \`npm run schema:update\` and review the diff\n${firstDifference(checkedIn, generated)}`,
     );
   }
+}
+
+/** The first line where the file and what the database gave differ, to start the search there. */
+function firstDifference(checkedIn: string, generated: string): string {
+  const before = checkedIn.split('\n');
+  const now = generated.split('\n');
+  let line = 0;
+  while (line < before.length && before[line] === now[line]) line++;
+  return `line ${line + 1}:\n  file: ${JSON.stringify(before[line] ?? null)}\n  made: ${JSON.stringify(now[line] ?? null)}`;
 }
 
 describe(`the database as the migrations leave it (${database})`, () => {
