@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from '../src/config/app-config';
@@ -33,7 +33,8 @@ import {
  *
  * One run of the chain per database: SQLite under `npm test`, PostgreSQL under
  * `npm run test:e2e:postgres`. The test fails when a file and the database differ;
- * `npm run schema:update` rewrites the files of both databases.
+ * `npm run schema:update` rewrites the files of both databases (and removes the statements files
+ * of migrations no longer in MIGRATIONS).
  */
 const database = onPostgres ? 'postgres' : 'sqlite';
 const update = process.env.UPDATE_DATABASE_SCHEMA === '1';
@@ -140,10 +141,16 @@ describe(`the database as the migrations leave it (${database})`, () => {
       const expected = MIGRATIONS.map((migration) =>
         statementsFile(new migration().name!),
       ).sort();
-      const present = readdirSync(STATEMENTS_DIR)
-        .filter((file) => file.endsWith(`.${database}.sql`))
-        .sort();
-      expect(present).toEqual(expected);
+      const present = () =>
+        readdirSync(STATEMENTS_DIR)
+          .filter((file) => file.endsWith(`.${database}.sql`))
+          .sort();
+      if (update) {
+        for (const file of present()) {
+          if (!expected.includes(file)) rmSync(join(STATEMENTS_DIR, file));
+        }
+      }
+      expect(present()).toEqual(expected);
     });
   });
 });

@@ -19,21 +19,24 @@ const sections = (statements: string[]) =>
   statements.map((sql) => `${sql};\n`).join('\n');
 
 /**
- * A definition as sent, its lines after the first moved left together (as far as the least
- * indented of them allows) and indented by two spaces, trailing spaces and empty lines gone:
- * migrations build their SQL in indented template strings, and the database keeps that indent.
+ * Lines indented by two spaces after being moved left together (as far as the least indented of
+ * them allows), trailing spaces and empty lines gone: migrations build their SQL in indented
+ * template strings, and the database keeps that indent.
  */
-export function tidy(sql: string): string {
-  const [first, ...rest] = sql
-    .split('\n')
+function dedent(lines: string[]): string[] {
+  const kept = lines
     .map((line) => line.trimEnd())
-    .filter((line) => line !== '');
+    .filter((line) => line.trim() !== '');
   const indent = Math.min(
-    ...rest.map((line) => line.length - line.trimStart().length),
+    ...kept.map((line) => line.length - line.trimStart().length),
   );
-  return [first.trim(), ...rest.map((line) => `  ${line.slice(indent)}`)].join(
-    '\n',
-  );
+  return kept.map((line) => `  ${line.slice(indent)}`);
+}
+
+/** A definition as sent, its lines after the first dedented. */
+function tidy(sql: string): string {
+  const [first, ...rest] = sql.split('\n');
+  return [first.trim(), ...dedent(rest)].join('\n');
 }
 
 /**
@@ -41,7 +44,7 @@ export function tidy(sql: string): string {
  * SQLite keeps a table's CREATE TABLE as sent, with the columns ALTER TABLE added appended to it;
  * the list is split at its top-level commas (outside parentheses, quotes and brackets).
  */
-export function columnPerLine(createTable: string): string {
+function columnPerLine(createTable: string): string {
   const open = createTable.indexOf('(');
   const parts: string[] = [];
   let depth = 0;
@@ -219,14 +222,7 @@ function postgresFunction(definition: string): string {
   const match = /^([\s\S]*?\nAS (\$\w*\$))([\s\S]*)\2\s*$/.exec(definition);
   if (!match) return definition.trimEnd();
   const [, head, quote, body] = match;
-  const lines = body
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .filter((line) => line.trim() !== '');
-  const indent = Math.min(
-    ...lines.map((line) => line.length - line.trimStart().length),
-  );
-  return `${head}\n${lines.map((line) => `  ${line.slice(indent)}`).join('\n')}\n${quote}`;
+  return [head, ...dedent(body.split('\n')), quote].join('\n');
 }
 
 /**
