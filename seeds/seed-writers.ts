@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { HOURLY_ROLLUPS } from '../src/database/migrations/1765700000000-ActivityHours';
-import { DAILY_ROLLUPS } from '../src/database/migrations/1765800000000-ActivityDays';
-import { SHARED_ID_TABLES } from '../src/database/migrations/1765900000000-TicketTypeIdsApart';
 import { postgresDialect } from '../src/database/sql-dialect';
+import {
+  ROLLUP_TABLES,
+  SHARED_ID_TABLES,
+} from '../src/database/trigger-kept-tables';
 import { IMPORT_MODE } from '../src/sync/import-mode';
 
 /**
@@ -212,15 +213,6 @@ export const SEED_UPDATES = {
 export type SeedUpdateTable = keyof typeof SEED_UPDATES;
 const TABLE_NAMES = Object.keys(SEED_TABLES) as SeedTable[];
 const CHILDREN_FIRST = [...TABLE_NAMES].reverse();
-
-/**
- * The overview's hourly and daily rollups (migrations ActivityHours, ActivityDays): row triggers
- * on orders and issued tickets keep them, and PostgreSQL's TRUNCATE fires no row trigger, so a
- * clear empties them itself; left alone, they would go on counting the data it removed.
- */
-const ROLLUP_TABLES = [...HOURLY_ROLLUPS, ...DAILY_ROLLUPS].map(
-  (rollup) => rollup.table,
-);
 
 /** Tables whose ids are one space (migration TicketTypeIdsApart). */
 const SHARED_IDS: readonly SeedTable[] = SHARED_ID_TABLES;
@@ -458,6 +450,8 @@ class PostgresSeedWriter implements SeedWriter {
   }
 
   async clear(): Promise<void> {
+    // TRUNCATE fires no row trigger: the overview's rollups go with the rows they count (left
+    // alone, they would go on counting the data removed).
     await this.runner.query(
       `TRUNCATE TABLE ${[...CHILDREN_FIRST, ...ROLLUP_TABLES].join(', ')} RESTART IDENTITY CASCADE`,
     );

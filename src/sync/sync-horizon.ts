@@ -8,7 +8,8 @@ import { dialectFor, type Statement } from '../database/sql-dialect';
 /**
  * Class key of the shared advisory locks by which a PostgreSQL transaction announces, before it
  * stamps anything, a lower bound of its stamp (the sync_stamp() function of migration
- * SyncAndChanges). Must stay equal to the migration's.
+ * SyncAndChanges). Must stay equal to the migration's, which
+ * src/database/schema/constants-match-schema.spec.ts checks against the schema.
  */
 export const SYNC_LOCK_CLASS = 20_251_125;
 

@@ -279,7 +279,7 @@ export class EventsAndTicketTypes1764000000000 implements MigrationInterface {
  * PostgreSQL one statement-level trigger per operation updates each event once per statement,
  * so that a bulk insert does not update an event once per row.
  */
-export function counterTriggers(postgres: boolean): string[] {
+function counterTriggers(postgres: boolean): string[] {
   return COUNTERS.flatMap(({ table, status, counter }) => {
     const name = `${table}_${counter}`;
     const change = (alias: string, sign: string) =>

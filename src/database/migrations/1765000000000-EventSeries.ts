@@ -352,7 +352,7 @@ export class EventSeries1765000000000 implements MigrationInterface {
  * statement-level trigger per operation updates each counting row once per statement, so that a
  * bulk insert does not update it once per row.
  */
-export function counterTriggers(postgres: boolean): string[] {
+function counterTriggers(postgres: boolean): string[] {
   return COUNTERS.flatMap((counter) => {
     const { name, rows, link, target, column, status, amount } = counter;
     if (!postgres) {

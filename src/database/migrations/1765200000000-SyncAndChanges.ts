@@ -486,7 +486,7 @@ const pgStampOrder = (id: string) =>
  * Whether the transaction writes in import mode (src/sync/import-mode.ts); migration
  * ImportGeneration replaces it, and its down() restores this text.
  */
-export const PG_SYNC_IMPORTING = `CREATE FUNCTION sync_importing() RETURNS boolean LANGUAGE sql STABLE AS $$
+const PG_SYNC_IMPORTING = `CREATE FUNCTION sync_importing() RETURNS boolean LANGUAGE sql STABLE AS $$
        SELECT coalesce(current_setting('boxoffice.sync_import', true), '') = 'on' $$`;
 
 /**

@@ -1,5 +1,4 @@
 import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
-import { PG_SYNC_IMPORTING as PG_SYNC_IMPORTING_EARLIER } from './1765200000000-SyncAndChanges';
 
 /**
  * The import generation: a number that moves whenever a transaction writes in import mode
@@ -16,10 +15,8 @@ const isPostgres = (queryRunner: QueryRunner) =>
   queryRunner.connection.options.type === 'postgres';
 
 /** What migration SyncAndChanges defined, restored by down(). */
-const PG_SYNC_IMPORTING_BEFORE = PG_SYNC_IMPORTING_EARLIER.replace(
-  'CREATE FUNCTION',
-  'CREATE OR REPLACE FUNCTION',
-);
+const PG_SYNC_IMPORTING_BEFORE = `CREATE OR REPLACE FUNCTION sync_importing() RETURNS boolean LANGUAGE sql STABLE AS $$
+       SELECT coalesce(current_setting('boxoffice.sync_import', true), '') = 'on' $$`;
 
 const PG_SYNC_IMPORTING = `CREATE OR REPLACE FUNCTION sync_importing() RETURNS boolean
   LANGUAGE plpgsql VOLATILE AS $$

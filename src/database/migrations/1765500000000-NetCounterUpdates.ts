@@ -1,6 +1,4 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { counterTriggers as eventCounterTriggers } from './1764000000000-EventsAndTicketTypes';
-import { counterTriggers as seriesCounterTriggers } from './1765000000000-EventSeries';
 
 /**
  * The counters' update triggers write a counting row only when its count moves.
@@ -121,21 +119,64 @@ function changedOnlyTrigger({
     BEGIN ${change('OLD', '-')} ${change('NEW', '+')} END`;
 }
 
-/** The update trigger's statement as the earlier migrations wrote it, for down(). */
-function earlierDefinition(postgres: boolean, { name }: Counter): string {
-  const earlier = [
-    ...eventCounterTriggers(postgres),
-    ...seriesCounterTriggers(postgres),
-  ];
-  const opening = postgres
-    ? `CREATE FUNCTION ${name}_on_update()`
-    : `CREATE TRIGGER trg_${name}_update `;
-  const statement = earlier.find((s) => s.startsWith(opening));
-  if (!statement) throw new Error(`No earlier definition for ${name}`);
-  return postgres
-    ? statement.replace('CREATE FUNCTION', 'CREATE OR REPLACE FUNCTION')
-    : statement;
-}
+/**
+ * Each update trigger's statement as migration EventsAndTicketTypes or EventSeries sent it, which
+ * down() sends again: on PostgreSQL the function (as CREATE OR REPLACE), on SQLite the trigger.
+ */
+const EARLIER: Record<string, Record<'postgres' | 'sqlite', string>> = {
+  orders_completed_orders_count: {
+    postgres: `CREATE OR REPLACE FUNCTION orders_completed_orders_count_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN UPDATE events e SET completed_orders_count = e.completed_orders_count - c.n
+         FROM (SELECT event_id, count(*) AS n FROM old_rows
+               WHERE status = 'completed' GROUP BY event_id) c
+        WHERE e.id = c.event_id; UPDATE events e SET completed_orders_count = e.completed_orders_count + c.n
+         FROM (SELECT event_id, count(*) AS n FROM new_rows
+               WHERE status = 'completed' GROUP BY event_id) c
+        WHERE e.id = c.event_id; RETURN NULL; END $$`,
+    sqlite: `CREATE TRIGGER trg_orders_completed_orders_count_update AFTER UPDATE OF status, event_id ON orders
+         BEGIN UPDATE events SET completed_orders_count = completed_orders_count - 1 WHERE id = OLD.event_id AND OLD.status = 'completed'; UPDATE events SET completed_orders_count = completed_orders_count + 1 WHERE id = NEW.event_id AND NEW.status = 'completed'; END`,
+  },
+  issued_tickets_valid_tickets_count: {
+    postgres: `CREATE OR REPLACE FUNCTION issued_tickets_valid_tickets_count_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN UPDATE events e SET valid_tickets_count = e.valid_tickets_count - c.n
+         FROM (SELECT event_id, count(*) AS n FROM old_rows
+               WHERE status = 'valid' GROUP BY event_id) c
+        WHERE e.id = c.event_id; UPDATE events e SET valid_tickets_count = e.valid_tickets_count + c.n
+         FROM (SELECT event_id, count(*) AS n FROM new_rows
+               WHERE status = 'valid' GROUP BY event_id) c
+        WHERE e.id = c.event_id; RETURN NULL; END $$`,
+    sqlite: `CREATE TRIGGER trg_issued_tickets_valid_tickets_count_update AFTER UPDATE OF status, event_id ON issued_tickets
+         BEGIN UPDATE events SET valid_tickets_count = valid_tickets_count - 1 WHERE id = OLD.event_id AND OLD.status = 'valid'; UPDATE events SET valid_tickets_count = valid_tickets_count + 1 WHERE id = NEW.event_id AND NEW.status = 'valid'; END`,
+  },
+  orders_completed_revenue: {
+    postgres: `CREATE OR REPLACE FUNCTION orders_completed_revenue_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN UPDATE events c SET completed_revenue = c.completed_revenue - s.n
+         FROM (SELECT r.event_id AS id, sum((r.total - r.refund_amount)) AS n FROM old_rows r
+               WHERE r.status = 'completed' AND r.event_id IS NOT NULL GROUP BY r.event_id) s
+        WHERE c.id = s.id; UPDATE events c SET completed_revenue = c.completed_revenue + s.n
+         FROM (SELECT r.event_id AS id, sum((r.total - r.refund_amount)) AS n FROM new_rows r
+               WHERE r.status = 'completed' AND r.event_id IS NOT NULL GROUP BY r.event_id) s
+        WHERE c.id = s.id; RETURN NULL; END $$`,
+    sqlite: `CREATE TRIGGER trg_orders_completed_revenue_update AFTER UPDATE OF status, event_id, total, refund_amount
+         ON orders BEGIN UPDATE events SET completed_revenue = completed_revenue - (OLD.total - OLD.refund_amount)
+          WHERE id = OLD.event_id AND OLD.status = 'completed'; UPDATE events SET completed_revenue = completed_revenue + (NEW.total - NEW.refund_amount)
+          WHERE id = NEW.event_id AND NEW.status = 'completed'; END`,
+  },
+  issued_tickets_quantity_issued: {
+    postgres: `CREATE OR REPLACE FUNCTION issued_tickets_quantity_issued_on_update() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN UPDATE ticket_types c SET quantity_issued = c.quantity_issued - s.n
+         FROM (SELECT r.ticket_type_id AS id, sum(1) AS n FROM old_rows r
+               WHERE r.status = 'valid' AND r.ticket_type_id IS NOT NULL GROUP BY r.ticket_type_id) s
+        WHERE c.id = s.id; UPDATE ticket_types c SET quantity_issued = c.quantity_issued + s.n
+         FROM (SELECT r.ticket_type_id AS id, sum(1) AS n FROM new_rows r
+               WHERE r.status = 'valid' AND r.ticket_type_id IS NOT NULL GROUP BY r.ticket_type_id) s
+        WHERE c.id = s.id; RETURN NULL; END $$`,
+    sqlite: `CREATE TRIGGER trg_issued_tickets_quantity_issued_update AFTER UPDATE OF status, ticket_type_id
+         ON issued_tickets BEGIN UPDATE ticket_types SET quantity_issued = quantity_issued - 1
+          WHERE id = OLD.ticket_type_id AND OLD.status = 'valid'; UPDATE ticket_types SET quantity_issued = quantity_issued + 1
+          WHERE id = NEW.ticket_type_id AND NEW.status = 'valid'; END`,
+  },
+};
 
 export class NetCounterUpdates1765500000000 implements MigrationInterface {
   name = 'NetCounterUpdates1765500000000';
@@ -158,7 +199,9 @@ export class NetCounterUpdates1765500000000 implements MigrationInterface {
       if (!postgres) {
         await queryRunner.query(`DROP TRIGGER trg_${counter.name}_update`);
       }
-      await queryRunner.query(earlierDefinition(postgres, counter));
+      await queryRunner.query(
+        EARLIER[counter.name][postgres ? 'postgres' : 'sqlite'],
+      );
     }
   }
 }

@@ -16,20 +16,20 @@ import { type MigrationInterface, type QueryRunner, Table } from 'typeorm';
  * fills them from the rows already there, in key order (a box office's hours on few pages; later
  * hours arrive in time order). The hours at the period's two ends are counted from
  * the rows themselves (src/overview/overview.service.ts). Migration ActivityDays keeps the same
- * rollups per day with this file's code (createRollups, a Bucket of a day).
+ * rollups per day.
  */
 const isPostgres = (queryRunner: QueryRunner) =>
   queryRunner.connection.options.type === 'postgres';
 
 /** A rollup's bucket: its key column, and its length in seconds. */
-export interface Bucket {
+interface Bucket {
   column: 'hour' | 'day';
   seconds: number;
 }
 
 const HOUR: Bucket = { column: 'hour', seconds: 3600 };
 
-export interface Rollup {
+interface Rollup {
   /** The counted table and the rollup table, which name the triggers. */
   rows: 'orders' | 'issued_tickets';
   table: string;
@@ -43,7 +43,7 @@ export interface Rollup {
   watched: string[];
 }
 
-export const HOURLY_ROLLUPS: Rollup[] = [
+const HOURLY_ROLLUPS: Rollup[] = [
   {
     rows: 'orders',
     table: 'order_hours',
@@ -205,7 +205,7 @@ const triggersOf = (rollup: Rollup, bucket: Bucket, postgres: boolean) =>
  * Creates each rollup table, fills it with the GROUP BY of the rows already there (in key order),
  * and adds its triggers.
  */
-export async function createRollups(
+async function createRollups(
   queryRunner: QueryRunner,
   rollups: readonly Rollup[],
   bucket: Bucket,
@@ -257,7 +257,7 @@ export async function createRollups(
 }
 
 /** Drops what createRollups created. */
-export async function dropRollups(
+async function dropRollups(
   queryRunner: QueryRunner,
   rollups: readonly Rollup[],
   bucket: Bucket,

@@ -17,11 +17,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   (On PostgreSQL two transactions that give the same explicit id to the two tables at once
  *   do not see each other's row; ids the sequences give cannot meet.)
  */
-/** The two tables of the one id space (the seeder moves their sequences together too). */
-export const SHARED_ID_TABLES = [
-  'ticket_types',
-  'event_series_ticket_types',
-] as const;
+/** The two tables of the one id space. */
+const SHARED_ID_TABLES = ['ticket_types', 'event_series_ticket_types'] as const;
 type Table = (typeof SHARED_ID_TABLES)[number];
 const other = (table: Table): Table =>
   table === 'ticket_types' ? 'event_series_ticket_types' : 'ticket_types';
