@@ -423,8 +423,9 @@ export function targetTable(list: Target[]): string {
 
 /**
  * PostgreSQL: what one database core serves and how many service instances it can feed, from
- * each scenario's CPU per request on both sides (bench/README.md, "Scale-out on PostgreSQL").
- * Null when no cell measured the database's CPU (SQLite).
+ * each scenario's CPU per request on both sides (how to read it:
+ * bench/notes/2026-11-25-scale-out-1-2-4-instances.md). Null when no cell measured the
+ * database's CPU (SQLite).
  */
 export function scaleOutTable(
   cells: CellResult[],
