@@ -2,8 +2,8 @@
  * What the sync triggers cost writers: changes (transactions) per second of a sales-system-like
  * writer with the SyncAndChanges migration's triggers and change feed, beside the same database
  * migrated without it. Each change is one transaction: a new order (two line items, two tickets)
- * or a refund of an existing one, alternately. Run with `npm run bench:writer`; numbers go to
- * bench/README.md ("Writer cost of the change feed").
+ * or a refund of an existing one, alternately. Run with `npm run bench:writer`; the measurements
+ * so far are in bench/notes/ (2026-11-25-writer-cost-of-the-change-feed.md).
  *
  *   npm run bench:writer -- [--seconds 5] [--postgres postgres://postgres@127.0.0.1:5432/postgres]
  */

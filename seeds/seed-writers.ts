@@ -295,8 +295,8 @@ const SQLITE_ROWS_PER_INSERT = 50;
  * INSERTs, and the eight secondary indexes are dropped for the load and recreated from their
  * stored definitions afterwards (one sort each): most are in random key order, and updated row by
  * row they outgrow the page cache, which made seeding slow and erratic (timings:
- * bench/README.md, "Seeding"). DDL is transactional in SQLite, so a failed seed rolls the indexes
- * back with the data.
+ * bench/notes/2026-11-26-seeding-times.md). DDL is transactional in SQLite, so a failed seed
+ * rolls the indexes back with the data.
  */
 class SqliteSeedWriter implements SeedWriter {
   private readonly statements = new Map<string, Database.Statement>();

@@ -11,10 +11,10 @@ import type { AppConfig } from './config/app-config';
  * banner follows the lines logged before it, piped or not.
  *
  * pino-http's per-request middleware is installed for no route: it made two child loggers and
- * serialised the request on every request, whatever the level (bench/README.md, "Measurements
- * behind the hot path"). The access log is our own middleware instead (common/http/access-log.ts,
- * one pino call per request, installed only when `info` is enabled); pino-http only builds the
- * root logger.
+ * serialised the request on every request, whatever the level
+ * (bench/notes/2026-11-22-hot-path-measurements.md). The access log is our own middleware
+ * instead (common/http/access-log.ts, one pino call per request, installed only when `info` is
+ * enabled); pino-http only builds the root logger.
  */
 export function loggerOptions(
   config: AppConfig,

@@ -71,7 +71,7 @@ export function requestPipeline(
     },
     // Every JSON body, however small, when the client accepts gzip or br (error bodies included).
     // Fast levels: the defaults cost as much as building a list page, for barely smaller output
-    // (bench/README.md, "Measurements behind the hot path").
+    // (bench/notes/2026-11-22-hot-path-measurements.md).
     {
       name: 'compression',
       mount: use(

@@ -202,7 +202,7 @@ describe('list queries: statement count and plans', () => {
     expect(page.sql).toContain('o.created_at <');
   });
 
-  // bench/README.md, "PostgreSQL session settings": no JIT and no parallel workers for the
+  // bench/notes/2026-11-25-postgresql-session-settings.md: no JIT and no parallel workers for the
   // service's short reads, set by the service's sessions themselves (`source` is `client`: not a
   // server or role default that would hide a missing setting).
   (onPostgres ? it : it.skip)(

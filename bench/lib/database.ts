@@ -215,7 +215,7 @@ export async function prepareDatabase(options: {
     // row versions: the triggers that keep an event's counters rewrite its row for every
     // statement that inserts its orders or tickets, so a seed leaves a few dozen live event rows
     // among thousands of dead ones, which every join with events walks until vacuumed
-    // (bench/README.md, "PostgreSQL: where the time goes").
+    // (bench/notes/2026-11-23-vacuum-before-the-runs.md).
     const vacuumed = Date.now();
     await db.all('VACUUM ANALYZE');
     console.log(

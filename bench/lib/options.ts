@@ -154,9 +154,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     reseed: values.reseed ?? false,
     // Below issue #4's 10×: at 20k orders the peer's cost has not grown yet, so ours/typical on
     // the walk lands on either side of 10× as a shared machine's speed drifts (the smoke runs that
-    // showed it are in bench/README.md, "Matrix and time budget"). A gate that fails on noise would
-    // block every submission, while 7× still trips on any real regression of the hot path, such as
-    // losing SQL-built JSON or keyset paging. The run says whether 10× was met.
+    // showed it are in bench/notes/2026-11-22-smoke-gate-at-7x.md). A gate that fails on noise
+    // would block every submission, while 7× still trips on any real regression of the hot path,
+    // such as losing SQL-built JSON or keyset paging. The run says whether 10× was met.
     minSpeedup: positive(values['min-speedup'], '--min-speedup') ?? 7,
     report: values.report ?? null,
   };

@@ -395,22 +395,27 @@ export function ratioTable(
   return lines.join('\n');
 }
 
+/** A target's measured value in the unit its goal is written in. */
+function targetValue(t: Target): string {
+  return t.goal.endsWith('×') || t.goal.startsWith('≤ 1.')
+    ? fmtRatio(t.value, t.lower)
+    : t.goal.includes('ms')
+      ? `${fmt(t.value, 1)} ms`
+      : t.goal.includes('MB') && !t.goal.includes('/')
+        ? `${fmt(t.value)} MB`
+        : fmt(t.value, t.value < 100 && !Number.isInteger(t.value) ? 1 : 0);
+}
+
+const metMark = (t: Target) => (t.met === null ? '–' : t.met ? '✅' : '❌');
+
 export function targetTable(list: Target[]): string {
   const lines = [
     '| target | goal | measured | met |',
     '| --- | ---: | ---: | :---: |',
   ];
   for (const t of list) {
-    const value =
-      t.goal.endsWith('×') || t.goal.startsWith('≤ 1.')
-        ? fmtRatio(t.value, t.lower)
-        : t.goal.includes('ms')
-          ? `${fmt(t.value, 1)} ms`
-          : t.goal.includes('MB') && !t.goal.includes('/')
-            ? `${fmt(t.value)} MB`
-            : fmt(t.value, t.value < 100 && !Number.isInteger(t.value) ? 1 : 0);
     lines.push(
-      `| ${t.name} (${t.how}) | ${t.goal} | ${value} | ${t.met === null ? '–' : t.met ? '✅' : '❌'} |`,
+      `| ${t.name} (${t.how}) | ${t.goal} | ${targetValue(t)} | ${metMark(t)} |`,
     );
   }
   return lines.join('\n');
@@ -418,8 +423,9 @@ export function targetTable(list: Target[]): string {
 
 /**
  * PostgreSQL: what one database core serves and how many service instances it can feed, from
- * each scenario's CPU per request on both sides (bench/README.md, "Scale-out on PostgreSQL").
- * Null when no cell measured the database's CPU (SQLite).
+ * each scenario's CPU per request on both sides (how to read it:
+ * bench/notes/2026-11-25-scale-out-1-2-4-instances.md). Null when no cell measured the
+ * database's CPU (SQLite).
  */
 export function scaleOutTable(
   cells: CellResult[],
@@ -493,4 +499,91 @@ export function renderReport(input: ReportInput): {
     sections.push('', profileMarkdown(profile, profile.scenario));
   }
   return { markdown: sections.join('\n'), targets: targetList };
+}
+
+/** A database's published run, as bench/README.md compares it with the other database's. */
+export interface PublishedRun {
+  /** The column's name: SQLite or PostgreSQL. */
+  database: string;
+  header: string;
+  cells: CellResult[];
+  titles: Record<string, string>;
+  targets: Target[];
+}
+
+/**
+ * Every target, one column per database (bench/README.md, "Targets"): the value and ✅ / ❌, or
+ * – where that database's run has no cell for it.
+ */
+export function targetsAcross(runs: PublishedRun[]): string {
+  const lines = [
+    `| target | goal | ${runs.map((r) => r.database).join(' | ')} |`,
+    `| --- | ---: |${' ---: |'.repeat(runs.length)}`,
+  ];
+  const names = [...new Set(runs.flatMap((r) => r.targets.map((t) => t.name)))];
+  for (const name of names) {
+    const first = runs
+      .map((r) => r.targets.find((t) => t.name === name))
+      .find((t) => t !== undefined)!;
+    const cells = runs.map((r) => {
+      const t = r.targets.find((x) => x.name === name);
+      if (!t || t.met === null) return '–';
+      return `${targetValue(t)} ${metMark(t)}`;
+    });
+    lines.push(
+      `| ${name} (${first.how}) | ${first.goal} | ${cells.join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * One row per scenario, ours (one process, 10 connections) on each database side by side, with
+ * its ratios to the typical peer and to the framework-free baseline (bench/README.md, "Latest
+ * results"). The whole report of each run, every server and connection count, is in its own file.
+ */
+export function resultsAcross(runs: PublishedRun[]): string {
+  const db = (r: PublishedRun) =>
+    r.cells.some((c) => c.median.dbCpuUsPerRequest !== null);
+  const headers = runs.map(
+    (r) =>
+      `${r.database} req/s | p99 ms | CPU µs/req${db(r) ? ' | DB CPU µs/req' : ''} | ÷ typical | ÷ bare`,
+  );
+  const aligns = runs.map((r) => ' ---: |'.repeat(db(r) ? 6 : 5));
+  const lines = [
+    ...runs.flatMap((r) => [`_${r.header}_`, '']),
+    `| scenario | ${headers.join(' | ')} |`,
+    `| --- |${aligns.join('')}`,
+  ];
+  const scenarios = [
+    ...new Set(
+      runs.flatMap((r) =>
+        r.cells
+          .filter((c) => c.server === 'ours' && c.connections === 10)
+          .map((c) => c.scenario),
+      ),
+    ),
+  ];
+  for (const scenario of scenarios) {
+    const title =
+      runs.map((r) => r.titles[scenario]).find((t) => t !== undefined) ??
+      scenario;
+    const parts = runs.map((r) => {
+      const ours = findCell(r.cells, scenario, 'ours')?.median;
+      const width = db(r) ? 6 : 5;
+      if (!ours) return Array<string>(width).fill('–').join(' | ');
+      const up = speedup(ours, findCell(r.cells, scenario, 'typical')?.median);
+      const bare = findCell(r.cells, scenario, 'bare')?.median;
+      return [
+        fmt(ours.rps, ours.rps < 10 ? 1 : 0),
+        fmt(ours.p99, ours.p99 < 10 ? 1 : 0),
+        fmt(ours.cpuUsPerRequest),
+        ...(db(r) ? [fmt(ours.dbCpuUsPerRequest)] : []),
+        fmtRatio(up.value, up.lower),
+        fmtRatio(ratio(ours.rps, bare?.rps)),
+      ].join(' | ');
+    });
+    lines.push(`| ${title} | ${parts.join(' | ')} |`);
+  }
+  return lines.join('\n');
 }

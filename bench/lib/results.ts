@@ -3,10 +3,17 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SqlCounts } from '../sql-count';
 import type { GateReport } from './gate';
-import { defaultOutput, type BenchOptions } from './options';
+import { defaultOutput, type BenchOptions, type DbKind } from './options';
 import { CORES, type Pinning } from './proc';
 import type { ScenarioProfile } from './profile';
-import { renderReport, type CellResult, type Target } from './report';
+import {
+  renderReport,
+  resultsAcross,
+  targetsAcross,
+  type CellResult,
+  type PublishedRun,
+  type Target,
+} from './report';
 import { SCENARIO_TITLES, type DatasetFacts } from './scenarios';
 import type { ServerName } from './servers';
 
@@ -66,32 +73,99 @@ export function reportHeader(
   );
 }
 
-/**
- * Replaces the report between `<!-- bench:<db>:start -->` and `<!-- bench:<db>:end -->` in
- * bench/README.md and the project's README.md.
- */
-function updateReadme(root: string, db: string, section: string): void {
-  for (const file of [
-    join(root, 'bench', 'README.md'),
-    join(root, 'README.md'),
-  ]) {
-    if (!existsSync(file)) continue;
-    const text = readFileSync(file, 'utf8');
-    const start = `<!-- bench:${db}:start -->`;
-    const end = `<!-- bench:${db}:end -->`;
-    const i = text.indexOf(start);
-    const j = text.indexOf(end);
-    if (i === -1 || j === -1 || j < i) continue;
-    writeFileSync(
-      file,
-      `${text.slice(0, i + start.length)}\n${section}\n${text.slice(j)}`,
-    );
-  }
+/** Where a database's published report goes: beside its default results file, as Markdown. */
+export function reportFile(db: DbKind): string {
+  return defaultOutput(db).replace(/\.json$/, '.md');
+}
+
+const DATABASES: Record<DbKind, string> = {
+  sqlite: 'SQLite',
+  postgres: 'PostgreSQL',
+};
+
+/** A results file as older runs wrote it too (without header, titles, profiles or markdown). */
+type SavedResults = Omit<
+  ResultsFile,
+  'header' | 'titles' | 'profiles' | 'markdown'
+> &
+  Partial<Pick<ResultsFile, 'header' | 'titles' | 'profiles' | 'markdown'>>;
+
+/** A saved run rendered again with today's report code (targets included). */
+function renderSaved(saved: SavedResults): {
+  run: PublishedRun;
+  markdown: string;
+} {
+  const header =
+    saved.header ??
+    /^_(.+)_$/m.exec(saved.markdown ?? '')?.[1] ??
+    `${saved.options.db}, ${saved.options.orders} orders, ${saved.generatedAt.slice(0, 10)}`;
+  const titles = { ...SCENARIO_TITLES, ...saved.titles };
+  const { markdown, targets } = renderReport({
+    header,
+    cells: saved.cells,
+    sqlPerRequest: saved.sqlPerRequest,
+    titles,
+    reps: saved.options.reps,
+    rss: saved.rssMb,
+    profiles: saved.profiles,
+  });
+  const run: PublishedRun = {
+    database: DATABASES[saved.options.db],
+    header,
+    cells: saved.cells,
+    titles,
+    targets,
+  };
+  return { run, markdown };
+}
+
+const readSaved = (file: string) =>
+  JSON.parse(readFileSync(file, 'utf8')) as SavedResults;
+
+/** Replaces what lies between `<!-- bench:<name>:start -->` and `<!-- bench:<name>:end -->`. */
+function replaceSection(file: string, name: string, section: string): void {
+  if (!existsSync(file)) return;
+  const text = readFileSync(file, 'utf8');
+  const start = `<!-- bench:${name}:start -->`;
+  const end = `<!-- bench:${name}:end -->`;
+  const i = text.indexOf(start);
+  const j = text.indexOf(end);
+  if (i === -1 || j === -1 || j < i) return;
+  writeFileSync(
+    file,
+    `${text.slice(0, i + start.length)}\n${section}\n${text.slice(j)}`,
+  );
 }
 
 /**
- * Writes the results file; a full run written to its database's default file also refreshes the
- * README sections (the smoke and --gate-only write elsewhere: see `parseOptions`).
+ * Publishes the runs in the default results files (bench/results.json, bench/results-postgres.json):
+ * each run's whole report to its Markdown file (`reportFile`), and the two databases side by side
+ * into bench/README.md, the targets between the `bench:targets` markers and ours on every scenario
+ * between the `bench:results` markers. Both are rendered from the saved cells, so a run of one
+ * database leaves the other's figures as they were.
+ */
+function publish(root: string): void {
+  const runs: PublishedRun[] = [];
+  for (const db of ['sqlite', 'postgres'] as const) {
+    const file = resolve(root, defaultOutput(db));
+    if (!existsSync(file)) continue;
+    const { run, markdown } = renderSaved(readSaved(file));
+    writeFileSync(
+      resolve(root, reportFile(db)),
+      `# Benchmark report: ${run.database}\n\n` +
+        `Written by \`npm run bench\` from \`${defaultOutput(db)}\` (bench/lib/results.ts); ` +
+        `what the columns mean: [bench/README.md](README.md).\n\n${markdown}\n`,
+    );
+    runs.push(run);
+  }
+  const readme = join(root, 'bench', 'README.md');
+  replaceSection(readme, 'targets', targetsAcross(runs));
+  replaceSection(readme, 'results', resultsAcross(runs));
+}
+
+/**
+ * Writes the results file; a full run written to its database's default file also publishes it
+ * (the smoke and --gate-only write elsewhere: see `parseOptions`).
  */
 export function saveResults(root: string, results: ResultsFile): void {
   const { options } = results;
@@ -103,36 +177,18 @@ export function saveResults(root: string, results: ResultsFile): void {
     !options.gateOnly &&
     options.output === defaultOutput(options.db)
   ) {
-    updateReadme(root, options.db, results.markdown);
+    publish(root);
   }
 }
 
-/** A results file as older runs wrote it too (without header, titles, profiles or markdown). */
-type SavedResults = Omit<
-  ResultsFile,
-  'header' | 'titles' | 'profiles' | 'markdown'
-> &
-  Partial<Pick<ResultsFile, 'header' | 'titles' | 'profiles' | 'markdown'>>;
-
-/** `--report FILE`: renders an earlier run's results again (and its README section). */
+/**
+ * `--report FILE`: prints an earlier run's report again, rendered with today's code; a default
+ * results file is published again too (its report file and bench/README.md's tables).
+ */
 export function rerender(root: string, file: string): void {
-  const saved = JSON.parse(
-    readFileSync(resolve(root, file), 'utf8'),
-  ) as SavedResults;
-  const { markdown } = renderReport({
-    header:
-      saved.header ??
-      /^_(.+)_$/m.exec(saved.markdown ?? '')?.[1] ??
-      `${saved.options.db}, ${saved.options.orders} orders, ${saved.generatedAt.slice(0, 10)}`,
-    cells: saved.cells,
-    sqlPerRequest: saved.sqlPerRequest,
-    titles: saved.titles ?? SCENARIO_TITLES,
-    reps: saved.options.reps,
-    rss: saved.rssMb,
-    profiles: saved.profiles,
-  });
-  console.log(markdown);
+  const saved = readSaved(resolve(root, file));
+  console.log(renderSaved(saved).markdown);
   if (resolve(root, file) === resolve(root, defaultOutput(saved.options.db))) {
-    updateReadme(root, saved.options.db, markdown);
+    publish(root);
   }
 }

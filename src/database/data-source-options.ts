@@ -74,8 +74,8 @@ export interface DataSourceTuning {
  * Startup options of every PostgreSQL session the project opens. Every statement the service
  * sends is a short indexed read: JIT compilation and parallel workers only add start-up cost
  * there, and a generic plan that overestimates a LIMIT's rows turns both on (the issued-ticket
- * page at 1M orders took 130-250 ms with them and 10 ms without: bench/README.md, "PostgreSQL
- * session settings").
+ * page at 1M orders took 130-250 ms with them and 10 ms without:
+ * bench/notes/2026-11-25-postgresql-session-settings.md).
  */
 export const PG_SESSION_OPTIONS =
   '-c jit=off -c max_parallel_workers_per_gather=0';

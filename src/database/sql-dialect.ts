@@ -8,8 +8,9 @@ export interface SqlDialect {
   /**
    * Where resource JSON is built (see src/common/resources): `database`, by SQL that returns
    * JSON text, or `service`, by a writer over plain rows. The benchmark decides per database
-   * (bench/README.md): on SQLite the query runs in the service's own process, so building the
-   * text there costs nothing extra; on PostgreSQL the database's CPU is shared by every instance.
+   * (bench/notes/2026-11-23-postgresql-where-the-time-goes.md): on SQLite the query runs in the
+   * service's own process, so building the text there costs nothing extra; on PostgreSQL the
+   * database's CPU is shared by every instance.
    */
   readonly jsonBuiltBy: 'database' | 'service';
   /**

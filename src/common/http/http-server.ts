@@ -37,7 +37,7 @@ const DROP_WARNING_INTERVAL_MS = 10_000;
  * - a connection may have `maxPipelined` requests in flight, one more closes it: Node stops
  *   reading pipelined requests only once answers wait to be written, so a client pipelining
  *   requests for the largest page and reading none has several built and held for it first
- *   (bench/README.md, Hostile clients); the setting makes that number a stated bound;
+ *   (bench/notes/2026-11-25-hostile-clients.md); the setting makes that number a stated bound;
  * - what Node's parser refuses before the application sees a request (headers over that size,
  *   bytes that are not HTTP, a timeout) is answered with the one JSON error body instead of
  *   Node's bare status line;

@@ -13,7 +13,7 @@ import {
  * parts of an hour at the period's two ends from the rows (src/overview/overview.service.ts): at
  * most 51 rollup rows a table instead of 672. Hourly rows of one box office lie on as many heap
  * pages as there are hours once other box offices write between them, so the count of rows is
- * what the statement's cost follows (bench/README.md, "The overview's daily rollups").
+ * what the statement's cost follows (bench/notes/2026-11-27-overview-daily-rollups.md).
  *
  * Each rollup's statements are written out byte for byte as this migration has always sent them,
  * indentation included (src/database/migrations/statements pins them). A day is 86,400 seconds:

@@ -14,8 +14,8 @@ import { aliasesRead, checkFieldTable, checkKey } from '../field-table';
  * instances, does the JSON work. The SQL it writes is PostgreSQL's (SQLite builds the JSON in SQL:
  * see json/sqlite.ts).
  *
- * Two ways to read the children, each the cheaper one for its case (bench/README.md, "PostgreSQL:
- * where the time goes"):
+ * Two ways to read the children, each the cheaper one for its case
+ * (bench/notes/2026-11-23-postgresql-where-the-time-goes.md):
  * - a page: one statement per child array reads that array's rows for the whole page, by parent
  *   key (`= ANY($1)`, through the child's index);
  * - one item: a single statement, the one that selects the item extended to return its children
