@@ -8,7 +8,7 @@ import { SqlParams, dialectFor, type Statement } from '../database/sql-dialect';
 /**
  * Base of the first key of the shared advisory locks by which a PostgreSQL transaction announces,
  * before it stamps anything of a box office, a lower bound of its stamp for that box office (the
- * sync_stamp(office) function of migration PerOfficeSyncHorizon): the first key is this number
+ * sync_stamp(office) function of migration StampsPerBoxOffice): the first key is this number
  * plus the box office's id, the second the bound. Must stay equal to the migration's.
  */
 export const SYNC_LOCK_CLASS = 20_251_125;

@@ -30,11 +30,13 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * and set aside), so a new column of a table is a change of it with no function recreated; only a
  * new derived counter needs its table's function recreated. SQLite's triggers name the columns
  * that count: a new column of a tracked table or part needs `trg_<table>_sync_update` recreated
- * with it (the lists below are this migration's, written out).
+ * with it, and for orders and issued tickets `trg_<table>_sync_ahead` too (the lists below are
+ * this migration's, written out).
  *
- * SQLite cannot assign NEW, so a row written with a time ahead of the clock is corrected by an
- * UPDATE of it in its own insert trigger; the row is named in `sync_correcting` meanwhile, so that
+ * SQLite cannot assign NEW, so the triggers correct a row (its stamp, a time ahead of the clock)
+ * with an UPDATE of it; while a trigger corrects a row it names it in `sync_correcting`, so that
  * the correction makes no entry of its own (as on PostgreSQL, where a BEFORE trigger corrects NEW).
+ * down() restores migration SyncAndChanges' functions and triggers, text for text.
  */
 const isPostgres = (queryRunner: QueryRunner) =>
   queryRunner.connection.options.type === 'postgres';
@@ -315,7 +317,7 @@ const pgStampBefore = (voided: boolean) => `
     IF TG_OP = 'UPDATE' AND NEW IS NOT DISTINCT FROM OLD THEN RETURN NEW; END IF;
     stamp := sync_stamp(NEW.box_office_id);
     clock := ${PG_CLOCK};
-    NEW.created_at := least(NEW.created_at, clock);${
+    IF NEW.created_at > clock THEN NEW.created_at := clock; END IF;${
       voided
         ? `
     IF NEW.voided_at > clock THEN NEW.voided_at := clock; END IF;`
@@ -572,10 +574,10 @@ const stampOrders = (ids: string, guard = 'true') =>
     WHERE id IN (${ids}) AND updated_at IS NOT unixepoch() AND ${guard};`;
 
 /** The triggers' own correction of NEW's row (`update`), which is no change of it: no entry. */
-const corrected = (table: string, update: string) =>
-  `INSERT OR IGNORE INTO sync_correcting (row_table, row_id) VALUES ('${table}', NEW.id);
+const corrected = (table: string, update: string, guard = 'true') =>
+  `INSERT OR IGNORE INTO sync_correcting (row_table, row_id) SELECT '${table}', NEW.id WHERE ${guard};
   ${update}
-  DELETE FROM sync_correcting WHERE row_table = '${table}' AND row_id = NEW.id;`;
+  DELETE FROM sync_correcting WHERE row_table = '${table}' AND row_id = NEW.id AND ${guard};`;
 
 const ORDER_CHANGED = changed(ORDER_COLUMNS, 'IS NOT');
 const TICKET_CHANGED = changed(TICKET_COLUMNS, 'IS NOT');
@@ -636,7 +638,7 @@ END`,
 END`,
   // In import mode the order moves to the ticket's time as written.
   `CREATE TRIGGER trg_issued_tickets_sync_insert AFTER INSERT ON issued_tickets BEGIN
-  ${corrected('issued_tickets', `${TICKET_STAMP} WHERE id = NEW.id AND ${WRITING};`)}
+  ${corrected('issued_tickets', `${TICKET_STAMP} WHERE id = NEW.id AND ${WRITING};`, WRITING)}
   UPDATE orders SET updated_at = NEW.updated_at
    WHERE id = NEW.order_id AND updated_at < NEW.updated_at AND ${IMPORTING};
   ${stampOrders('NEW.order_id', WRITING)}
