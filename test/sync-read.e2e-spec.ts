@@ -1,6 +1,8 @@
-import { type Connection, connect } from '../dev/activity/connection';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Connection, connect, sql } from '../dev/activity/connection';
 import { ActivityWriter } from '../dev/activity/writer';
 import { deleteExpiredChanges } from '../src/changes/changes-retention';
+import { inImportMode } from '../src/sync/import-mode';
 import {
   type Get,
   type ListBody,
@@ -13,7 +15,7 @@ import { type TestApp, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 import { durableTestDatabase } from './utils/migrated-database';
 import { waitForWatermark } from './utils/sync-watermark';
-import type { TestDatabase } from './utils/test-database';
+import { type TestDatabase, onPostgres } from './utils/test-database';
 
 // Incremental sync and the change feed through HTTP (docs/API.md, "Incremental sync" and "Change
 // feed"), with changes made by the development writer as a sales system would make them. On
@@ -22,6 +24,7 @@ import type { TestDatabase } from './utils/test-database';
 const KEY = 'sk_test_sync_read_a';
 const OTHER_KEY = 'sk_test_sync_read_b';
 const LAG = 1;
+const itOnPostgres = onPostgres ? it : it.skip;
 
 type Item = { id: string } & Record<string, unknown>;
 type Change = {
@@ -42,6 +45,7 @@ describe('incremental sync and the change feed over HTTP', () => {
   let writer: ActivityWriter;
   let orderIds: number[];
   let ticketIds: number[];
+  let otherOrderId: number;
 
   beforeAll(async () => {
     database = await durableTestDatabase();
@@ -66,7 +70,7 @@ describe('incremental sync and the change feed over HTTP', () => {
     );
     orderIds = orders.map((o) => o.id);
     ticketIds = orders.flatMap((o) => o.issuedTickets!.map((it) => it.id));
-    await f.orders(b.id, (await f.event(b.id)).id, [
+    [{ id: otherOrderId }] = await f.orders(b.id, (await f.event(b.id)).id, [
       { createdAt: 1_750_000_030 },
     ]);
     get = getAs(t.server, KEY);
@@ -176,6 +180,66 @@ describe('incremental sync and the change feed over HTTP', () => {
     await pastHorizon(printed.stamp);
     const later = await get('/v1/orders?sort=updated_at');
     expect(idsOf(later.body as ListBody<Item>)).toContain(id);
+  });
+
+  it('a change made now to an order written ahead of the clock reaches the next run of the recipe, none of its times ahead', async () => {
+    const id = orderIds[6];
+    const [valid, voided] = [ticketIds[12], ticketIds[13]];
+    // History as a seeder wrote it before its dates were capped: a ticket voided, and so its
+    // order updated, 19 hours from now.
+    const ahead = (await writer.clock()) + 19 * 3600;
+    await inImportMode(t.dataSource.manager, async (manager) => {
+      await manager.query(
+        `UPDATE issued_tickets SET status = 'void', voided_at = ${ahead}, updated_at = ${ahead}
+          WHERE id = ${voided}`,
+      );
+      await manager.query(
+        `UPDATE orders SET updated_at = ${ahead} WHERE id = ${id}`,
+      );
+    });
+    const first = idsOf(
+      await walk<Item>(get, '/v1/orders?sort=updated_at&limit=4', 'next'),
+    );
+    expect(first).not.toContain(`or_${id}`);
+    const kept = Math.max(
+      ...(
+        await walk<Item>(get, '/v1/orders?sort=updated_at&limit=4', 'next')
+      ).flatMap((p) => p.data.map((o) => o.updated_at as number)),
+    );
+
+    const printed = await writer.cancelOrder(`or_${id}`);
+    const stamp = printed[0].stamp;
+    await pastHorizon(stamp);
+    const next = (
+      await walk<Item>(
+        get,
+        `/v1/orders?sort=updated_at&updated_at.gte=${kept}&limit=4`,
+        'next',
+      )
+    ).flatMap((p) => p.data);
+    const order = next.find((o) => o.id === `or_${id}`)!;
+    expect(order).toMatchObject({ status: 'cancelled', updated_at: stamp });
+    const now = await writer.clock();
+    expect(order.created_at as number).toBeLessThanOrEqual(stamp);
+    const tickets = order.issued_tickets as Item[];
+    expect(tickets.map((it) => it.id).sort()).toEqual(
+      [`it_${valid}`, `it_${voided}`].sort(),
+    );
+    for (const ticket of tickets) {
+      expect(ticket.status).toBe('void');
+      expect(ticket.updated_at as number).toBeLessThanOrEqual(stamp);
+      expect(ticket.voided_at as number).toBeLessThanOrEqual(now);
+    }
+    const ticketRun = idsOf(
+      (
+        await get(
+          `/v1/issued_tickets?sort=updated_at&updated_at.gte=${kept}&limit=100`,
+        )
+      ).body as ListBody<Item>,
+    );
+    expect(ticketRun).toEqual(
+      expect.arrayContaining([`it_${valid}`, `it_${voided}`]),
+    );
   });
 
   it('the feed: oldest first, links.next past the last entry or the same position, filters, X-Change-Head', async () => {
@@ -361,4 +425,49 @@ describe('incremental sync and the change feed over HTTP', () => {
     const fromHead = await get(`/v1/changes?starting_after=${newest}`);
     expect(fromHead.status).toBe(200);
   });
+
+  // docs/API.md, "The stamp and the sync horizon": a box office's horizon counts only its own
+  // open transactions. (On SQLite writers are serialised: there is no other open transaction.)
+  itOnPostgres(
+    'another box office’s open write transaction neither holds back this one’s watermark nor its rows; its own does',
+    async () => {
+      const open = await connect(database.url);
+      try {
+        await open.begin();
+        await open.query(
+          sql`UPDATE orders SET status_message = ${'held open'} WHERE id = ${orderIds[2]}`,
+        );
+        const [held] = await open.query<{ updated_at: unknown }>(
+          sql`SELECT updated_at FROM orders WHERE id = ${orderIds[2]}`,
+        );
+        const heldStamp = Number(held.updated_at);
+        // Long enough that the clock alone would put the horizon past the held stamp.
+        await sleep(2200);
+        const printed = await writer.cancelOrder(`or_${otherOrderId}`);
+        const stamp = printed[0].stamp;
+        expect(stamp).toBeGreaterThan(heldStamp);
+        await waitForWatermark(getOther, stamp);
+        const theirs = await getOther(
+          `/v1/orders?sort=updated_at&updated_at.gte=${stamp}`,
+        );
+        expect(idsOf(theirs.body as ListBody<Item>)).toEqual([
+          `or_${otherOrderId}`,
+        ]);
+        // Its watermark follows the clock (a second behind), not the other tenant's writer.
+        const watermark = Number(theirs.headers['x-sync-watermark']);
+        expect(watermark).toBeGreaterThanOrEqual(
+          Math.floor(Date.parse(theirs.headers.date as string) / 1000) - 2,
+        );
+        // The box office whose transaction is open stays below its stamp.
+        const mine = await get('/v1/orders?sort=updated_at&limit=1');
+        expect(Number(mine.headers['x-sync-watermark'])).toBeLessThan(
+          heldStamp,
+        );
+      } finally {
+        await open.rollback();
+        await open.close();
+      }
+    },
+    30_000,
+  );
 });

@@ -1456,7 +1456,7 @@ export interface operations {
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
-                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    /** @description The sync horizon H of the caller's box office, Unix seconds of the database clock: every write of this box office that becomes visible after this response stamps a later updated_at (or created_at) than H. Another box office's writes never hold it back. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
                     [name: string]: unknown;
                 };
@@ -1762,7 +1762,7 @@ export interface operations {
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
-                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    /** @description The sync horizon H of the caller's box office, Unix seconds of the database clock: every write of this box office that becomes visible after this response stamps a later updated_at (or created_at) than H. Another box office's writes never hold it back. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
                     [name: string]: unknown;
                 };
@@ -3895,7 +3895,7 @@ export interface operations {
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
-                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    /** @description The sync horizon H of the caller's box office, Unix seconds of the database clock: every write of this box office that becomes visible after this response stamps a later updated_at (or created_at) than H. Another box office's writes never hold it back. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
                     [name: string]: unknown;
                 };
@@ -3978,7 +3978,7 @@ export interface operations {
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
-                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    /** @description The sync horizon H of the caller's box office, Unix seconds of the database clock: every write of this box office that becomes visible after this response stamps a later updated_at (or created_at) than H. Another box office's writes never hold it back. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
                     [name: string]: unknown;
                 };
@@ -4221,7 +4221,7 @@ export interface operations {
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
-                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    /** @description The sync horizon H of the caller's box office, Unix seconds of the database clock: every write of this box office that becomes visible after this response stamps a later updated_at (or created_at) than H. Another box office's writes never hold it back. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
                     [name: string]: unknown;
                 };
@@ -4278,7 +4278,7 @@ export interface operations {
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
-                    /** @description The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
+                    /** @description The sync horizon H of the caller's box office, Unix seconds of the database clock: every write of this box office that becomes visible after this response stamps a later updated_at (or created_at) than H. Another box office's writes never hold it back. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync". */
                     "X-Sync-Watermark": number;
                     [name: string]: unknown;
                 };

@@ -29,7 +29,7 @@ export class CheckInsService {
 
   /** A page, read below the sync horizon taken first. */
   async list(boxOfficeId: number, query: ListCheckInsQueryDto): Promise<Page> {
-    const horizon = await this.horizon.read();
+    const horizon = await this.horizon.read(boxOfficeId);
     return this.reader.page(
       boxOfficeId,
       pageRequest(

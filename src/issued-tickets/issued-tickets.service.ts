@@ -39,7 +39,7 @@ export class IssuedTicketsService {
     boxOfficeId: number,
     query: ListIssuedTicketsQueryDto,
   ): Promise<Page> {
-    const horizon = await this.horizon.read();
+    const horizon = await this.horizon.read(boxOfficeId);
     return this.reader.page(
       boxOfficeId,
       pageRequest(

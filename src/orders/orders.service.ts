@@ -35,7 +35,7 @@ export class OrdersService {
 
   /** A page, read below the sync horizon taken first (docs/API.md, "Incremental sync"). */
   async list(boxOfficeId: number, query: ListOrdersQueryDto): Promise<Page> {
-    const horizon = await this.horizon.read();
+    const horizon = await this.horizon.read(boxOfficeId);
     return this.reader.page(
       boxOfficeId,
       pageRequest(

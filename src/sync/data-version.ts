@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { type ReadRows, rowReader } from '../database/row-reader';
 import { SqlParams, type Statement, dialectFor } from '../database/sql-dialect';
-import { syncHorizonStatement } from './sync-horizon';
+import { syncHorizonExpression } from './sync-horizon';
 
 /**
  * A box office's data version: `<import generation>.<change head>`, two primary-key lookups in
@@ -20,26 +20,30 @@ import { syncHorizonStatement } from './sync-horizon';
  * It does not move for counters a sales system writes without a change entry (a ticket type's
  * held and in-basket quantities): with `stock`, a third part does, the box office's stock version
  * (migration StockVersion), for bodies that show them (events). Nor does it move with the clock:
- * responses that depend on it are compared by their bytes. With `horizon`, the same statement
- * also reads the sync horizon (sync-horizon.ts), for the watermark of a list's 304: one round
- * trip instead of two.
+ * responses that depend on it are compared by their bytes. With `horizon` (the SYNC_LAG_S
+ * setting), the same statement also reads the box office's sync horizon (sync-horizon.ts), for
+ * the watermark of a list's 304: one round trip instead of two.
  */
 export function dataVersionStatement(
   databaseType: string,
   boxOfficeId: number,
-  { stock = false, horizon }: { stock?: boolean; horizon?: Statement } = {},
+  {
+    stock = false,
+    horizon,
+  }: { stock?: boolean; horizon?: { lagSeconds: number } } = {},
 ): Statement {
   const params = new SqlParams(dialectFor(databaseType));
   const head = params.add(boxOfficeId);
   const stockVersion = stock
     ? `,\n            (SELECT version FROM stock_versions WHERE box_office_id = ${params.add(boxOfficeId)}) AS stock`
     : '';
+  const syncHorizon = horizon
+    ? `,\n            (${syncHorizonExpression(params, horizon.lagSeconds, boxOfficeId)}) AS horizon`
+    : '';
   return {
     sql: `SELECT (SELECT generation FROM import_generation WHERE id = 1) AS generation,
-            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${stockVersion}${
-              horizon ? `,\n            (${horizon.sql}) AS horizon` : ''
-            }`,
-    params: [...params.values, ...(horizon?.params ?? [])],
+            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${stockVersion}${syncHorizon}`,
+    params: params.values,
   };
 }
 
@@ -53,15 +57,12 @@ export interface DataVersionRead {
 @Injectable()
 export class DataVersion {
   private readonly databaseType: string;
-  private readonly horizon: Statement;
+  private readonly lagSeconds: number;
   private readonly rows: ReadRows;
 
   constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
     this.databaseType = dataSource.options.type;
-    this.horizon = syncHorizonStatement(
-      this.databaseType,
-      config.syncLagSeconds,
-    );
+    this.lagSeconds = config.syncLagSeconds;
     this.rows = rowReader(dataSource);
   }
 
@@ -81,7 +82,7 @@ export class DataVersion {
       boxOfficeId,
       {
         stock,
-        horizon: horizon ? this.horizon : undefined,
+        horizon: horizon ? { lagSeconds: this.lagSeconds } : undefined,
       },
     );
     const [row] = await this.rows(sql, params);

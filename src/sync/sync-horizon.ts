@@ -3,74 +3,90 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { type ReadRows, rowReader } from '../database/row-reader';
-import { dialectFor, type Statement } from '../database/sql-dialect';
+import { SqlParams, dialectFor, type Statement } from '../database/sql-dialect';
 
 /**
- * Class key of the shared advisory locks by which a PostgreSQL transaction announces, before it
- * stamps anything, a lower bound of its stamp (the sync_stamp() function of migration
- * SyncAndChanges). Must stay equal to the migration's, which
+ * Base of the first key of the shared advisory locks by which a PostgreSQL transaction announces,
+ * before it stamps anything of a box office, a lower bound of its stamp for that box office (the
+ * sync_stamp(office) function of migration StampsPerBoxOffice): the first key is this number
+ * plus the box office's id, the second the bound. Must stay equal to the migration's, which
  * src/database/schema/constants-match-schema.spec.ts checks against the schema.
  */
 export const SYNC_LOCK_CLASS = 20_251_125;
 
+/** The first key (pg_locks.classid) of a box office's announcements. */
+export const syncLockClassOf = (boxOfficeId: number) =>
+  SYNC_LOCK_CLASS + boxOfficeId;
+
 /**
- * The statement that reads the sync horizon H (integer Unix seconds, database clock): every write
- * that becomes visible after the statement ran stamps a value greater than H (docs/API.md,
- * "Incremental sync").
+ * The expression of a box office's sync horizon H (integer Unix seconds, database clock): every
+ * write of that box office that becomes visible after the statement ran stamps a value greater
+ * than H (docs/API.md, "Incremental sync"). Its parameters go into `params`, so that it can stand
+ * in a larger statement.
  *
  * - SQLite: writers are serialised and commit before the second `stamp + SYNC_LAG_S` begins, so
  *   H = clock − SYNC_LAG_S.
- * - PostgreSQL: H = min(clock − 1, every announced stamp bound − 1). A transaction announces its
- *   bound (a shared advisory lock, visible in pg_locks to every role, held until it ends) before
- *   taking its stamp, so an open transaction, however old, holds H below its stamp; one that
- *   announces after this statement stamps at least this statement's second. Only this database's
- *   locks count.
+ * - PostgreSQL: H = min(clock − 1, every bound announced for this box office − 1). A transaction
+ *   announces its bound for a box office (a shared advisory lock, visible in pg_locks to every
+ *   role, held until it ends) before taking its stamp for it, so an open transaction, however
+ *   old, holds the box office's H below its stamp; one that announces after this statement stamps
+ *   at least this statement's second. Only this database's locks of this box office count:
+ *   another box office's open transaction neither holds H back nor shows in it.
  *
- * Run it as a statement of its own BEFORE the statement that reads the rows: a transaction
- * committing between a page's snapshot and a later horizon read would be neither in the page nor
- * below H.
+ * Run it BEFORE the statement that reads the rows: a transaction committing between a page's
+ * snapshot and a later horizon read would be neither in the page nor above H.
  */
+export function syncHorizonExpression(
+  params: SqlParams,
+  lagSeconds: number,
+  boxOfficeId: number,
+): string {
+  if (params.dialect.name === 'sqlite') {
+    return `unixepoch() - ${params.add(lagSeconds)}`;
+  }
+  return `least(
+            floor(extract(epoch FROM statement_timestamp()))::bigint - 1,
+            (SELECT min(l.objid::bigint) - 1 FROM pg_locks l
+              WHERE l.locktype = 'advisory'
+                AND l.classid = (${params.add(boxOfficeId)}::bigint + ${SYNC_LOCK_CLASS})::oid
+                AND l.objsubid = 2
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            ))`;
+}
+
+/** The statement that reads a box office's sync horizon alone (see syncHorizonExpression). */
 export function syncHorizonStatement(
   databaseType: string,
   lagSeconds: number,
+  boxOfficeId: number,
 ): Statement {
-  if (dialectFor(databaseType).name === 'sqlite') {
-    return {
-      sql: 'SELECT unixepoch() - +? AS horizon',
-      params: [lagSeconds],
-    };
-  }
-  return {
-    sql: `SELECT least(
-            floor(extract(epoch FROM statement_timestamp()))::bigint - 1,
-            (SELECT min(l.objid::bigint) - 1 FROM pg_locks l
-              WHERE l.locktype = 'advisory' AND l.classid = ${SYNC_LOCK_CLASS}
-                AND l.objsubid = 2
-                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            )) AS horizon`,
-    params: [],
-  };
+  const params = new SqlParams(dialectFor(databaseType));
+  const sql = `SELECT ${syncHorizonExpression(params, lagSeconds, boxOfficeId)} AS horizon`;
+  return { sql, params: params.values };
 }
 
 /**
- * Reads the sync horizon: one statement, see syncHorizonStatement, sent as the resource readers
- * send theirs (a named prepared statement on PostgreSQL: it runs before every sync page).
+ * Reads a box office's sync horizon: one statement, see syncHorizonExpression, sent as the
+ * resource readers send theirs (a named prepared statement on PostgreSQL: it runs before every
+ * sync page).
  */
 @Injectable()
 export class SyncHorizon {
-  private readonly statement: Statement;
+  private readonly databaseType: string;
+  private readonly lagSeconds: number;
   private readonly rows: ReadRows;
 
   constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
-    this.statement = syncHorizonStatement(
-      dataSource.options.type,
-      config.syncLagSeconds,
-    );
+    this.databaseType = dataSource.options.type;
+    this.lagSeconds = config.syncLagSeconds;
     this.rows = rowReader(dataSource);
   }
 
-  async read(): Promise<number> {
-    return readSyncHorizon(this.rows, this.statement);
+  async read(boxOfficeId: number): Promise<number> {
+    return readSyncHorizon(
+      this.rows,
+      syncHorizonStatement(this.databaseType, this.lagSeconds, boxOfficeId),
+    );
   }
 }
 

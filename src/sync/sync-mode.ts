@@ -9,7 +9,7 @@ export const SYNC_WATERMARK_HEADER = 'X-Sync-Watermark';
 export const SYNC_PAGE_HEADERS: Record<string, PageHeader> = {
   [SYNC_WATERMARK_HEADER]: {
     description:
-      'The sync horizon H, Unix seconds of the database clock: every write that becomes visible after this response stamps a later updated_at (or created_at) than H. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync".',
+      'The sync horizon H of the caller\'s box office, Unix seconds of the database clock: every write of this box office that becomes visible after this response stamps a later updated_at (or created_at) than H. Another box office\'s writes never hold it back. In sync mode (an updated_at sort or filter, or sort=created_at) rows past H are held back. docs/API.md, "Incremental sync".',
     schema: {
       type: 'integer',
       format: 'int64',

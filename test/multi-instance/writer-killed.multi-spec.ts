@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
-import { SYNC_LOCK_CLASS } from '../../src/sync/sync-horizon';
+import { syncLockClassOf } from '../../src/sync/sync-horizon';
 import { basicAuth } from '../utils/create-test-app';
 import type { TestDatabase } from '../utils/test-database';
 import {
@@ -50,7 +50,7 @@ async function writerInFlight(
 ): Promise<boolean> {
   if (kind === 'postgres') {
     const rows = await probe.query<unknown[]>(
-      `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = ${SYNC_LOCK_CLASS} AND objsubid = 2`,
+      `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND classid = ${syncLockClassOf(1)} AND objsubid = 2`,
     );
     return rows.length > 0;
   }
