@@ -46,9 +46,9 @@ describe('constants the code shares with the schema', () => {
     },
   );
 
-  it("SYNC_LOCK_CLASS is the class of the stamp's advisory lock (PostgreSQL)", () => {
+  it("SYNC_LOCK_CLASS is the base of the stamp's advisory lock class (PostgreSQL)", () => {
     expect(schema.postgres).toContain(
-      `pg_advisory_xact_lock_shared(${SYNC_LOCK_CLASS},`,
+      `class bigint := ${SYNC_LOCK_CLASS} + office;`,
     );
   });
 

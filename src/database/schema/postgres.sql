@@ -13,7 +13,7 @@ AS $function$
     ON CONFLICT (box_office_id) DO UPDATE SET last_id = h.last_id + 1
     RETURNING h.last_id)
   INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-  SELECT office, last_id, kind, resource, sync_stamp() FROM head
+  SELECT office, last_id, kind, resource, sync_stamp(office) FROM head
 $function$;
 
 CREATE OR REPLACE FUNCTION public.sync_importing()
@@ -32,21 +32,35 @@ AS $function$
   END
 $function$;
 
-CREATE OR REPLACE FUNCTION public.sync_stamp()
+CREATE OR REPLACE FUNCTION public.sync_stamp(office integer)
  RETURNS bigint
  LANGUAGE plpgsql
 AS $function$
+  -- The transaction's stamp for the box office, taken once: first a lower bound of it is
+  -- announced in a shared advisory lock (20251125 + office, bound) held until the transaction
+  -- ends. The box office's horizon stays below every bound announced for it, and a stamp taken
+  -- after its announcement is above any of its horizons read before it. The stamps taken so far
+  -- are kept in the transaction-local setting boxoffice.sync_stamps as |office:stamp|office:stamp.
   DECLARE
-    kept text := current_setting('boxoffice.sync_stamp', true);
+    kept text := coalesce(current_setting('boxoffice.sync_stamps', true), '');
+    entry text := '|' || office || ':';
+    pos integer := position(entry IN kept);
+    class bigint := 20251125 + office;
     announced bigint;
     stamp bigint;
   BEGIN
-    IF kept IS NOT NULL AND kept <> '' THEN RETURN kept::bigint; END IF;
+    IF pos > 0 THEN
+      RETURN split_part(substr(kept, pos + length(entry)), '|', 1)::bigint;
+    END IF;
+    IF office IS NULL THEN
+      RAISE EXCEPTION 'sync_stamp needs a box office';
+    END IF;
     announced := floor(extract(epoch FROM clock_timestamp()))::bigint;
-    PERFORM pg_advisory_xact_lock_shared(20251125,
+    PERFORM pg_advisory_xact_lock_shared(
+      (class - CASE WHEN class >= 2147483648 THEN 4294967296 ELSE 0 END)::integer,
       (announced - CASE WHEN announced >= 2147483648 THEN 4294967296 ELSE 0 END)::integer);
     stamp := greatest(announced, floor(extract(epoch FROM clock_timestamp()))::bigint);
-    PERFORM set_config('boxoffice.sync_stamp', stamp::text, true);
+    PERFORM set_config('boxoffice.sync_stamps', kept || entry || stamp, true);
     RETURN stamp;
   END
 $function$;
@@ -148,13 +162,18 @@ CREATE OR REPLACE FUNCTION public.check_ins_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  BEGIN -- A ticket is never older than its check-ins, imported ones included (outside import
-          -- mode created_at is the stamp).
-          UPDATE issued_tickets SET updated_at = NEW.created_at
-           WHERE id = NEW.issued_ticket_id AND updated_at < NEW.created_at;
-          IF sync_importing() THEN RETURN NULL; END IF;
-          PERFORM record_change(NEW.box_office_id, 'CHECK_IN.CREATED', NEW.id);
-          RETURN NULL; END
+  DECLARE
+    importing boolean := sync_importing();
+  BEGIN
+    -- A ticket is never older than its check-ins, imported ones included (outside import mode
+    -- created_at is the stamp), nor, outside import mode, ahead of the clock.
+    UPDATE issued_tickets SET updated_at = NEW.created_at
+     WHERE id = NEW.issued_ticket_id
+       AND (updated_at < NEW.created_at OR (NOT importing AND updated_at > floor(extract(epoch FROM clock_timestamp()))::bigint));
+    IF importing THEN RETURN NULL; END IF;
+    PERFORM record_change(NEW.box_office_id, 'CHECK_IN.CREATED', NEW.id);
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_check_ins_sync_after
@@ -166,10 +185,16 @@ CREATE OR REPLACE FUNCTION public.check_ins_sync_before()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  BEGIN IF NOT sync_importing() THEN
-            NEW.created_at := greatest(NEW.created_at, sync_stamp());
-          END IF;
-          RETURN NEW; END
+  DECLARE
+    clock bigint;
+  BEGIN
+    IF NOT sync_importing() THEN
+      clock := floor(extract(epoch FROM clock_timestamp()))::bigint;
+      IF NEW.check_in_at > clock THEN NEW.check_in_at := clock; END IF;
+      NEW.created_at := greatest(least(NEW.created_at, clock), sync_stamp(NEW.box_office_id));
+    END IF;
+    RETURN NEW;
+  END
 $function$;
 
 CREATE TRIGGER trg_check_ins_sync_before
@@ -197,20 +222,28 @@ CREATE OR REPLACE FUNCTION public.event_payment_methods_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE item integer; office integer;
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'UPDATE' THEN
-          IF NOT (NEW.event_id IS DISTINCT FROM OLD.event_id OR NEW.type IS DISTINCT FROM OLD.type OR NEW.payment_method_id IS DISTINCT FROM OLD.payment_method_id OR NEW.external_id IS DISTINCT FROM OLD.external_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.instructions IS DISTINCT FROM OLD.instructions) THEN RETURN NULL; END IF;
-        END IF;
-        IF TG_OP = 'DELETE' THEN item := OLD.event_id; ELSE item := NEW.event_id; END IF;
-        SELECT p.box_office_id INTO office FROM events p WHERE p.id = item;
-        IF office IS NULL THEN RETURN NULL; END IF;
-        IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                         AND c.resource_id = item AND c.type = 'EVENT.CREATED'
-                         AND c.created_at = sync_stamp()) THEN
-          PERFORM record_change(office, 'EVENT.UPDATED', item);
-        END IF;
-        RETURN NULL; END
+  DECLARE
+    item integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'UPDATE' THEN
+      IF NEW IS NOT DISTINCT FROM OLD THEN RETURN NULL; END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN item := OLD.event_id; ELSE item := NEW.event_id; END IF;
+    SELECT p.box_office_id INTO office FROM events p WHERE p.id = item;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    stamp := sync_stamp(office);
+    -- Written by the transaction that created the parent (whose CREATED entry is a row of this
+    -- transaction): part of the creation.
+    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                     AND c.resource_id = item AND c.type = 'EVENT.CREATED'
+                     AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
+      PERFORM record_change(office, 'EVENT.UPDATED', item);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_event_payment_methods_sync_after
@@ -251,17 +284,19 @@ CREATE OR REPLACE FUNCTION public.event_series_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'INSERT' THEN
-          PERFORM record_change(NEW.box_office_id, 'EVENT_SERIES.CREATED', NEW.id);
-        ELSIF TG_OP = 'UPDATE' THEN
-          IF (NEW.box_office_id IS DISTINCT FROM OLD.box_office_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.description IS DISTINCT FROM OLD.description OR NEW.status IS DISTINCT FROM OLD.status OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.currency IS DISTINCT FROM OLD.currency OR NEW.timezone IS DISTINCT FROM OLD.timezone OR NEW.venue_name IS DISTINCT FROM OLD.venue_name OR NEW.venue_postal_code IS DISTINCT FROM OLD.venue_postal_code OR NEW.url IS DISTINCT FROM OLD.url OR NEW.image_header_url IS DISTINCT FROM OLD.image_header_url OR NEW.image_thumbnail_url IS DISTINCT FROM OLD.image_thumbnail_url OR NEW.online_event IS DISTINCT FROM OLD.online_event OR NEW.private IS DISTINCT FROM OLD.private OR NEW.access_code IS DISTINCT FROM OLD.access_code OR NEW.call_to_action IS DISTINCT FROM OLD.call_to_action OR NEW.max_tickets_sold_per_occurrence IS DISTINCT FROM OLD.max_tickets_sold_per_occurrence) THEN
-            PERFORM record_change(NEW.box_office_id, 'EVENT_SERIES.UPDATED', NEW.id);
-          END IF;
-        ELSE
-          PERFORM record_change(OLD.box_office_id, 'EVENT_SERIES.DELETED', OLD.id);
-        END IF;
-        RETURN NULL; END
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'INSERT' THEN
+      PERFORM record_change(NEW.box_office_id, 'EVENT_SERIES.CREATED', NEW.id);
+    ELSIF TG_OP = 'UPDATE' THEN
+      IF NEW IS DISTINCT FROM OLD THEN
+        PERFORM record_change(NEW.box_office_id, 'EVENT_SERIES.UPDATED', NEW.id);
+      END IF;
+    ELSE
+      PERFORM record_change(OLD.box_office_id, 'EVENT_SERIES.DELETED', OLD.id);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_event_series_sync_after
@@ -289,20 +324,28 @@ CREATE OR REPLACE FUNCTION public.event_series_payment_methods_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE item integer; office integer;
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'UPDATE' THEN
-          IF NOT (NEW.event_series_id IS DISTINCT FROM OLD.event_series_id OR NEW.type IS DISTINCT FROM OLD.type OR NEW.payment_method_id IS DISTINCT FROM OLD.payment_method_id OR NEW.external_id IS DISTINCT FROM OLD.external_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.instructions IS DISTINCT FROM OLD.instructions) THEN RETURN NULL; END IF;
-        END IF;
-        IF TG_OP = 'DELETE' THEN item := OLD.event_series_id; ELSE item := NEW.event_series_id; END IF;
-        SELECT p.box_office_id INTO office FROM event_series p WHERE p.id = item;
-        IF office IS NULL THEN RETURN NULL; END IF;
-        IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                         AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
-                         AND c.created_at = sync_stamp()) THEN
-          PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
-        END IF;
-        RETURN NULL; END
+  DECLARE
+    item integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'UPDATE' THEN
+      IF NEW IS NOT DISTINCT FROM OLD THEN RETURN NULL; END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN item := OLD.event_series_id; ELSE item := NEW.event_series_id; END IF;
+    SELECT p.box_office_id INTO office FROM event_series p WHERE p.id = item;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    stamp := sync_stamp(office);
+    -- Written by the transaction that created the parent (whose CREATED entry is a row of this
+    -- transaction): part of the creation.
+    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                     AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
+                     AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
+      PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_event_series_payment_methods_sync_after
@@ -328,20 +371,28 @@ CREATE OR REPLACE FUNCTION public.event_series_ticket_groups_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE item integer; office integer;
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'UPDATE' THEN
-          IF NOT (NEW.event_series_id IS DISTINCT FROM OLD.event_series_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.max_per_order IS DISTINCT FROM OLD.max_per_order OR NEW.sort_order IS DISTINCT FROM OLD.sort_order) THEN RETURN NULL; END IF;
-        END IF;
-        IF TG_OP = 'DELETE' THEN item := OLD.event_series_id; ELSE item := NEW.event_series_id; END IF;
-        SELECT p.box_office_id INTO office FROM event_series p WHERE p.id = item;
-        IF office IS NULL THEN RETURN NULL; END IF;
-        IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                         AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
-                         AND c.created_at = sync_stamp()) THEN
-          PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
-        END IF;
-        RETURN NULL; END
+  DECLARE
+    item integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'UPDATE' THEN
+      IF NEW IS NOT DISTINCT FROM OLD THEN RETURN NULL; END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN item := OLD.event_series_id; ELSE item := NEW.event_series_id; END IF;
+    SELECT p.box_office_id INTO office FROM event_series p WHERE p.id = item;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    stamp := sync_stamp(office);
+    -- Written by the transaction that created the parent (whose CREATED entry is a row of this
+    -- transaction): part of the creation.
+    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                     AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
+                     AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
+      PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_event_series_ticket_groups_sync_after
@@ -396,20 +447,28 @@ CREATE OR REPLACE FUNCTION public.event_series_ticket_types_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE item integer; office integer;
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'UPDATE' THEN
-          IF NOT (NEW.event_series_id IS DISTINCT FROM OLD.event_series_id OR NEW.group_id IS DISTINCT FROM OLD.group_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.description IS DISTINCT FROM OLD.description OR NEW.price IS DISTINCT FROM OLD.price OR NEW.booking_fee IS DISTINCT FROM OLD.booking_fee OR NEW.min_per_order IS DISTINCT FROM OLD.min_per_order OR NEW.max_per_order IS DISTINCT FROM OLD.max_per_order OR NEW.quantity_total IS DISTINCT FROM OLD.quantity_total OR NEW.status IS DISTINCT FROM OLD.status OR NEW.type IS DISTINCT FROM OLD.type OR NEW.sort_order IS DISTINCT FROM OLD.sort_order OR NEW.access_code IS DISTINCT FROM OLD.access_code) THEN RETURN NULL; END IF;
-        END IF;
-        IF TG_OP = 'DELETE' THEN item := OLD.event_series_id; ELSE item := NEW.event_series_id; END IF;
-        SELECT p.box_office_id INTO office FROM event_series p WHERE p.id = item;
-        IF office IS NULL THEN RETURN NULL; END IF;
-        IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                         AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
-                         AND c.created_at = sync_stamp()) THEN
-          PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
-        END IF;
-        RETURN NULL; END
+  DECLARE
+    item integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'UPDATE' THEN
+      IF NEW IS NOT DISTINCT FROM OLD THEN RETURN NULL; END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN item := OLD.event_series_id; ELSE item := NEW.event_series_id; END IF;
+    SELECT p.box_office_id INTO office FROM event_series p WHERE p.id = item;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    stamp := sync_stamp(office);
+    -- Written by the transaction that created the parent (whose CREATED entry is a row of this
+    -- transaction): part of the creation.
+    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                     AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
+                     AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
+      PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_event_series_ticket_types_sync_after
@@ -459,26 +518,41 @@ CREATE OR REPLACE FUNCTION public.events_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-   BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-         IF TG_OP = 'INSERT' THEN
-           PERFORM record_change(NEW.box_office_id, 'EVENT.CREATED', NEW.id);
-         ELSIF TG_OP = 'UPDATE' THEN
-           IF (NEW.box_office_id IS DISTINCT FROM OLD.box_office_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.start_at IS DISTINCT FROM OLD.start_at OR NEW.end_at IS DISTINCT FROM OLD.end_at OR NEW.timezone IS DISTINCT FROM OLD.timezone OR NEW.status IS DISTINCT FROM OLD.status OR NEW.online_event IS DISTINCT FROM OLD.online_event OR NEW.private IS DISTINCT FROM OLD.private OR NEW.description IS DISTINCT FROM OLD.description OR NEW.access_code IS DISTINCT FROM OLD.access_code OR NEW.call_to_action IS DISTINCT FROM OLD.call_to_action OR NEW.url IS DISTINCT FROM OLD.url OR NEW.image_header_url IS DISTINCT FROM OLD.image_header_url OR NEW.image_thumbnail_url IS DISTINCT FROM OLD.image_thumbnail_url OR NEW.venue_name IS DISTINCT FROM OLD.venue_name OR NEW.venue_postal_code IS DISTINCT FROM OLD.venue_postal_code OR NEW.event_series_id IS DISTINCT FROM OLD.event_series_id OR NEW.currency IS DISTINCT FROM OLD.currency OR NEW.created_at IS DISTINCT FROM OLD.created_at) THEN
-             PERFORM record_change(NEW.box_office_id, 'EVENT.UPDATED', NEW.id);
-  IF NEW.name IS DISTINCT FROM OLD.name OR NEW.start_at IS DISTINCT FROM OLD.start_at
-     OR NEW.end_at IS DISTINCT FROM OLD.end_at OR NEW.timezone IS DISTINCT FROM OLD.timezone THEN
-    UPDATE orders SET updated_at = sync_stamp()
-     WHERE box_office_id = NEW.box_office_id AND event_id = NEW.id AND updated_at < sync_stamp();
-  END IF;
-  IF NEW.event_series_id IS DISTINCT FROM OLD.event_series_id THEN
-    UPDATE issued_tickets SET updated_at = sync_stamp()
-     WHERE event_id = NEW.id AND updated_at < sync_stamp();
-  END IF;
-           END IF;
-         ELSE
-           PERFORM record_change(OLD.box_office_id, 'EVENT.DELETED', OLD.id);
-         END IF;
-         RETURN NULL; END
+  DECLARE
+    shown events;
+    stamp bigint;
+    clock bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'INSERT' THEN
+      PERFORM record_change(NEW.box_office_id, 'EVENT.CREATED', NEW.id);
+    ELSIF TG_OP = 'UPDATE' THEN
+      -- Its counters of sales are not changes of the event.
+      shown := NEW;
+      shown.completed_orders_count := OLD.completed_orders_count;
+      shown.valid_tickets_count := OLD.valid_tickets_count;
+      shown.completed_revenue := OLD.completed_revenue;
+      IF shown IS DISTINCT FROM OLD THEN
+        PERFORM record_change(NEW.box_office_id, 'EVENT.UPDATED', NEW.id);
+        -- Its name, dates and zone are in its orders' event_summary; its series in its tickets.
+        stamp := sync_stamp(NEW.box_office_id);
+        clock := floor(extract(epoch FROM clock_timestamp()))::bigint;
+        IF NEW.name IS DISTINCT FROM OLD.name OR NEW.start_at IS DISTINCT FROM OLD.start_at
+           OR NEW.end_at IS DISTINCT FROM OLD.end_at OR NEW.timezone IS DISTINCT FROM OLD.timezone THEN
+          UPDATE orders SET updated_at = stamp
+           WHERE box_office_id = NEW.box_office_id AND event_id = NEW.id
+             AND (updated_at < stamp OR updated_at > clock);
+        END IF;
+        IF NEW.event_series_id IS DISTINCT FROM OLD.event_series_id THEN
+          UPDATE issued_tickets SET updated_at = stamp
+           WHERE event_id = NEW.id AND (updated_at < stamp OR updated_at > clock);
+        END IF;
+      END IF;
+    ELSE
+      PERFORM record_change(OLD.box_office_id, 'EVENT.DELETED', OLD.id);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_events_sync_after
@@ -599,23 +673,43 @@ CREATE OR REPLACE FUNCTION public.issued_tickets_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  BEGIN IF TG_OP <> 'DELETE' THEN
-        UPDATE orders SET updated_at = NEW.updated_at
-         WHERE id = NEW.order_id AND updated_at < NEW.updated_at;
+  DECLARE
+    shown issued_tickets;
+    importing boolean := sync_importing();
+    clock bigint := floor(extract(epoch FROM clock_timestamp()))::bigint;
+    stamp bigint;
+  BEGIN
+    -- An order is never older than any of its tickets, whoever moved the ticket's time (import
+    -- mode included); outside import mode it is never ahead of the clock either.
+    IF TG_OP <> 'DELETE' THEN
+      UPDATE orders SET updated_at = NEW.updated_at
+       WHERE id = NEW.order_id
+         AND (updated_at < NEW.updated_at OR (NOT importing AND updated_at > clock));
+    END IF;
+    IF importing THEN RETURN NULL; END IF;
+    IF TG_OP = 'INSERT' THEN
+      PERFORM record_change(NEW.box_office_id, 'ISSUED_TICKET.CREATED', NEW.id);
+    ELSIF TG_OP = 'UPDATE' THEN
+      -- Its own time and checked_in (the check-in is the entry) aside.
+      shown := NEW;
+      shown.updated_at := OLD.updated_at;
+      shown.checked_in := OLD.checked_in;
+      IF shown IS DISTINCT FROM OLD THEN
+        PERFORM record_change(NEW.box_office_id, 'ISSUED_TICKET.UPDATED', NEW.id);
       END IF;
-      IF sync_importing() THEN RETURN NULL; END IF;
-      IF TG_OP = 'INSERT' THEN
-        PERFORM record_change(NEW.box_office_id, 'ISSUED_TICKET.CREATED', NEW.id);
-      ELSIF TG_OP = 'UPDATE' THEN
-        IF (NEW.order_id IS DISTINCT FROM OLD.order_id OR NEW.event_id IS DISTINCT FROM OLD.event_id OR NEW.status IS DISTINCT FROM OLD.status OR NEW.barcode IS DISTINCT FROM OLD.barcode OR NEW.barcode_url IS DISTINCT FROM OLD.barcode_url OR NEW.qr_code_url IS DISTINCT FROM OLD.qr_code_url OR NEW.description IS DISTINCT FROM OLD.description OR NEW.first_name IS DISTINCT FROM OLD.first_name OR NEW.last_name IS DISTINCT FROM OLD.last_name OR NEW.full_name IS DISTINCT FROM OLD.full_name OR NEW.reservation IS DISTINCT FROM OLD.reservation OR NEW.custom_questions IS DISTINCT FROM OLD.custom_questions OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.voided_at IS DISTINCT FROM OLD.voided_at OR NEW.box_office_id IS DISTINCT FROM OLD.box_office_id OR NEW.ticket_type_id IS DISTINCT FROM OLD.ticket_type_id) THEN
-          PERFORM record_change(NEW.box_office_id, 'ISSUED_TICKET.UPDATED', NEW.id);
-        END IF;
-        IF NEW.order_id IS DISTINCT FROM OLD.order_id THEN UPDATE orders SET updated_at = sync_stamp() WHERE id = OLD.order_id AND updated_at < sync_stamp(); END IF;
-      ELSE
-        PERFORM record_change(OLD.box_office_id, 'ISSUED_TICKET.DELETED', OLD.id);
-        UPDATE orders SET updated_at = sync_stamp() WHERE id = OLD.order_id AND updated_at < sync_stamp();
+      IF NEW.order_id IS DISTINCT FROM OLD.order_id THEN
+        stamp := sync_stamp(OLD.box_office_id);
+        UPDATE orders SET updated_at = stamp
+         WHERE id = OLD.order_id AND (updated_at < stamp OR updated_at > clock);
       END IF;
-      RETURN NULL; END
+    ELSE
+      PERFORM record_change(OLD.box_office_id, 'ISSUED_TICKET.DELETED', OLD.id);
+      stamp := sync_stamp(OLD.box_office_id);
+      UPDATE orders SET updated_at = stamp
+       WHERE id = OLD.order_id AND (updated_at < stamp OR updated_at > clock);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_issued_tickets_sync_after
@@ -627,14 +721,22 @@ CREATE OR REPLACE FUNCTION public.issued_tickets_sync_before()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  BEGIN IF sync_importing() THEN RETURN NEW; END IF;
-  IF TG_OP = 'INSERT' THEN
-    NEW.updated_at := greatest(NEW.updated_at, NEW.created_at, coalesce(NEW.voided_at, 0), sync_stamp());
-  ELSIF ((NEW.order_id IS DISTINCT FROM OLD.order_id OR NEW.event_id IS DISTINCT FROM OLD.event_id OR NEW.status IS DISTINCT FROM OLD.status OR NEW.barcode IS DISTINCT FROM OLD.barcode OR NEW.barcode_url IS DISTINCT FROM OLD.barcode_url OR NEW.qr_code_url IS DISTINCT FROM OLD.qr_code_url OR NEW.description IS DISTINCT FROM OLD.description OR NEW.first_name IS DISTINCT FROM OLD.first_name OR NEW.last_name IS DISTINCT FROM OLD.last_name OR NEW.full_name IS DISTINCT FROM OLD.full_name OR NEW.reservation IS DISTINCT FROM OLD.reservation OR NEW.custom_questions IS DISTINCT FROM OLD.custom_questions OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.voided_at IS DISTINCT FROM OLD.voided_at OR NEW.box_office_id IS DISTINCT FROM OLD.box_office_id OR NEW.ticket_type_id IS DISTINCT FROM OLD.ticket_type_id) OR NEW.checked_in IS DISTINCT FROM OLD.checked_in) OR NEW.updated_at IS DISTINCT FROM OLD.updated_at THEN
-    NEW.updated_at := greatest(NEW.updated_at, OLD.updated_at, NEW.created_at, coalesce(NEW.voided_at, 0),
-                               sync_stamp());
-  END IF;
-  RETURN NEW; END
+  DECLARE
+    stamp bigint;
+    clock bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NEW; END IF;
+    IF TG_OP = 'UPDATE' AND NEW IS NOT DISTINCT FROM OLD THEN RETURN NEW; END IF;
+    stamp := sync_stamp(NEW.box_office_id);
+    clock := floor(extract(epoch FROM clock_timestamp()))::bigint;
+    IF NEW.created_at > clock THEN NEW.created_at := clock; END IF;
+    IF NEW.voided_at > clock THEN NEW.voided_at := clock; END IF;
+    NEW.updated_at := greatest(stamp, NEW.created_at, NEW.voided_at, least(NEW.updated_at, clock));
+    IF TG_OP = 'UPDATE' THEN
+      NEW.updated_at := greatest(NEW.updated_at, least(OLD.updated_at, clock));
+    END IF;
+    RETURN NEW;
+  END
 $function$;
 
 CREATE TRIGGER trg_issued_tickets_sync_before
@@ -789,21 +891,30 @@ CREATE OR REPLACE FUNCTION public.line_items_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE item integer; office integer;
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'UPDATE' THEN
-          IF NOT (NEW.order_id IS DISTINCT FROM OLD.order_id OR NEW.type IS DISTINCT FROM OLD.type OR NEW.description IS DISTINCT FROM OLD.description OR NEW.quantity IS DISTINCT FROM OLD.quantity OR NEW.value IS DISTINCT FROM OLD.value OR NEW.booking_fee IS DISTINCT FROM OLD.booking_fee OR NEW.total IS DISTINCT FROM OLD.total) THEN RETURN NULL; END IF;
-        END IF;
-        IF TG_OP = 'DELETE' THEN item := OLD.order_id; ELSE item := NEW.order_id; END IF;
-        SELECT p.box_office_id INTO office FROM orders p WHERE p.id = item;
-        IF office IS NULL THEN RETURN NULL; END IF;
-        IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                         AND c.resource_id = item AND c.type = 'ORDER.CREATED'
-                         AND c.created_at = sync_stamp()) THEN
-          PERFORM record_change(office, 'ORDER.UPDATED', item);
-        END IF;
-        UPDATE orders SET updated_at = sync_stamp() WHERE id = item AND updated_at < sync_stamp();
-        RETURN NULL; END
+  DECLARE
+    item integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'UPDATE' THEN
+      IF NEW IS NOT DISTINCT FROM OLD THEN RETURN NULL; END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN item := OLD.order_id; ELSE item := NEW.order_id; END IF;
+    SELECT p.box_office_id INTO office FROM orders p WHERE p.id = item;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    stamp := sync_stamp(office);
+    -- Written by the transaction that created the parent (whose CREATED entry is a row of this
+    -- transaction): part of the creation.
+    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                     AND c.resource_id = item AND c.type = 'ORDER.CREATED'
+                     AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
+      PERFORM record_change(office, 'ORDER.UPDATED', item);
+    END IF;
+    UPDATE orders SET updated_at = stamp
+     WHERE id = item AND (updated_at < stamp OR updated_at > floor(extract(epoch FROM clock_timestamp()))::bigint);
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_line_items_sync_after
@@ -1128,21 +1239,31 @@ CREATE OR REPLACE FUNCTION public.orders_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-      IF TG_OP = 'INSERT' THEN
-        PERFORM record_change(NEW.box_office_id, 'ORDER.CREATED', NEW.id);
-      ELSIF TG_OP = 'UPDATE' THEN
-        IF (NEW.box_office_id IS DISTINCT FROM OLD.box_office_id OR NEW.event_id IS DISTINCT FROM OLD.event_id OR NEW.status IS DISTINCT FROM OLD.status OR NEW.status_message IS DISTINCT FROM OLD.status_message OR NEW.currency IS DISTINCT FROM OLD.currency OR NEW.subtotal IS DISTINCT FROM OLD.subtotal OR NEW.tax IS DISTINCT FROM OLD.tax OR NEW.total IS DISTINCT FROM OLD.total OR NEW.refund_amount IS DISTINCT FROM OLD.refund_amount OR NEW.txn_id IS DISTINCT FROM OLD.txn_id OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.buyer_name IS DISTINCT FROM OLD.buyer_name OR NEW.buyer_email IS DISTINCT FROM OLD.buyer_email OR NEW.buyer_email_lookup IS DISTINCT FROM OLD.buyer_email_lookup OR NEW.buyer_phone IS DISTINCT FROM OLD.buyer_phone OR NEW.address_1 IS DISTINCT FROM OLD.address_1 OR NEW.address_2 IS DISTINCT FROM OLD.address_2 OR NEW.address_3 IS DISTINCT FROM OLD.address_3 OR NEW.postal_code IS DISTINCT FROM OLD.postal_code OR NEW.buyer_custom_questions IS DISTINCT FROM OLD.buyer_custom_questions OR NEW.payment_method_type IS DISTINCT FROM OLD.payment_method_type OR NEW.payment_method_id IS DISTINCT FROM OLD.payment_method_id OR NEW.payment_method_external_id IS DISTINCT FROM OLD.payment_method_external_id OR NEW.payment_method_name IS DISTINCT FROM OLD.payment_method_name OR NEW.payment_method_instructions IS DISTINCT FROM OLD.payment_method_instructions) THEN
-          PERFORM record_change(NEW.box_office_id, 'ORDER.UPDATED', NEW.id);
-        END IF;
-        IF NEW.buyer_email IS DISTINCT FROM OLD.buyer_email THEN
-          UPDATE issued_tickets SET updated_at = sync_stamp()
-           WHERE order_id = NEW.id AND updated_at < sync_stamp();
-        END IF;
-      ELSE
-        PERFORM record_change(OLD.box_office_id, 'ORDER.DELETED', OLD.id);
+  DECLARE
+    shown orders;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'INSERT' THEN
+      PERFORM record_change(NEW.box_office_id, 'ORDER.CREATED', NEW.id);
+    ELSIF TG_OP = 'UPDATE' THEN
+      -- A change of anything but its own time is a change of the order.
+      shown := NEW;
+      shown.updated_at := OLD.updated_at;
+      IF shown IS DISTINCT FROM OLD THEN
+        PERFORM record_change(NEW.box_office_id, 'ORDER.UPDATED', NEW.id);
       END IF;
-      RETURN NULL; END
+      -- Its tickets show the buyer's e-mail; and none is later than the order (one that was ahead
+      -- of the clock comes back with it).
+      IF NEW.buyer_email IS DISTINCT FROM OLD.buyer_email OR NEW.updated_at < OLD.updated_at THEN
+        UPDATE issued_tickets SET updated_at = NEW.updated_at
+         WHERE order_id = NEW.id AND updated_at <> NEW.updated_at
+           AND (updated_at > NEW.updated_at OR NEW.buyer_email IS DISTINCT FROM OLD.buyer_email);
+      END IF;
+    ELSE
+      PERFORM record_change(OLD.box_office_id, 'ORDER.DELETED', OLD.id);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_orders_sync_after
@@ -1154,14 +1275,21 @@ CREATE OR REPLACE FUNCTION public.orders_sync_before()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  BEGIN IF sync_importing() THEN RETURN NEW; END IF;
-  IF TG_OP = 'INSERT' THEN
-    NEW.updated_at := greatest(NEW.updated_at, NEW.created_at,  sync_stamp());
-  ELSIF (NEW.box_office_id IS DISTINCT FROM OLD.box_office_id OR NEW.event_id IS DISTINCT FROM OLD.event_id OR NEW.status IS DISTINCT FROM OLD.status OR NEW.status_message IS DISTINCT FROM OLD.status_message OR NEW.currency IS DISTINCT FROM OLD.currency OR NEW.subtotal IS DISTINCT FROM OLD.subtotal OR NEW.tax IS DISTINCT FROM OLD.tax OR NEW.total IS DISTINCT FROM OLD.total OR NEW.refund_amount IS DISTINCT FROM OLD.refund_amount OR NEW.txn_id IS DISTINCT FROM OLD.txn_id OR NEW.created_at IS DISTINCT FROM OLD.created_at OR NEW.buyer_name IS DISTINCT FROM OLD.buyer_name OR NEW.buyer_email IS DISTINCT FROM OLD.buyer_email OR NEW.buyer_email_lookup IS DISTINCT FROM OLD.buyer_email_lookup OR NEW.buyer_phone IS DISTINCT FROM OLD.buyer_phone OR NEW.address_1 IS DISTINCT FROM OLD.address_1 OR NEW.address_2 IS DISTINCT FROM OLD.address_2 OR NEW.address_3 IS DISTINCT FROM OLD.address_3 OR NEW.postal_code IS DISTINCT FROM OLD.postal_code OR NEW.buyer_custom_questions IS DISTINCT FROM OLD.buyer_custom_questions OR NEW.payment_method_type IS DISTINCT FROM OLD.payment_method_type OR NEW.payment_method_id IS DISTINCT FROM OLD.payment_method_id OR NEW.payment_method_external_id IS DISTINCT FROM OLD.payment_method_external_id OR NEW.payment_method_name IS DISTINCT FROM OLD.payment_method_name OR NEW.payment_method_instructions IS DISTINCT FROM OLD.payment_method_instructions) OR NEW.updated_at IS DISTINCT FROM OLD.updated_at THEN
-    NEW.updated_at := greatest(NEW.updated_at, OLD.updated_at, NEW.created_at,
-                               sync_stamp());
-  END IF;
-  RETURN NEW; END
+  DECLARE
+    stamp bigint;
+    clock bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NEW; END IF;
+    IF TG_OP = 'UPDATE' AND NEW IS NOT DISTINCT FROM OLD THEN RETURN NEW; END IF;
+    stamp := sync_stamp(NEW.box_office_id);
+    clock := floor(extract(epoch FROM clock_timestamp()))::bigint;
+    IF NEW.created_at > clock THEN NEW.created_at := clock; END IF;
+    NEW.updated_at := greatest(stamp, NEW.created_at, least(NEW.updated_at, clock));
+    IF TG_OP = 'UPDATE' THEN
+      NEW.updated_at := greatest(NEW.updated_at, least(OLD.updated_at, clock));
+    END IF;
+    RETURN NEW;
+  END
 $function$;
 
 CREATE TRIGGER trg_orders_sync_before
@@ -1216,20 +1344,28 @@ CREATE OR REPLACE FUNCTION public.ticket_groups_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE item integer; office integer;
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'UPDATE' THEN
-          IF NOT (NEW.event_id IS DISTINCT FROM OLD.event_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.max_per_order IS DISTINCT FROM OLD.max_per_order OR NEW.sort_order IS DISTINCT FROM OLD.sort_order) THEN RETURN NULL; END IF;
-        END IF;
-        IF TG_OP = 'DELETE' THEN item := OLD.event_id; ELSE item := NEW.event_id; END IF;
-        SELECT p.box_office_id INTO office FROM events p WHERE p.id = item;
-        IF office IS NULL THEN RETURN NULL; END IF;
-        IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                         AND c.resource_id = item AND c.type = 'EVENT.CREATED'
-                         AND c.created_at = sync_stamp()) THEN
-          PERFORM record_change(office, 'EVENT.UPDATED', item);
-        END IF;
-        RETURN NULL; END
+  DECLARE
+    item integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'UPDATE' THEN
+      IF NEW IS NOT DISTINCT FROM OLD THEN RETURN NULL; END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN item := OLD.event_id; ELSE item := NEW.event_id; END IF;
+    SELECT p.box_office_id INTO office FROM events p WHERE p.id = item;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    stamp := sync_stamp(office);
+    -- Written by the transaction that created the parent (whose CREATED entry is a row of this
+    -- transaction): part of the creation.
+    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                     AND c.resource_id = item AND c.type = 'EVENT.CREATED'
+                     AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
+      PERFORM record_change(office, 'EVENT.UPDATED', item);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_ticket_groups_sync_after
@@ -1312,20 +1448,33 @@ CREATE OR REPLACE FUNCTION public.ticket_types_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE item integer; office integer;
-  BEGIN IF sync_importing() THEN RETURN NULL; END IF;
-        IF TG_OP = 'UPDATE' THEN
-          IF NOT (NEW.event_id IS DISTINCT FROM OLD.event_id OR NEW.group_id IS DISTINCT FROM OLD.group_id OR NEW.name IS DISTINCT FROM OLD.name OR NEW.description IS DISTINCT FROM OLD.description OR NEW.price IS DISTINCT FROM OLD.price OR NEW.booking_fee IS DISTINCT FROM OLD.booking_fee OR NEW.min_per_order IS DISTINCT FROM OLD.min_per_order OR NEW.max_per_order IS DISTINCT FROM OLD.max_per_order OR NEW.status IS DISTINCT FROM OLD.status OR NEW.type IS DISTINCT FROM OLD.type OR NEW.sort_order IS DISTINCT FROM OLD.sort_order OR NEW.access_code IS DISTINCT FROM OLD.access_code OR NEW.quantity_total IS DISTINCT FROM OLD.quantity_total) THEN RETURN NULL; END IF;
-        END IF;
-        IF TG_OP = 'DELETE' THEN item := OLD.event_id; ELSE item := NEW.event_id; END IF;
-        SELECT p.box_office_id INTO office FROM events p WHERE p.id = item;
-        IF office IS NULL THEN RETURN NULL; END IF;
-        IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
-                         AND c.resource_id = item AND c.type = 'EVENT.CREATED'
-                         AND c.created_at = sync_stamp()) THEN
-          PERFORM record_change(office, 'EVENT.UPDATED', item);
-        END IF;
-        RETURN NULL; END
+  DECLARE
+    shown ticket_types;
+    item integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    IF TG_OP = 'UPDATE' THEN
+      shown := NEW;
+      shown.quantity_issued := OLD.quantity_issued;
+      shown.quantity_held := OLD.quantity_held;
+      shown.quantity_in_baskets := OLD.quantity_in_baskets;
+      IF shown IS NOT DISTINCT FROM OLD THEN RETURN NULL; END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN item := OLD.event_id; ELSE item := NEW.event_id; END IF;
+    SELECT p.box_office_id INTO office FROM events p WHERE p.id = item;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    stamp := sync_stamp(office);
+    -- Written by the transaction that created the parent (whose CREATED entry is a row of this
+    -- transaction): part of the creation.
+    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+                     AND c.resource_id = item AND c.type = 'EVENT.CREATED'
+                     AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
+      PERFORM record_change(office, 'EVENT.UPDATED', item);
+    END IF;
+    RETURN NULL;
+  END
 $function$;
 
 CREATE TRIGGER trg_ticket_types_sync_after

@@ -76,21 +76,22 @@ CREATE TRIGGER trg_check_ins_checked_in_insert AFTER INSERT ON check_ins
     SELECT coalesce(sum(c.quantity), 0) = 1 FROM check_ins c WHERE c.issued_ticket_id = NEW.issued_ticket_id)
   WHERE id = NEW.issued_ticket_id; END;
 
-CREATE TRIGGER trg_check_ins_sync_bump AFTER INSERT ON check_ins BEGIN
+CREATE TRIGGER trg_check_ins_sync_bump AFTER INSERT ON check_ins WHEN EXISTS (SELECT 1 FROM sync_import) BEGIN
     UPDATE issued_tickets SET updated_at = NEW.created_at
      WHERE id = NEW.issued_ticket_id AND updated_at < NEW.created_at;
   END;
 
 CREATE TRIGGER trg_check_ins_sync_insert AFTER INSERT ON check_ins
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    UPDATE check_ins SET created_at = max(NEW.created_at, unixepoch()) WHERE id = NEW.id;
+    UPDATE check_ins SET check_in_at = min(check_in_at, unixepoch()), created_at = unixepoch()
+     WHERE id = NEW.id;
     INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE true
-     ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-   INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-     SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
-            'CHECK_IN.CREATED', NEW.id, unixepoch() WHERE true;
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'CHECK_IN.CREATED', NEW.id, unixepoch() WHERE true;
     UPDATE issued_tickets SET updated_at = unixepoch()
-     WHERE id = NEW.issued_ticket_id AND updated_at < unixepoch();
+     WHERE id = NEW.issued_ticket_id AND updated_at IS NOT unixepoch();
   END;
 
 CREATE TABLE "event_payment_methods" (
@@ -107,40 +108,30 @@ CREATE TABLE "event_payment_methods" (
 CREATE INDEX "IDX_event_payment_methods_event" ON "event_payment_methods" ("event_id", "id");
 
 CREATE TRIGGER trg_event_payment_methods_sync_delete AFTER DELETE ON event_payment_methods
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id) AND c.resource_id = OLD.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id)),
-             'EVENT.UPDATED', OLD.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id) AND c.resource_id = OLD.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT.UPDATED', OLD.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_payment_methods_sync_insert AFTER INSERT ON event_payment_methods
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
-             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_payment_methods_sync_update AFTER UPDATE ON event_payment_methods
     WHEN (NEW.event_id IS NOT OLD.event_id OR NEW.type IS NOT OLD.type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.external_id IS NOT OLD.external_id OR NEW.name IS NOT OLD.name OR NEW.instructions IS NOT OLD.instructions) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-     AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
-              'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-     AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
+             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL;
   END;
 
 CREATE TABLE "event_series" (
@@ -210,40 +201,30 @@ CREATE TABLE "event_series_payment_methods" (
 CREATE INDEX "IDX_event_series_payment_methods_series" ON "event_series_payment_methods" ("event_series_id", "id");
 
 CREATE TRIGGER trg_event_series_payment_methods_sync_delete AFTER DELETE ON event_series_payment_methods
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) AND c.resource_id = OLD.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id)),
-             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) AND c.resource_id = OLD.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_payment_methods_sync_insert AFTER INSERT ON event_series_payment_methods
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
-             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_payment_methods_sync_update AFTER UPDATE ON event_series_payment_methods
     WHEN (NEW.event_series_id IS NOT OLD.event_series_id OR NEW.type IS NOT OLD.type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.external_id IS NOT OLD.external_id OR NEW.name IS NOT OLD.name OR NEW.instructions IS NOT OLD.instructions) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-     AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
-              'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-     AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
+             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL;
   END;
 
 CREATE TABLE "event_series_ticket_groups" (
@@ -258,40 +239,30 @@ CREATE TABLE "event_series_ticket_groups" (
 CREATE INDEX "IDX_event_series_ticket_groups_series" ON "event_series_ticket_groups" ("event_series_id", "sort_order", "id");
 
 CREATE TRIGGER trg_event_series_ticket_groups_sync_delete AFTER DELETE ON event_series_ticket_groups
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) AND c.resource_id = OLD.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id)),
-             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) AND c.resource_id = OLD.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_ticket_groups_sync_insert AFTER INSERT ON event_series_ticket_groups
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
-             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_ticket_groups_sync_update AFTER UPDATE ON event_series_ticket_groups
     WHEN (NEW.event_series_id IS NOT OLD.event_series_id OR NEW.name IS NOT OLD.name OR NEW.max_per_order IS NOT OLD.max_per_order OR NEW.sort_order IS NOT OLD.sort_order) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-     AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
-              'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-     AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
+             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL;
   END;
 
 CREATE TABLE "event_series_ticket_types" (
@@ -336,40 +307,30 @@ CREATE TRIGGER trg_event_series_ticket_types_id_counter_update AFTER UPDATE OF i
     WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'ticket_types'); END;
 
 CREATE TRIGGER trg_event_series_ticket_types_sync_delete AFTER DELETE ON event_series_ticket_types
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) AND c.resource_id = OLD.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id)),
-             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) AND c.resource_id = OLD.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_ticket_types_sync_insert AFTER INSERT ON event_series_ticket_types
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
-             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-    AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_ticket_types_sync_update AFTER UPDATE ON event_series_ticket_types
     WHEN (NEW.event_series_id IS NOT OLD.event_series_id OR NEW.group_id IS NOT OLD.group_id OR NEW.name IS NOT OLD.name OR NEW.description IS NOT OLD.description OR NEW.price IS NOT OLD.price OR NEW.booking_fee IS NOT OLD.booking_fee OR NEW.min_per_order IS NOT OLD.min_per_order OR NEW.max_per_order IS NOT OLD.max_per_order OR NEW.quantity_total IS NOT OLD.quantity_total OR NEW.status IS NOT OLD.status OR NEW.type IS NOT OLD.type OR NEW.sort_order IS NOT OLD.sort_order OR NEW.access_code IS NOT OLD.access_code) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-     AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch())
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
-              'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) AND c.resource_id = NEW.event_series_id
-     AND c.type = 'EVENT_SERIES.CREATED' AND c.created_at = unixepoch());
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id)),
+             'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL;
   END;
 
 CREATE TABLE "events" (
@@ -428,18 +389,18 @@ CREATE TRIGGER trg_events_sync_insert AFTER INSERT ON events
 CREATE TRIGGER trg_events_sync_update AFTER UPDATE ON events
     WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.name IS NOT OLD.name OR NEW.start_at IS NOT OLD.start_at OR NEW.end_at IS NOT OLD.end_at OR NEW.timezone IS NOT OLD.timezone OR NEW.status IS NOT OLD.status OR NEW.online_event IS NOT OLD.online_event OR NEW.private IS NOT OLD.private OR NEW.description IS NOT OLD.description OR NEW.access_code IS NOT OLD.access_code OR NEW.call_to_action IS NOT OLD.call_to_action OR NEW.url IS NOT OLD.url OR NEW.image_header_url IS NOT OLD.image_header_url OR NEW.image_thumbnail_url IS NOT OLD.image_thumbnail_url OR NEW.venue_name IS NOT OLD.venue_name OR NEW.venue_postal_code IS NOT OLD.venue_postal_code OR NEW.event_series_id IS NOT OLD.event_series_id OR NEW.currency IS NOT OLD.currency OR NEW.created_at IS NOT OLD.created_at) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE true
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
-              'EVENT.UPDATED', NEW.id, unixepoch() WHERE true;
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'EVENT.UPDATED', NEW.id, unixepoch() WHERE true;
     UPDATE orders SET updated_at = unixepoch()
-      WHERE box_office_id = NEW.box_office_id AND event_id = NEW.id
-        AND updated_at < unixepoch()
-        AND (NEW.name IS NOT OLD.name OR NEW.start_at IS NOT OLD.start_at
-             OR NEW.end_at IS NOT OLD.end_at OR NEW.timezone IS NOT OLD.timezone);
-     UPDATE issued_tickets SET updated_at = unixepoch()
-      WHERE event_id = NEW.id AND updated_at < unixepoch()
-        AND NEW.event_series_id IS NOT OLD.event_series_id;
+     WHERE box_office_id = NEW.box_office_id AND event_id = NEW.id
+       AND updated_at IS NOT unixepoch()
+       AND (NEW.name IS NOT OLD.name OR NEW.start_at IS NOT OLD.start_at
+            OR NEW.end_at IS NOT OLD.end_at OR NEW.timezone IS NOT OLD.timezone);
+    UPDATE issued_tickets SET updated_at = unixepoch()
+     WHERE event_id = NEW.id AND updated_at IS NOT unixepoch()
+       AND NEW.event_series_id IS NOT OLD.event_series_id;
   END;
 
 CREATE TABLE "import_generation" (
@@ -507,6 +468,23 @@ CREATE TRIGGER trg_issued_tickets_quantity_issued_update AFTER UPDATE OF status,
     WHERE id = OLD.ticket_type_id AND OLD.status = 'valid'; UPDATE ticket_types SET quantity_issued = quantity_issued + 1
     WHERE id = NEW.ticket_type_id AND NEW.status = 'valid'; END;
 
+CREATE TRIGGER trg_issued_tickets_sync_ahead AFTER UPDATE ON issued_tickets
+    WHEN (NEW.created_at > unixepoch() OR NEW.voided_at > unixepoch())
+     AND NOT (NEW.order_id IS NOT OLD.order_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.barcode IS NOT OLD.barcode OR NEW.barcode_url IS NOT OLD.barcode_url OR NEW.qr_code_url IS NOT OLD.qr_code_url OR NEW.description IS NOT OLD.description OR NEW.first_name IS NOT OLD.first_name OR NEW.last_name IS NOT OLD.last_name OR NEW.full_name IS NOT OLD.full_name OR NEW.reservation IS NOT OLD.reservation OR NEW.custom_questions IS NOT OLD.custom_questions OR NEW.created_at IS NOT OLD.created_at OR NEW.voided_at IS NOT OLD.voided_at OR NEW.box_office_id IS NOT OLD.box_office_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT OR IGNORE INTO sync_correcting (row_table, row_id) SELECT 'issued_tickets', NEW.id WHERE true;
+    UPDATE issued_tickets
+       SET created_at = min(created_at, unixepoch()), voided_at = min(voided_at, unixepoch()),
+           updated_at = unixepoch() WHERE id = NEW.id;
+    DELETE FROM sync_correcting WHERE row_table = 'issued_tickets' AND row_id = NEW.id AND true;
+    INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE true
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'ISSUED_TICKET.UPDATED', NEW.id, unixepoch() WHERE true;
+    UPDATE orders SET updated_at = unixepoch()
+      WHERE id IN (NEW.order_id) AND updated_at IS NOT unixepoch() AND true;
+  END;
+
 CREATE TRIGGER trg_issued_tickets_sync_bump AFTER UPDATE OF updated_at ON issued_tickets BEGIN
     UPDATE orders SET updated_at = NEW.updated_at
      WHERE id = NEW.order_id AND updated_at < NEW.updated_at;
@@ -515,44 +493,47 @@ CREATE TRIGGER trg_issued_tickets_sync_bump AFTER UPDATE OF updated_at ON issued
 CREATE TRIGGER trg_issued_tickets_sync_delete AFTER DELETE ON issued_tickets
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT INTO change_heads (box_office_id, last_id) SELECT OLD.box_office_id, 1 WHERE true
-         ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-       INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-         SELECT OLD.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = OLD.box_office_id),
-                'ISSUED_TICKET.DELETED', OLD.id, unixepoch() WHERE true;
-    UPDATE orders SET updated_at = unixepoch() WHERE id = OLD.order_id AND updated_at < unixepoch();
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT OLD.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = OLD.box_office_id),
+             'ISSUED_TICKET.DELETED', OLD.id, unixepoch() WHERE true;
+    UPDATE orders SET updated_at = unixepoch()
+      WHERE id IN (OLD.order_id) AND updated_at IS NOT unixepoch() AND true;
   END;
 
 CREATE TRIGGER trg_issued_tickets_sync_insert AFTER INSERT ON issued_tickets BEGIN
+    INSERT OR IGNORE INTO sync_correcting (row_table, row_id) SELECT 'issued_tickets', NEW.id WHERE NOT EXISTS (SELECT 1 FROM sync_import);
     UPDATE issued_tickets
-       SET updated_at = max(NEW.updated_at, NEW.created_at, coalesce(NEW.voided_at, 0), unixepoch())
-     WHERE id = NEW.id AND NOT EXISTS (SELECT 1 FROM sync_import);
+       SET created_at = min(created_at, unixepoch()), voided_at = min(voided_at, unixepoch()),
+           updated_at = unixepoch() WHERE id = NEW.id AND NOT EXISTS (SELECT 1 FROM sync_import);
+    DELETE FROM sync_correcting WHERE row_table = 'issued_tickets' AND row_id = NEW.id AND NOT EXISTS (SELECT 1 FROM sync_import);
     UPDATE orders SET updated_at = NEW.updated_at
-     WHERE id = NEW.order_id AND updated_at < NEW.updated_at;
+     WHERE id = NEW.order_id AND updated_at < NEW.updated_at AND EXISTS (SELECT 1 FROM sync_import);
+    UPDATE orders SET updated_at = unixepoch()
+      WHERE id IN (NEW.order_id) AND updated_at IS NOT unixepoch() AND NOT EXISTS (SELECT 1 FROM sync_import);
     INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE NOT EXISTS (SELECT 1 FROM sync_import)
-         ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-       INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-         SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
-                'ISSUED_TICKET.CREATED', NEW.id, unixepoch() WHERE NOT EXISTS (SELECT 1 FROM sync_import);
-  END;
-
-CREATE TRIGGER trg_issued_tickets_sync_stamp AFTER UPDATE OF updated_at ON issued_tickets
-    WHEN NOT ((NEW.order_id IS NOT OLD.order_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.barcode IS NOT OLD.barcode OR NEW.barcode_url IS NOT OLD.barcode_url OR NEW.qr_code_url IS NOT OLD.qr_code_url OR NEW.description IS NOT OLD.description OR NEW.first_name IS NOT OLD.first_name OR NEW.last_name IS NOT OLD.last_name OR NEW.full_name IS NOT OLD.full_name OR NEW.reservation IS NOT OLD.reservation OR NEW.custom_questions IS NOT OLD.custom_questions OR NEW.created_at IS NOT OLD.created_at OR NEW.voided_at IS NOT OLD.voided_at OR NEW.box_office_id IS NOT OLD.box_office_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id) OR NEW.checked_in IS NOT OLD.checked_in) AND NOT EXISTS (SELECT 1 FROM sync_import)
-     AND NEW.updated_at < max(OLD.updated_at, unixepoch()) BEGIN
-    UPDATE issued_tickets SET updated_at = max(OLD.updated_at, unixepoch()) WHERE id = NEW.id;
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'ISSUED_TICKET.CREATED', NEW.id, unixepoch() WHERE NOT EXISTS (SELECT 1 FROM sync_import);
   END;
 
 CREATE TRIGGER trg_issued_tickets_sync_update AFTER UPDATE ON issued_tickets
-    WHEN ((NEW.order_id IS NOT OLD.order_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.barcode IS NOT OLD.barcode OR NEW.barcode_url IS NOT OLD.barcode_url OR NEW.qr_code_url IS NOT OLD.qr_code_url OR NEW.description IS NOT OLD.description OR NEW.first_name IS NOT OLD.first_name OR NEW.last_name IS NOT OLD.last_name OR NEW.full_name IS NOT OLD.full_name OR NEW.reservation IS NOT OLD.reservation OR NEW.custom_questions IS NOT OLD.custom_questions OR NEW.created_at IS NOT OLD.created_at OR NEW.voided_at IS NOT OLD.voided_at OR NEW.box_office_id IS NOT OLD.box_office_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id) OR NEW.checked_in IS NOT OLD.checked_in) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    WHEN ((NEW.order_id IS NOT OLD.order_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.barcode IS NOT OLD.barcode OR NEW.barcode_url IS NOT OLD.barcode_url OR NEW.qr_code_url IS NOT OLD.qr_code_url OR NEW.description IS NOT OLD.description OR NEW.first_name IS NOT OLD.first_name OR NEW.last_name IS NOT OLD.last_name OR NEW.full_name IS NOT OLD.full_name OR NEW.reservation IS NOT OLD.reservation OR NEW.custom_questions IS NOT OLD.custom_questions OR NEW.created_at IS NOT OLD.created_at OR NEW.voided_at IS NOT OLD.voided_at OR NEW.box_office_id IS NOT OLD.box_office_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id) OR NEW.checked_in IS NOT OLD.checked_in
+          OR NEW.updated_at IS NOT OLD.updated_at)
+     AND NOT EXISTS (SELECT 1 FROM sync_import) AND NOT EXISTS (SELECT 1 FROM sync_correcting WHERE row_table = 'issued_tickets' AND row_id = NEW.id) BEGIN
     UPDATE issued_tickets
-       SET updated_at = max(NEW.updated_at, OLD.updated_at, NEW.created_at,
-                            coalesce(NEW.voided_at, 0), unixepoch())
-     WHERE id = NEW.id;
+       SET created_at = min(created_at, unixepoch()), voided_at = min(voided_at, unixepoch()),
+           updated_at = unixepoch()
+     WHERE id = NEW.id
+       AND (updated_at IS NOT unixepoch() OR created_at > unixepoch() OR voided_at > unixepoch());
     INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE (NEW.order_id IS NOT OLD.order_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.barcode IS NOT OLD.barcode OR NEW.barcode_url IS NOT OLD.barcode_url OR NEW.qr_code_url IS NOT OLD.qr_code_url OR NEW.description IS NOT OLD.description OR NEW.first_name IS NOT OLD.first_name OR NEW.last_name IS NOT OLD.last_name OR NEW.full_name IS NOT OLD.full_name OR NEW.reservation IS NOT OLD.reservation OR NEW.custom_questions IS NOT OLD.custom_questions OR NEW.created_at IS NOT OLD.created_at OR NEW.voided_at IS NOT OLD.voided_at OR NEW.box_office_id IS NOT OLD.box_office_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id)
-         ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-       INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-         SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
-                'ISSUED_TICKET.UPDATED', NEW.id, unixepoch() WHERE (NEW.order_id IS NOT OLD.order_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.barcode IS NOT OLD.barcode OR NEW.barcode_url IS NOT OLD.barcode_url OR NEW.qr_code_url IS NOT OLD.qr_code_url OR NEW.description IS NOT OLD.description OR NEW.first_name IS NOT OLD.first_name OR NEW.last_name IS NOT OLD.last_name OR NEW.full_name IS NOT OLD.full_name OR NEW.reservation IS NOT OLD.reservation OR NEW.custom_questions IS NOT OLD.custom_questions OR NEW.created_at IS NOT OLD.created_at OR NEW.voided_at IS NOT OLD.voided_at OR NEW.box_office_id IS NOT OLD.box_office_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id);
-    UPDATE orders SET updated_at = unixepoch() WHERE id = OLD.order_id AND updated_at < unixepoch();
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'ISSUED_TICKET.UPDATED', NEW.id, unixepoch() WHERE (NEW.order_id IS NOT OLD.order_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.barcode IS NOT OLD.barcode OR NEW.barcode_url IS NOT OLD.barcode_url OR NEW.qr_code_url IS NOT OLD.qr_code_url OR NEW.description IS NOT OLD.description OR NEW.first_name IS NOT OLD.first_name OR NEW.last_name IS NOT OLD.last_name OR NEW.full_name IS NOT OLD.full_name OR NEW.reservation IS NOT OLD.reservation OR NEW.custom_questions IS NOT OLD.custom_questions OR NEW.created_at IS NOT OLD.created_at OR NEW.voided_at IS NOT OLD.voided_at OR NEW.box_office_id IS NOT OLD.box_office_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id);
+    UPDATE orders SET updated_at = unixepoch()
+      WHERE id IN (OLD.order_id, NEW.order_id) AND updated_at IS NOT unixepoch() AND true;
   END;
 
 CREATE TRIGGER trg_issued_tickets_ticket_days_delete AFTER DELETE ON issued_tickets
@@ -626,41 +607,36 @@ CREATE TABLE "line_items" (
 CREATE INDEX "IDX_line_items_order" ON "line_items" ("order_id", "id");
 
 CREATE TRIGGER trg_line_items_sync_delete AFTER DELETE ON line_items
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM orders WHERE id = OLD.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = OLD.order_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM orders WHERE id = OLD.order_id) AND c.resource_id = OLD.order_id
-    AND c.type = 'ORDER.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM orders WHERE id = OLD.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = OLD.order_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM orders WHERE id = OLD.order_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM orders WHERE id = OLD.order_id)),
-             'ORDER.UPDATED', OLD.order_id, unixepoch() WHERE (SELECT box_office_id FROM orders WHERE id = OLD.order_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM orders WHERE id = OLD.order_id) AND c.resource_id = OLD.order_id
-    AND c.type = 'ORDER.CREATED' AND c.created_at = unixepoch());
-      UPDATE orders SET updated_at = unixepoch() WHERE id = OLD.order_id AND updated_at < unixepoch(); END;
+             'ORDER.UPDATED', OLD.order_id, unixepoch() WHERE (SELECT box_office_id FROM orders WHERE id = OLD.order_id) IS NOT NULL;
+    UPDATE orders SET updated_at = unixepoch()
+      WHERE id IN (OLD.order_id) AND updated_at IS NOT unixepoch() AND true;
+  END;
 
 CREATE TRIGGER trg_line_items_sync_insert AFTER INSERT ON line_items
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM orders WHERE id = NEW.order_id) AND c.resource_id = NEW.order_id
-    AND c.type = 'ORDER.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM orders WHERE id = NEW.order_id)),
-             'ORDER.UPDATED', NEW.order_id, unixepoch() WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM orders WHERE id = NEW.order_id) AND c.resource_id = NEW.order_id
-    AND c.type = 'ORDER.CREATED' AND c.created_at = unixepoch());
-      UPDATE orders SET updated_at = unixepoch() WHERE id = NEW.order_id AND updated_at < unixepoch(); END;
+             'ORDER.UPDATED', NEW.order_id, unixepoch() WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL;
+    UPDATE orders SET updated_at = unixepoch()
+      WHERE id IN (NEW.order_id) AND updated_at IS NOT unixepoch() AND true;
+  END;
 
 CREATE TRIGGER trg_line_items_sync_update AFTER UPDATE ON line_items
     WHEN (NEW.order_id IS NOT OLD.order_id OR NEW.type IS NOT OLD.type OR NEW.description IS NOT OLD.description OR NEW.quantity IS NOT OLD.quantity OR NEW.value IS NOT OLD.value OR NEW.booking_fee IS NOT OLD.booking_fee OR NEW.total IS NOT OLD.total) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM orders WHERE id = NEW.order_id) AND c.resource_id = NEW.order_id
-     AND c.type = 'ORDER.CREATED' AND c.created_at = unixepoch())
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM orders WHERE id = NEW.order_id)),
-              'ORDER.UPDATED', NEW.order_id, unixepoch() WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM orders WHERE id = NEW.order_id) AND c.resource_id = NEW.order_id
-     AND c.type = 'ORDER.CREATED' AND c.created_at = unixepoch());
-       UPDATE orders SET updated_at = unixepoch() WHERE id = NEW.order_id AND updated_at < unixepoch();
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM orders WHERE id = NEW.order_id)),
+             'ORDER.UPDATED', NEW.order_id, unixepoch() WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL;
+    UPDATE orders SET updated_at = unixepoch()
+      WHERE id IN (NEW.order_id) AND updated_at IS NOT unixepoch() AND true;
   END;
 
 CREATE TABLE "order_days" (
@@ -835,6 +811,20 @@ CREATE TRIGGER trg_orders_revenue_hours_update_old AFTER UPDATE OF status, creat
   BEGIN UPDATE revenue_hours SET revenue = revenue - (OLD.total - OLD.refund_amount)
   WHERE box_office_id = OLD.box_office_id AND hour = OLD.created_at / 3600 AND currency = OLD.currency; END;
 
+CREATE TRIGGER trg_orders_sync_ahead AFTER UPDATE ON orders
+    WHEN NEW.created_at > unixepoch() AND NOT (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT OR IGNORE INTO sync_correcting (row_table, row_id) SELECT 'orders', NEW.id WHERE true;
+    UPDATE orders SET created_at = min(created_at, unixepoch()), updated_at = unixepoch() WHERE id = NEW.id;
+    DELETE FROM sync_correcting WHERE row_table = 'orders' AND row_id = NEW.id AND true;
+    INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE true
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'ORDER.UPDATED', NEW.id, unixepoch() WHERE true;
+    UPDATE issued_tickets SET updated_at = unixepoch()
+     WHERE order_id = NEW.id AND updated_at > unixepoch();
+  END;
+
 CREATE TRIGGER trg_orders_sync_delete AFTER DELETE ON orders WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT INTO change_heads (box_office_id, last_id) SELECT OLD.box_office_id, 1 WHERE true
          ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
@@ -844,34 +834,29 @@ CREATE TRIGGER trg_orders_sync_delete AFTER DELETE ON orders WHEN NOT EXISTS (SE
   END;
 
 CREATE TRIGGER trg_orders_sync_insert AFTER INSERT ON orders WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    UPDATE orders SET updated_at = max(NEW.updated_at, NEW.created_at, unixepoch())
-     WHERE id = NEW.id;
+    INSERT OR IGNORE INTO sync_correcting (row_table, row_id) SELECT 'orders', NEW.id WHERE true;
+    UPDATE orders SET created_at = min(created_at, unixepoch()), updated_at = unixepoch() WHERE id = NEW.id;
+    DELETE FROM sync_correcting WHERE row_table = 'orders' AND row_id = NEW.id AND true;
     INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE true
-         ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-       INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-         SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
-                'ORDER.CREATED', NEW.id, unixepoch() WHERE true;
-  END;
-
-CREATE TRIGGER trg_orders_sync_stamp AFTER UPDATE OF updated_at ON orders
-    WHEN NOT (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions) AND NOT EXISTS (SELECT 1 FROM sync_import)
-     AND NEW.updated_at < max(OLD.updated_at, unixepoch()) BEGIN
-    UPDATE orders SET updated_at = max(OLD.updated_at, unixepoch()) WHERE id = NEW.id;
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'ORDER.CREATED', NEW.id, unixepoch() WHERE true;
   END;
 
 CREATE TRIGGER trg_orders_sync_update AFTER UPDATE ON orders
-    WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    UPDATE orders
-       SET updated_at = max(NEW.updated_at, OLD.updated_at, NEW.created_at, unixepoch())
-     WHERE id = NEW.id;
-    INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE true
-         ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-       INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-         SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
-                'ORDER.UPDATED', NEW.id, unixepoch() WHERE true;
+    WHEN ((NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions) OR NEW.updated_at IS NOT OLD.updated_at)
+     AND NOT EXISTS (SELECT 1 FROM sync_import) AND NOT EXISTS (SELECT 1 FROM sync_correcting WHERE row_table = 'orders' AND row_id = NEW.id) BEGIN
+    UPDATE orders SET created_at = min(created_at, unixepoch()), updated_at = unixepoch()
+     WHERE id = NEW.id AND (updated_at IS NOT unixepoch() OR created_at > unixepoch());
+    INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions)
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
+             'ORDER.UPDATED', NEW.id, unixepoch() WHERE (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions);
     UPDATE issued_tickets SET updated_at = unixepoch()
-     WHERE order_id = NEW.id AND NEW.buyer_email IS NOT OLD.buyer_email
-       AND updated_at < unixepoch();
+     WHERE order_id = NEW.id AND updated_at IS NOT unixepoch()
+       AND (updated_at > unixepoch() OR NEW.buyer_email IS NOT OLD.buyer_email);
   END;
 
 CREATE TABLE "revenue_days" (
@@ -893,6 +878,12 @@ CREATE TABLE "revenue_hours" (
 CREATE TABLE "stock_versions" (
   "box_office_id" integer PRIMARY KEY NOT NULL,
   "version" bigint NOT NULL DEFAULT (0)
+);
+
+CREATE TABLE sync_correcting (
+  row_table varchar(32) NOT NULL,
+  row_id integer NOT NULL,
+  PRIMARY KEY (row_table, row_id)
 );
 
 CREATE TABLE "sync_import" (
@@ -921,40 +912,30 @@ CREATE TABLE "ticket_groups" (
 CREATE INDEX "IDX_ticket_groups_event" ON "ticket_groups" ("event_id", "sort_order", "id");
 
 CREATE TRIGGER trg_ticket_groups_sync_delete AFTER DELETE ON ticket_groups
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id) AND c.resource_id = OLD.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id)),
-             'EVENT.UPDATED', OLD.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id) AND c.resource_id = OLD.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT.UPDATED', OLD.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_ticket_groups_sync_insert AFTER INSERT ON ticket_groups
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
-             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_ticket_groups_sync_update AFTER UPDATE ON ticket_groups
     WHEN (NEW.event_id IS NOT OLD.event_id OR NEW.name IS NOT OLD.name OR NEW.max_per_order IS NOT OLD.max_per_order OR NEW.sort_order IS NOT OLD.sort_order) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-     AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
-              'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-     AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
+             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL;
   END;
 
 CREATE TABLE "ticket_hours" (
@@ -1019,38 +1000,28 @@ CREATE TRIGGER trg_ticket_types_stock_version
   END;
 
 CREATE TRIGGER trg_ticket_types_sync_delete AFTER DELETE ON ticket_types
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id) AND c.resource_id = OLD.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id)),
-             'EVENT.UPDATED', OLD.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id) AND c.resource_id = OLD.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT.UPDATED', OLD.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_ticket_types_sync_insert AFTER INSERT ON ticket_types
-   WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
+    WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
-             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-  WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-    AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
-       END;
+             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_ticket_types_sync_update AFTER UPDATE ON ticket_types
     WHEN (NEW.event_id IS NOT OLD.event_id OR NEW.group_id IS NOT OLD.group_id OR NEW.name IS NOT OLD.name OR NEW.description IS NOT OLD.description OR NEW.price IS NOT OLD.price OR NEW.booking_fee IS NOT OLD.booking_fee OR NEW.min_per_order IS NOT OLD.min_per_order OR NEW.max_per_order IS NOT OLD.max_per_order OR NEW.status IS NOT OLD.status OR NEW.type IS NOT OLD.type OR NEW.sort_order IS NOT OLD.sort_order OR NEW.access_code IS NOT OLD.access_code OR NEW.quantity_total IS NOT OLD.quantity_total) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
-    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-     AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch())
-       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
-     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-       SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
-              'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM changes c
-   WHERE c.box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id) AND c.resource_id = NEW.event_id
-     AND c.type = 'EVENT.CREATED' AND c.created_at = unixepoch());
+    INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
+             'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL;
   END;
