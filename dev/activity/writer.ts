@@ -23,6 +23,12 @@ export interface ChangeOptions {
   holdMs?: number;
 }
 
+/**
+ * SQLite: the time a change is given to commit within the stamp's last second of SYNC_LAG_S
+ * (docs/API.md, "The stamp and the sync horizon").
+ */
+const SQLITE_COMMIT_HEADROOM_MS = 250;
+
 const PREFIXES: Record<string, string> = {
   ORDER: 'or_',
   ISSUED_TICKET: 'it_',
@@ -320,16 +326,19 @@ export class ActivityWriter {
         `--hold-ms must be a whole number of milliseconds, got ${holdMs}`,
       );
     }
-    if (this.db.type === 'sqlite' && holdMs > 0) {
+    if (this.db.type === 'sqlite') {
       // Only so long that the commit still comes within SYNC_LAG_S of the stamp: started just
       // after a second begins, the stamp is that second.
-      const limit = this.syncLagSeconds * 1000 - 250;
+      const limit = this.syncLagSeconds * 1000 - SQLITE_COMMIT_HEADROOM_MS;
       if (holdMs > limit) {
         throw new ActivityError(
           `--hold-ms ${holdMs}: on SQLite a writer must commit within SYNC_LAG_S (${this.syncLagSeconds} s) of its stamp, so at most ${limit}`,
         );
       }
-      await sleep(1000 - (Date.now() % 1000) + 5);
+      // A change begun in a second's last moments is stamped with that second and may commit in
+      // the next: with SYNC_LAG_S = 1 that is too late, so it waits for the next second.
+      const left = 1000 - (Date.now() % 1000);
+      if (holdMs > 0 || left < SQLITE_COMMIT_HEADROOM_MS) await sleep(left + 5);
     }
     await this.db.begin();
     try {
