@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/app-config';
 import { type ReadRows, rowReader } from '../database/row-reader';
 import { dialectFor, type Statement } from '../database/sql-dialect';
@@ -52,6 +53,27 @@ export function syncHorizonStatement(
 }
 
 /**
+ * How far the sync horizon is behind the database clock, in seconds: the horizon statement read
+ * against the same clock. SQLite: always SYNC_LAG_S. PostgreSQL: 1, or more while a write
+ * transaction that announced its stamp is still open (however old), holding every box office's
+ * horizon back.
+ */
+export function syncHorizonLagStatement(
+  databaseType: string,
+  lagSeconds: number,
+): Statement {
+  const horizon = syncHorizonStatement(databaseType, lagSeconds);
+  const now =
+    dialectFor(databaseType).name === 'sqlite'
+      ? 'unixepoch()'
+      : 'floor(extract(epoch FROM statement_timestamp()))::bigint';
+  return {
+    sql: `SELECT ${now} - h.horizon AS lag FROM (${horizon.sql}) h`,
+    params: horizon.params,
+  };
+}
+
+/**
  * Reads the sync horizon: one statement, see syncHorizonStatement, sent as the resource readers
  * send theirs (a named prepared statement on PostgreSQL: it runs before every sync page).
  */
@@ -60,12 +82,30 @@ export class SyncHorizon {
   private readonly statement: Statement;
   private readonly rows: ReadRows;
 
-  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    config: AppConfig,
+    metrics: Metrics,
+  ) {
     this.statement = syncHorizonStatement(
       dataSource.options.type,
       config.syncLagSeconds,
     );
     this.rows = rowReader(dataSource);
+    const lag = syncHorizonLagStatement(
+      dataSource.options.type,
+      config.syncLagSeconds,
+    );
+    metrics.readGauge(
+      {
+        name: 'boxoffice_sync_horizon_lag_seconds',
+        help: "Database clock minus the sync horizon H, read at each scrape: how far behind now every box office's sync position stays. SQLite: SYNC_LAG_S; PostgreSQL: 1, more while a write transaction is open.",
+      },
+      async () => {
+        const [row] = await this.rows(lag.sql, lag.params);
+        return Number(row.lag);
+      },
+    );
   }
 
   async read(): Promise<number> {
