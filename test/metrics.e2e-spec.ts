@@ -1,5 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { errorBody } from './utils/api';
@@ -387,6 +390,45 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
         status: check.status,
         output: `${check.stdout}${check.stderr}`,
       }).toEqual({ status: 0, output: '' });
+    },
+  );
+
+  (promtool ? it : it.skip)(
+    "gives docs/OPERATIONS.md's scrape config and alert rules to promtool, which takes them",
+    () => {
+      const [scrapeConfig, rules] = [
+        ...readFileSync(
+          join(__dirname, '../docs/OPERATIONS.md'),
+          'utf8',
+        ).matchAll(/```yaml\n([\s\S]*?)```/g),
+      ].map((block) => block[1]);
+      const dir = mkdtempSync(join(tmpdir(), 'boxoffice-promtool-'));
+      try {
+        // The token file the config names must exist for promtool: one of our own stands in.
+        writeFileSync(join(dir, 'token'), TOKEN);
+        writeFileSync(
+          join(dir, 'prometheus.yml'),
+          scrapeConfig.replace(
+            /credentials_file: \S+/,
+            `credentials_file: ${join(dir, 'token')}`,
+          ),
+        );
+        writeFileSync(join(dir, 'rules.yml'), rules);
+        for (const args of [
+          ['check', 'config', join(dir, 'prometheus.yml')],
+          ['check', 'rules', join(dir, 'rules.yml')],
+        ]) {
+          const check = spawnSync('promtool', args, { encoding: 'utf8' });
+          expect({ args, status: check.status, output: check.stdout }).toEqual({
+            args,
+            status: 0,
+            output: expect.stringMatching(/SUCCESS/),
+          });
+        }
+        expect(rules.match(/- alert: /g)).toHaveLength(5);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   );
 });
