@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
 import { Client } from 'pg';
 import { basicAuth } from '../utils/create-test-app';
 import { TestDatabase } from '../utils/test-database';
 import { DEMO_KEY, Kind, freshDatabase, seedDemo, sleep } from './databases';
 import { Hold, lockHold, redisHold } from './holds';
-import { RawConnection, RawResponse } from './raw-http';
+import { RawConnection, RawResponse, refusesConnections } from './raw-http';
 import { ServerProcess, startServer } from './server-process';
 
 const IN_FLIGHT = 20;
@@ -38,18 +37,6 @@ async function serverConnections(database: TestDatabase): Promise<number> {
     await admin.end();
   }
 }
-
-const refusesConnections = (port: number) =>
-  new Promise<string>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.on('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      resolve(error.code ?? 'error'),
-    );
-  });
 
 // SIGTERM while requests are in flight on keep-alive connections (docs/API.md, Shutdown).
 describe.each<Kind>(['sqlite', 'postgres'])(

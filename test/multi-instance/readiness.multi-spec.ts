@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { MIGRATIONS } from '../../src/database/data-source-options';
@@ -9,7 +8,7 @@ import { openWithMigrations } from '../utils/migrated-database';
 import { TestDatabase } from '../utils/test-database';
 import { DEMO_KEY, Kind, freshDatabase, seedDemo, sleep } from './databases';
 import { Hold, lockHold, redisHold } from './holds';
-import { RawConnection } from './raw-http';
+import { RawConnection, refusesConnections } from './raw-http';
 import { ServerProcess, startServer } from './server-process';
 
 // What a load balancer sees of /health/ready in the built server (docs/OPERATIONS.md, Health
@@ -35,18 +34,6 @@ async function until(url: string, status: number, timeoutMs = 10_000) {
   }
   expect(last).toBe(status);
 }
-
-const refusesConnections = (port: number) =>
-  new Promise<string>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.on('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      resolve(error.code ?? 'error'),
-    );
-  });
 
 describe.each<Kind>(['sqlite', 'postgres'])('readiness on %s', (kind) => {
   let database: TestDatabase;
