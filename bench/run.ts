@@ -147,7 +147,7 @@ async function prepare(options: BenchOptions, root: string): Promise<Bench> {
 
 /** Ours and the peers the gate compares it with; the ceiling starts later, from a page of ours. */
 function firstServers(bench: Bench): ServerSpec[] {
-  return (['ours', 'typical', 'ours2', 'ours4', 'bare'] as const)
+  return (['ours', 'metrics', 'typical', 'ours2', 'ours4', 'bare'] as const)
     .filter((name) => bench.needed.has(name))
     .map((name) => serverSpec(name, bench));
 }

@@ -13,6 +13,7 @@ import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { IssuedTicketsModule } from './issued-tickets/issued-tickets.module';
 import { loggerOptions } from './logger-options';
+import { MetricsModule } from './metrics/metrics.module';
 import { OrdersModule } from './orders/orders.module';
 import { OverviewModule } from './overview/overview.module';
 import { NEST_STEPS } from './request-pipeline';
@@ -67,6 +68,7 @@ export class AppModule {
               options.synchronousLogs,
             ),
         }),
+        MetricsModule.forRoot(options.config),
       ],
     };
   }

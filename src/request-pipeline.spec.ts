@@ -1,26 +1,47 @@
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import pino from 'pino';
 import { AuthMiddleware } from './auth/auth.middleware';
 import type { AppConfig } from './config/app-config';
+import { Metrics } from './common/metrics/metrics';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 import { NEST_STEPS, requestPipeline } from './request-pipeline';
 
-/** An app that records what each step mounts, in order. */
-function recordingApp() {
+/**
+ * An app that records what each step mounts, in order, and which requests reach the API key and
+ * rate limit steps (`reached`); metrics are on when `metricsOn`.
+ */
+function recordingApp(metricsOn = false) {
   const mounted: string[] = [];
+  const handlers: RequestHandler[] = [];
+  const reached: string[] = [];
   const request = {};
+  const step = (name: string) => ({
+    use: (req: Request, _res: Response, next: NextFunction) => {
+      reached.push(`${name} ${req.path}`);
+      next();
+      return Promise.resolve();
+    },
+  });
   const app = {
-    get: (type: unknown) =>
-      type === AuthMiddleware || type === RateLimitMiddleware
-        ? { use: () => Promise.resolve() }
-        : undefined,
-    use: () => mounted.push('use'),
+    get: (type: unknown) => {
+      if (type === AuthMiddleware) return step('API key');
+      if (type === RateLimitMiddleware) return step('rate limit');
+      if (type === Metrics) {
+        return { enabled: metricsOn, histogram: () => ({}) };
+      }
+      return undefined;
+    },
+    use: (handler: RequestHandler) => {
+      mounted.push('use');
+      handlers.push(handler);
+    },
     enableCors: () => mounted.push('cors'),
     set: (name: string) => mounted.push(`set ${name}`),
     getHttpAdapter: () => ({ getInstance: () => ({ request }) }),
   } as unknown as NestExpressApplication;
-  return { app, mounted };
+  return { app, mounted, handlers, reached };
 }
 
 const config = { corsOrigins: true } as unknown as AppConfig;
@@ -47,6 +68,44 @@ describe('requestPipeline', () => {
       'conditional GET',
     ]);
   });
+
+  it('times requests right after the access log while metrics are on', () => {
+    const { app } = recordingApp(true);
+    expect(
+      requestPipeline(app, config, logged(true))
+        .map((step) => step.name)
+        .slice(0, 3),
+    ).toEqual(['access log', 'metrics', 'request id']);
+  });
+
+  it.each([
+    [false, ['/health/live', '/health/ready/']],
+    [true, ['/health/live', '/health/ready/', '/metrics']],
+  ])(
+    'passes the operator endpoints by the API key and rate limit steps (metrics on: %s)',
+    (metricsOn, operations) => {
+      const { app, handlers, reached } = recordingApp(metricsOn);
+      const steps = requestPipeline(app, config, logged(false));
+      for (const name of ['API key', 'rate limit']) {
+        steps.find((s) => s.name === name)!.mount(app);
+      }
+      const paths = [...operations, '/v1/orders', '/health', '/metrics/x'];
+      if (!metricsOn) paths.push('/metrics');
+      for (const path of paths) {
+        for (const handler of handlers) {
+          void handler(
+            { path } as Request,
+            {} as Response,
+            (() => undefined) as NextFunction,
+          );
+        }
+      }
+      const keyed = paths.filter((path) => !operations.includes(path));
+      expect(reached).toEqual(
+        keyed.flatMap((path) => [`API key ${path}`, `rate limit ${path}`]),
+      );
+    },
+  );
 
   it('leaves the access log out when info is not logged', () => {
     const { app } = recordingApp();

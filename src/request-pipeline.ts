@@ -32,6 +32,11 @@ import {
 } from './common/http/cors-options';
 import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { requestIdMiddleware } from './common/http/request-id';
+import type { ExpressLike } from './common/errors/route-methods';
+import { Metrics } from './common/metrics/metrics';
+import { requestMetrics } from './common/metrics/request-metrics';
+import { PROBE_PATHS } from './health/probes.controller';
+import { METRICS_PATH } from './metrics/metrics.controller';
 import { RevalidationInterceptor } from './sync/revalidation';
 
 /** One named step of the request pipeline, and how it is mounted on the app. */
@@ -58,10 +63,26 @@ export function requestPipeline(
 ): readonly PipelineStep[] {
   const auth = app.get(AuthMiddleware);
   const rateLimit = app.get(RateLimitMiddleware);
+  const metrics = app.get(Metrics);
+  const operations = operationsPaths(metrics.enabled);
   return [
     // One log line per request, first so that it times all of it (only when `info` is logged).
     ...(logger.isLevelEnabled('info')
       ? [{ name: 'access log', mount: use(accessLog(logger)) }]
+      : []),
+    // The request duration histogram, timing all of it too (only while METRICS_TOKEN is set).
+    ...(metrics.enabled
+      ? [
+          {
+            name: 'metrics',
+            mount: use(
+              requestMetrics(
+                metrics,
+                app.getHttpAdapter().getInstance() as unknown as ExpressLike,
+              ),
+            ),
+          },
+        ]
       : []),
     { name: 'request id', mount: use(requestIdMiddleware) },
     // A JSON API serves no HTML of its own; Swagger UI at /docs needs inline scripts and styles.
@@ -97,15 +118,27 @@ export function requestPipeline(
         }),
     },
     // Counts requests in flight; once a shutdown starts, answers new ones 503 (before any key
-    // lookup).
-    { name: 'shutdown gate', mount: use(gracefulShutdown(app).middleware) },
+    // lookup). The load balancer's probes and Prometheus's scrape pass this step and the next two
+    // by: through a drain, liveness answers 200 and readiness 503 themselves; they need no API
+    // key (a sent one is not even looked up) and are not rate limited.
+    {
+      name: 'shutdown gate',
+      mount: use(passBy(operations, gracefulShutdown(app).middleware)),
+    },
     {
       name: 'API key',
-      mount: use((req, res, next) => void auth.use(req, res, next)),
+      mount: use(
+        passBy(operations, (req, res, next) => void auth.use(req, res, next)),
+      ),
     },
     {
       name: 'rate limit',
-      mount: use((req, res, next) => void rateLimit.use(req, res, next)),
+      mount: use(
+        passBy(
+          operations,
+          (req, res, next) => void rateLimit.use(req, res, next),
+        ),
+      ),
     },
     { name: 'CORS preflight', mount: use(answerPreflight) },
     // Cache-Control of successes (cache-control.ts); the exception filter gives errors no-store.
@@ -138,6 +171,27 @@ export const NEST_STEPS: readonly Provider[] = [
   { provide: APP_INTERCEPTOR, useClass: PaginationLinksInterceptor },
   { provide: APP_FILTER, useClass: AllExceptionsFilter },
 ];
+
+/**
+ * The paths of the operator's endpoints (docs/OPERATIONS.md, Health checks and Metrics), with
+ * the trailing slash the router accepts too: the probes, and /metrics while metrics are on (off,
+ * it is an unknown path like any other, counted and keyed as one).
+ */
+function operationsPaths(metricsEnabled: boolean): ReadonlySet<string> {
+  const paths = [...PROBE_PATHS, ...(metricsEnabled ? [METRICS_PATH] : [])];
+  return new Set(paths.flatMap((path) => [path, `${path}/`]));
+}
+
+/** `step`, except for requests to `paths`, which go on past it. */
+function passBy(
+  paths: ReadonlySet<string>,
+  step: RequestHandler,
+): RequestHandler {
+  return (req, res, next) => {
+    if (paths.has(req.path)) next();
+    else step(req, res, next);
+  };
+}
 
 /** CORS preflight, once counted: 204 with the CORS and rate-limit headers already set. */
 function answerPreflight(req: Request, res: Response, next: NextFunction) {

@@ -173,8 +173,15 @@ describe('API9 inventory: the routes are exactly the documented ones', () => {
       )
       // Swagger UI's own pages and assets live under /docs.
       .filter((path) => path !== '/docs' && !path.startsWith('/docs/'));
+    // And the operator's endpoints, outside the API (docs/OPERATIONS.md): the load balancer's
+    // probes, and /metrics while METRICS_TOKEN is set (it is not here).
     expect(routes.sort()).toEqual(
-      [...Object.keys(document.paths), '/docs-json'].sort(),
+      [
+        ...Object.keys(document.paths),
+        '/docs-json',
+        '/health/live',
+        '/health/ready',
+      ].sort(),
     );
   });
 

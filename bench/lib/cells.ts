@@ -11,7 +11,12 @@ import type { Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { summarise, type CellResult } from './report';
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
-import { isCluster, type Servers } from './servers';
+import {
+  METRICS_TOKEN,
+  SCRAPE_INTERVAL_MS,
+  isCluster,
+  type Servers,
+} from './servers';
 
 export interface CellRun {
   servers: Servers;
@@ -48,7 +53,47 @@ async function timeAlone(
   result.median.runs = runs.length;
 }
 
+/**
+ * Scrapes GET /metrics every SCRAPE_INTERVAL_MS until stopped, as Prometheus would (more often):
+ * the metrics cells' load includes what serving the scrapes costs. A failed scrape fails the run.
+ */
+function scrapeMetrics(port: number): { stop(): Promise<void> } {
+  let failure: Error | null = null;
+  let scraping = Promise.resolve();
+  const timer = setInterval(() => {
+    scraping = httpGet(
+      port,
+      '/metrics',
+      { Authorization: `Bearer ${METRICS_TOKEN}` },
+      10_000,
+    ).then(
+      (answer) => {
+        if (answer.status !== 200)
+          failure ??= new Error(`GET /metrics answered ${answer.status}`);
+      },
+      (error: Error) => void (failure ??= error),
+    );
+  }, SCRAPE_INTERVAL_MS);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await scraping;
+      if (failure) throw failure;
+    },
+  };
+}
+
 async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
+  if (cell.server !== 'metrics') return loadCell(cell, run);
+  const scrapes = scrapeMetrics(run.servers.get('metrics')!.port);
+  try {
+    return await loadCell(cell, run);
+  } finally {
+    await scrapes.stop();
+  }
+}
+
+async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
   const scenario = run.scenarios.find((s) => s.name === cell.scenario)!;
   const load: LoadOptions = {
     server: run.servers.get(cell.server)!,

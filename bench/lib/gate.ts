@@ -150,13 +150,17 @@ export async function correctnessGate(
   return report;
 }
 
-/** The gate over the run's servers: ours against ours2, ours4, bare and typical, whichever run. */
+/**
+ * The gate over the run's servers: ours against ours with metrics on, ours2, ours4, bare and
+ * typical, whichever run.
+ */
 export async function runGate(
   servers: Servers,
   scenarios: Scenario[],
   seed: number,
 ): Promise<GateReport> {
   const others = [
+    servers.get('metrics'),
     servers.get('ours2'),
     servers.get('ours4'),
     servers.get('bare'),

@@ -48,8 +48,9 @@ export const USAGE = `npm run bench -- [options]
                     (incremental sync, ours only);
                     firstpoll, getpoll, eventpoll, eventgetpoll (revalidations
                     answered 304, ours only)
-  --servers a,b     subset of: bare, ceiling, ours, ours2, ours4, typical
-                    (ours4: the walk on four workers, only when named here)
+  --servers a,b     subset of: bare, ceiling, ours, metrics, ours2, ours4, typical
+                    (ours4: the walk on four workers, only when named here; metrics: ours
+                    with METRICS_TOKEN set and scraped each second, on retrieve and walk)
   --connections a,b override the per-cell connection counts (e.g. 10)
   --full            every scenario x server at 1 and 10 connections (about 3x longer)
   --smoke           CI variant: 20k orders, 5 s, 1 rep, 10 connections; exits 1 unless

@@ -19,7 +19,8 @@ export interface Cell {
  * The default matrix (bench/README.md, "Matrix and time budget"): every scenario at 10
  * connections for ours and typical (invalid: ours only), and the orders' scenarios for the
  * framework-free baseline; the walk, the headline, also at 1 connection, against the ceiling and
- * on two workers. `--full` runs every scenario on every server at 1 and 10 connections.
+ * on two workers; order retrieval and the walk with metrics on. `--full` runs every scenario on
+ * every server at 1 and 10 connections.
  */
 export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
   const cells: Cell[] = [];
@@ -46,6 +47,9 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
     if (name === 'walk' || (options.full && name === 'first'))
       add(name, 'ceiling', [10]);
     add(name, 'ours', both);
+    // The metrics A/B: the same server with metrics on and scraped, on order retrieval and the
+    // walk (issue #38: at most 3% fewer req/s).
+    if (name === 'retrieve' || name === 'walk') add(name, 'metrics', [10]);
     if (name === 'walk' || options.full) add(name, 'ours2', [10]);
     // Four workers: the scale-out measurement, only when --servers names it.
     if (name === 'walk' && options.servers?.includes('ours4'))

@@ -114,7 +114,7 @@ function slowdown(ours: Median | undefined, peer: Median | undefined) {
   return { value: ratio(peer.p99, ours.p99), lower: false };
 }
 
-/** Errors of every server but the peer (ours, ours2, the baseline and the ceiling), all runs. */
+/** Errors of every server but the peer (ours, metrics on, ours2, the baseline, the ceiling), all runs. */
 export function ourErrors(cells: CellResult[]): number {
   return cells
     .filter((c) => c.server !== 'typical')
@@ -295,8 +295,23 @@ export function targets(
     '≥ 5×',
     (v) => v >= 5,
   );
+  for (const [scenario, what] of [
+    ['retrieve', 'order retrieval'],
+    ['walk', 'order walk'],
+  ] as const) {
+    add(
+      `${what} with metrics on ÷ off`,
+      `req/s metrics ÷ ours, ${scenario} @10`,
+      ratio(
+        findCell(cells, scenario, 'metrics')?.median.rps,
+        ours(scenario)?.rps,
+      ),
+      '≥ 0.97×',
+      (v) => v >= 0.97,
+    );
+  }
   add(
-    'errors (ours, ours2, bare, ceiling)',
+    'errors (ours, metrics, ours2, bare, ceiling)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,
     '0',
@@ -358,8 +373,11 @@ export function markdownTable(
     const p50 = m.incomplete
       ? `alone: ${fmt(m.soloMs)}`
       : fmt(m.p50, m.p50 < 10 ? 1 : 0);
+    // ours2, ours4 and metrics are ours and send its statements.
     const sql =
-      sqlPerRequest[isCluster(c.server) ? 'ours' : c.server]?.[c.scenario];
+      sqlPerRequest[
+        isCluster(c.server) || c.server === 'metrics' ? 'ours' : c.server
+      ]?.[c.scenario];
     lines.push(
       `| ${titles[c.scenario] ?? c.scenario} | ${SERVER_LABELS[c.server]} | ${c.connections} | ${fmt(m.rps, m.rps < 10 ? 1 : 0)}${spread} | ${p50} | ${fmt(m.p99, m.p99 < 10 ? 1 : 0)} | ${fmt(m.mbps, 1)} | ${fmt(m.cpuUsPerRequest)}${db ? ` | ${fmt(m.dbCpuUsPerRequest)}` : ''} | ${c.server === 'ceiling' ? '0' : fmt(sql, sql !== undefined && sql % 1 ? 1 : 0)} | ${m.errors} |`,
     );
@@ -372,8 +390,8 @@ export function ratioTable(
   titles: Record<string, string>,
 ): string {
   const lines = [
-    '| scenario | conns | ours req/s ÷ typical | typical p99 ÷ ours | ours ÷ bare req/s | ours ÷ ceiling req/s | ours2 ÷ ours req/s |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | conns | ours req/s ÷ typical | typical p99 ÷ ours | ours ÷ bare req/s | ours ÷ ceiling req/s | ours2 ÷ ours req/s | metrics on ÷ off req/s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const keys = new Set(cells.map((c) => `${c.scenario}|${c.connections}`));
   for (const key of keys) {
@@ -385,11 +403,12 @@ export function ratioTable(
     const bare = findCell(cells, scenario, 'bare', n)?.median;
     const ceiling = findCell(cells, scenario, 'ceiling', n)?.median;
     const ours2 = findCell(cells, scenario, 'ours2', n)?.median;
-    if (!typical && !bare && !ceiling && !ours2) continue;
+    const metrics = findCell(cells, scenario, 'metrics', n)?.median;
+    if (!typical && !bare && !ceiling && !ours2 && !metrics) continue;
     const up = speedup(ours, typical);
     const down = slowdown(ours, typical);
     lines.push(
-      `| ${titles[scenario] ?? scenario} | ${n} | ${fmtRatio(up.value, up.lower)} | ${fmtRatio(down.value, down.lower)} | ${fmtRatio(ratio(ours.rps, bare?.rps))} | ${fmtRatio(ratio(ours.rps, ceiling?.rps))} | ${fmtRatio(ratio(ours2?.rps, ours.rps))} |`,
+      `| ${titles[scenario] ?? scenario} | ${n} | ${fmtRatio(up.value, up.lower)} | ${fmtRatio(down.value, down.lower)} | ${fmtRatio(ratio(ours.rps, bare?.rps))} | ${fmtRatio(ratio(ours.rps, ceiling?.rps))} | ${fmtRatio(ratio(ours2?.rps, ours.rps))} | ${fmtRatio(ratio(metrics?.rps, ours.rps))} |`,
     );
   }
   return lines.join('\n');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -16,6 +17,7 @@ export const SERVER_NAMES = [
   'ceiling',
   'bare',
   'ours',
+  'metrics',
   'ours2',
   'ours4',
   'typical',
@@ -26,10 +28,19 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   ceiling: 'ceiling (node:http, fixed body)',
   bare: 'bare (node:http + driver + our reader)',
   ours: 'ours (1 process)',
+  metrics: 'ours, metrics on (1 process, scraped each second)',
   ours2: 'ours (2 workers)',
   ours4: 'ours (4 workers)',
   typical: 'typical (find + ClassSerializer)',
 };
+
+/**
+ * The metrics A/B (docs/OPERATIONS.md, Metrics): `metrics` is `ours` with METRICS_TOKEN set,
+ * scraped with this token every SCRAPE_INTERVAL_MS while its cells run (cells.ts), where
+ * Prometheus would scrape every 15 s or more: the scrape's own cost shows rather than hides.
+ */
+export const METRICS_TOKEN = randomBytes(32).toString('hex');
+export const SCRAPE_INTERVAL_MS = 1_000;
 
 /** The service in several processes behind one port (bench/cluster.ts). */
 export const isCluster = (name: string): boolean =>
@@ -79,6 +90,13 @@ export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
         name,
         args: [...SERVICE_NODE_FLAGS, dist('src', 'main.js')],
         env: launch.env,
+        cpus: pinned,
+      };
+    case 'metrics':
+      return {
+        name,
+        args: [...SERVICE_NODE_FLAGS, dist('src', 'main.js')],
+        env: { ...launch.env, METRICS_TOKEN },
         cpus: pinned,
       };
     case 'ours2':

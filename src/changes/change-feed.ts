@@ -76,6 +76,18 @@ export async function changeHead(
   return rows.length === 0 ? 0 : number(rows[0].last_id);
 }
 
+/**
+ * Every box office's head added up: how many entries the feed has numbered in this database
+ * (docs/OPERATIONS.md, Metrics). It only grows, as each head does; one row per box office.
+ */
+export async function changeHeadsTotal(read: ReadRows): Promise<number> {
+  const rows = await read(
+    'SELECT coalesce(sum(last_id), 0) AS total FROM change_heads',
+    [],
+  );
+  return number(rows[0].total);
+}
+
 /** The entries after `after`, oldest first, as many as `limit`. */
 export async function changePage(
   dataSource: DataSource,

@@ -3,16 +3,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-codes';
+import { Metrics } from '../common/metrics/metrics';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
 import type { Page } from '../common/pagination/page';
 import { ResourceReader } from '../common/resources/resource-reader';
-import type { Row } from '../database/row-reader';
+import { type Row, rowReader } from '../database/row-reader';
 import {
   CHANGE_RESOURCES,
   CHANGE_TYPES,
   type ChangeFamily,
   type ChangeType,
+  changeHeadsTotal,
   changeId,
   oldestKeptChange,
 } from './change-feed';
@@ -30,8 +32,19 @@ import { ListChangesQueryDto } from './dto/list-changes-query.dto';
 export class ChangesService {
   readonly reader: ResourceReader;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    metrics: Metrics,
+  ) {
     this.reader = new ResourceReader(dataSource, CHANGE_SOURCE);
+    const read = rowReader(dataSource);
+    metrics.readGauge(
+      {
+        name: 'boxoffice_change_feed_head',
+        help: "The change feed's heads added up over the box offices of this database: the entries numbered so far (its rate: changes per second). Read at each scrape.",
+      },
+      () => changeHeadsTotal(read),
+    );
   }
 
   /**

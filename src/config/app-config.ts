@@ -60,6 +60,10 @@ export class AppConfig {
   get redisCommandTimeoutMs() {
     return this.env.REDIS_COMMAND_TIMEOUT_MS;
   }
+  /** The bearer token of GET /metrics; undefined: metrics are off. */
+  get metricsToken() {
+    return this.env.METRICS_TOKEN;
+  }
   get authCacheTtlMs() {
     return this.env.AUTH_CACHE_TTL_MS;
   }

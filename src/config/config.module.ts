@@ -48,4 +48,15 @@ export class ConfigModule {
       exports: [AppConfig],
     };
   }
+
+  /**
+   * The settings the app runs with, for a module whose shape depends on one (MetricsModule routes
+   * /metrics only while METRICS_TOKEN is set): `config` when given, else the environment's once
+   * forRoot has loaded (`.env` included) and validated it.
+   */
+  static async settings(config?: AppConfig): Promise<AppConfig> {
+    if (config) return config;
+    await NestConfigModule.envVariablesLoaded;
+    return new AppConfig(validateEnvironment(process.env));
+  }
 }

@@ -30,6 +30,7 @@ describe('validateEnvironment', () => {
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.CHANGES_RETENTION_S).toBeUndefined();
     expect(env.REDIS_URL).toBeUndefined();
+    expect(env.METRICS_TOKEN).toBeUndefined();
   });
 
   it('converts numbers and booleans from strings', () => {
@@ -106,6 +107,8 @@ describe('validateEnvironment', () => {
     ['SYNC_LAG_S', '0'],
     ['CHANGES_RETENTION_DAYS', '0'],
     ['CHANGES_RETENTION_S', 'week'],
+    ['METRICS_TOKEN', 'short-token'],
+    ['METRICS_TOKEN', 'a token with spaces in it, long enough to pass'],
   ])('rejects %s=%s, naming the key', (key, value) => {
     expect(() => validateEnvironment({ [key]: value })).toThrow(
       new RegExp(`\\b${key}\\b`),
@@ -142,6 +145,25 @@ describe('validateEnvironment', () => {
         DB_STATEMENT_TIMEOUT_MS: '0',
       }).HTTP_SOCKET_TIMEOUT_MS,
     ).toBe(5_000);
+  });
+
+  it('takes a metrics token of 32 or more bearer-token characters, and never repeats a bad one', () => {
+    const token = 'f'.repeat(64);
+    expect(validateEnvironment({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(
+      token,
+    );
+    expect(
+      validateEnvironment({
+        METRICS_TOKEN: 'abc-DEF_012.~+/xyz9876543210abcd==',
+      }).METRICS_TOKEN,
+    ).toBe('abc-DEF_012.~+/xyz9876543210abcd==');
+    const secret = 'not quite a token but secret 0123456789';
+    expect(() => validateEnvironment({ METRICS_TOKEN: secret })).toThrow(
+      /^Invalid configuration: METRICS_TOKEN: /,
+    );
+    expect(() => validateEnvironment({ METRICS_TOKEN: secret })).not.toThrow(
+      /secret/,
+    );
   });
 
   it('names every offending key at once', () => {

@@ -117,6 +117,18 @@ export class Environment {
   @IntSetting({ min: 10, max: 10_000 })
   REDIS_COMMAND_TIMEOUT_MS = 250;
 
+  /**
+   * The bearer token GET /metrics asks for (docs/OPERATIONS.md, Metrics). Unset: no metrics are
+   * collected and /metrics is an unknown path. At least 32 characters of a bearer token's
+   * alphabet, so that it cannot be guessed (`openssl rand -hex 32` makes one).
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._~+/-]{32,256}=*$/, {
+    message:
+      'METRICS_TOKEN must be 32-256 characters of A-Z a-z 0-9 - . _ ~ + / (then = padding), e.g. from openssl rand -hex 32',
+  })
+  METRICS_TOKEN?: string;
+
   /** How long a verified API key is remembered; a revoked key stops working within this time. */
   @IntSetting({ min: 0, max: 60_000 })
   AUTH_CACHE_TTL_MS = 1000;

@@ -3,6 +3,7 @@ import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { DatabaseMetrics } from './database-metrics';
 import { runMigrations } from './migrate';
 
 /** Applies pending migrations before the service takes requests, unless MIGRATIONS_RUN=false. */
@@ -49,6 +50,6 @@ function isStartingUp(error: unknown): boolean {
       }),
     }),
   ],
-  providers: [MigrationsOnStart],
+  providers: [MigrationsOnStart, DatabaseMetrics],
 })
 export class DatabaseModule {}

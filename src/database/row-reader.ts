@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database, Statement } from 'better-sqlite3';
 import type { Pool } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
+import { statementObserver } from './statement-timing';
 
 export type Row = Record<string, unknown>;
 
@@ -45,6 +46,9 @@ export const MAX_SQLITE_STATEMENTS = 200;
  *   (bounded as TypeORM's cache was); rows read as arrays come from the driver as arrays (`raw`).
  *   Each statement is still passed to the DataSource logger's `logQuery`, where the bench's SQL
  *   counter reads it, and a failure is wrapped in QueryFailedError, as TypeORM's `query` did.
+ *
+ * While metrics are on, each statement's duration goes to the data source's observer
+ * (statement-timing.ts), read on each call: readers are built before the metrics that observe.
  */
 export function rowReader(dataSource: DataSource): ReadRows {
   if (dataSource.options.type !== 'postgres') {
@@ -65,6 +69,8 @@ export function rowReader(dataSource: DataSource): ReadRows {
     };
     return (sql, params, options) => {
       dataSource.logger.logQuery(sql, params);
+      const observe = statementObserver(dataSource);
+      const start = observe === undefined ? 0 : performance.now();
       try {
         const statement = prepare(sql).raw(options?.arrays === true);
         return Promise.resolve(statement.all(...params) as Row[]);
@@ -72,6 +78,8 @@ export function rowReader(dataSource: DataSource): ReadRows {
         return Promise.reject(
           new QueryFailedError(sql, params, error as Error),
         );
+      } finally {
+        observe?.((performance.now() - start) / 1000);
       }
     };
   }
@@ -88,10 +96,16 @@ export function rowReader(dataSource: DataSource): ReadRows {
     // The pool TypeORM opened: the same connections, settings and type parsers as its queries.
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
     const config = { name: nameOf(sql), text: sql, values: params };
-    if (options?.arrays) {
-      const { rows } = await pool.query({ ...config, rowMode: 'array' });
-      return rows as unknown as Row[];
+    const observe = statementObserver(dataSource);
+    const start = observe === undefined ? 0 : performance.now();
+    try {
+      if (options?.arrays) {
+        const { rows } = await pool.query({ ...config, rowMode: 'array' });
+        return rows as unknown as Row[];
+      }
+      return (await pool.query<Row>(config)).rows;
+    } finally {
+      observe?.((performance.now() - start) / 1000);
     }
-    return (await pool.query<Row>(config)).rows;
   };
 }

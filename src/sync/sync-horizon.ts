@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { Metrics } from '../common/metrics/metrics';
 import { AppConfig } from '../config/app-config';
 import { type ReadRows, rowReader } from '../database/row-reader';
 import { SqlParams, dialectFor, type Statement } from '../database/sql-dialect';
@@ -66,6 +67,30 @@ export function syncHorizonStatement(
 }
 
 /**
+ * How far the database's furthest-behind sync horizon is behind its clock, in seconds, for the
+ * operators' metric (every box office's at once: no box office's own figure is exposed). SQLite:
+ * always SYNC_LAG_S. PostgreSQL: 1, or more while a write transaction that announced its stamp for
+ * any box office is still open (however old), holding that box office's horizon back.
+ */
+export function syncHorizonLagStatement(
+  databaseType: string,
+  lagSeconds: number,
+): Statement {
+  if (dialectFor(databaseType).name === 'sqlite') {
+    return { sql: 'SELECT +? AS lag', params: [lagSeconds] };
+  }
+  return {
+    sql: `SELECT greatest(1, floor(extract(epoch FROM statement_timestamp()))::bigint
+              - (SELECT min(l.objid::bigint) - 1 FROM pg_locks l
+                  WHERE l.locktype = 'advisory' AND l.classid::bigint > ${SYNC_LOCK_CLASS}
+                    AND l.objsubid = 2
+                    AND l.database = (SELECT oid FROM pg_database
+                                       WHERE datname = current_database()))) AS lag`,
+    params: [],
+  };
+}
+
+/**
  * Reads a box office's sync horizon: one statement, see syncHorizonExpression, sent as the
  * resource readers send theirs (a named prepared statement on PostgreSQL: it runs before every
  * sync page).
@@ -76,10 +101,28 @@ export class SyncHorizon {
   private readonly lagSeconds: number;
   private readonly rows: ReadRows;
 
-  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    config: AppConfig,
+    metrics: Metrics,
+  ) {
     this.databaseType = dataSource.options.type;
     this.lagSeconds = config.syncLagSeconds;
     this.rows = rowReader(dataSource);
+    const lag = syncHorizonLagStatement(
+      dataSource.options.type,
+      config.syncLagSeconds,
+    );
+    metrics.readGauge(
+      {
+        name: 'boxoffice_sync_horizon_lag_seconds',
+        help: "Database clock minus the furthest-behind box office's sync horizon H, read at each scrape. SQLite: SYNC_LAG_S; PostgreSQL: 1, more while a write transaction is open.",
+      },
+      async () => {
+        const [row] = await this.rows(lag.sql, lag.params);
+        return Number(row.lag);
+      },
+    );
   }
 
   async read(boxOfficeId: number): Promise<number> {

@@ -1,20 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { connect } from 'node:net';
 import { Client } from 'pg';
 import { basicAuth } from '../utils/create-test-app';
 import { TestDatabase } from '../utils/test-database';
-import {
-  DEMO_KEY,
-  Kind,
-  REDIS_URL,
-  freshDatabase,
-  seedDemo,
-  sleep,
-} from './databases';
-import { RawConnection, RawResponse } from './raw-http';
-import { ServerProcess, freePort, startServer } from './server-process';
-import { TcpProxy } from './tcp-proxy';
+import { DEMO_KEY, Kind, freshDatabase, seedDemo, sleep } from './databases';
+import { Hold, lockHold, redisHold } from './holds';
+import { RawConnection, RawResponse, refusesConnections } from './raw-http';
+import { ServerProcess, startServer } from './server-process';
 
 const IN_FLIGHT = 20;
 const SHUTTING_DOWN = {
@@ -22,73 +13,6 @@ const SHUTTING_DOWN = {
   error_code: 'SERVICE_UNAVAILABLE',
   message: 'This instance is shutting down; retry shortly',
 };
-
-/**
- * Keeps requests in flight for as long as the test says, by real waiting rather than a test hook:
- * on PostgreSQL they wait for a lock on the orders table; on SQLite (whose queries never wait)
- * for Redis, which the rate limiter asks first and whose traffic a proxy holds back.
- */
-interface Hold {
-  env: Record<string, string>;
-  start(): Promise<void>;
-  /** Resolves once `n` requests are known to be waiting. */
-  waiting(n: number): Promise<void>;
-  release(): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function lockHold(database: TestDatabase): Promise<Hold> {
-  const locker = new Client({ connectionString: database.url });
-  await locker.connect();
-  return {
-    // A connection for each request, so that every one of them waits on the lock itself.
-    env: { DB_POOL_SIZE: String(IN_FLIGHT + 5) },
-    start: async () => {
-      await locker.query('BEGIN');
-      await locker.query('LOCK TABLE orders IN ACCESS EXCLUSIVE MODE');
-    },
-    waiting: async (n) => {
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-        // pg_locks, not pg_stat_activity: that one is a snapshot frozen for the transaction.
-        const { rows } = await locker.query<{ n: string }>(
-          "SELECT count(*) AS n FROM pg_locks WHERE relation = 'orders'::regclass AND NOT granted",
-        );
-        if (Number(rows[0].n) >= n) return;
-        await sleep(20);
-      }
-      throw new Error(`fewer than ${n} requests wait on the lock`);
-    },
-    release: async () => void (await locker.query('ROLLBACK')),
-    close: () => locker.end(),
-  };
-}
-
-async function redisHold(): Promise<Hold> {
-  const redis = new URL(REDIS_URL);
-  const proxy = new TcpProxy(await freePort(), {
-    host: redis.hostname,
-    port: Number(redis.port || 6379),
-  });
-  await proxy.start();
-  const prefix = `test:shutdown:${randomBytes(6).toString('hex')}:`;
-  return {
-    env: {
-      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
-      REDIS_KEY_PREFIX: prefix,
-    },
-    start: () => Promise.resolve(proxy.hold()),
-    waiting: async (n) => {
-      // Each request's rate-limit hit names its counter's key once.
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-        if (proxy.heldText().split(prefix).length - 1 >= n) return;
-        await sleep(5);
-      }
-      throw new Error(`fewer than ${n} requests reached Redis`);
-    },
-    release: () => Promise.resolve(proxy.release()),
-    close: () => proxy.cut(),
-  };
-}
 
 /** The server's connections to PostgreSQL carry this application_name. */
 const SERVER_APPLICATION = 'boxoffice-shutdown-test';
@@ -114,18 +38,6 @@ async function serverConnections(database: TestDatabase): Promise<number> {
   }
 }
 
-const refusesConnections = (port: number) =>
-  new Promise<string>((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.on('connect', () => {
-      socket.destroy();
-      resolve('connected');
-    });
-    socket.on('error', (error: NodeJS.ErrnoException) =>
-      resolve(error.code ?? 'error'),
-    );
-  });
-
 // SIGTERM while requests are in flight on keep-alive connections (docs/API.md, Shutdown).
 describe.each<Kind>(['sqlite', 'postgres'])(
   'SIGTERM with %s: requests in flight finish, later ones are refused, the database closes last',
@@ -137,7 +49,8 @@ describe.each<Kind>(['sqlite', 'postgres'])(
     beforeAll(async () => {
       database = await freshDatabase(kind);
       await seedDemo(database.url, 150);
-      hold = kind === 'postgres' ? await lockHold(database) : await redisHold();
+      hold =
+        kind === 'postgres' ? lockHold(database, IN_FLIGHT) : await redisHold();
       server = await startServer({
         DATABASE_URL: serverDatabaseUrl(database),
         LOG_LEVEL: 'info',

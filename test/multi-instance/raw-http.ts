@@ -128,3 +128,16 @@ export class RawConnection {
     return { status: Number(statusLine.split(' ')[1]), headers, body };
   }
 }
+
+/** How a new connection to `port` ends: 'connected', or the error's code ('ECONNREFUSED'). */
+export const refusesConnections = (port: number) =>
+  new Promise<string>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(error.code ?? 'error'),
+    );
+  });

@@ -1,11 +1,12 @@
 import { METHODS } from 'node:http';
 
 interface RouterLayer {
-  route?: { methods: Record<string, boolean> };
+  route?: { path: unknown; methods: Record<string, boolean> };
   match(path: string): boolean;
 }
 
-interface ExpressLike {
+/** The part of an Express app the router is read from. */
+export interface ExpressLike {
   router?: { stack: RouterLayer[] };
 }
 
@@ -26,6 +27,38 @@ export function allowedMethods(app: ExpressLike, path: string): string[] {
   if (methods.has('GET')) methods.add('HEAD');
   methods.add('OPTIONS');
   return [...methods];
+}
+
+/**
+ * The template of the route at `path`, whatever its method (`/v1/orders/:order_id`), or undefined
+ * when no route is there: for a response sent before routing (a rate limit, a preflight). A path
+ * whose parameter cannot be percent-decoded is no route's (the router refuses it).
+ */
+export function routeTemplateAt(
+  app: ExpressLike,
+  path: string,
+): string | undefined {
+  for (const layer of app.router?.stack ?? []) {
+    const route = layer.route;
+    if (
+      route &&
+      typeof route.path === 'string' &&
+      !isCatchAll(route.methods) &&
+      matches(layer, path)
+    ) {
+      return route.path;
+    }
+  }
+  return undefined;
+}
+
+/** `layer.match`, which throws a URIError for a parameter that is not valid percent-encoding. */
+function matches(layer: RouterLayer, path: string): boolean {
+  try {
+    return layer.match(path);
+  } catch {
+    return false;
+  }
 }
 
 /** Nest's not-found handler is a route for every method; it says nothing about resources. */

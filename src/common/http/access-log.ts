@@ -46,7 +46,8 @@ export function accessLog(logger: Logger) {
   };
 }
 
-function routeOf(req: Request): string | null {
+/** The template of the route that answered `req`, null when none did (an unknown path). */
+export function routeOf(req: Request): string | null {
   const route = req.route as
     { path?: unknown; methods: Record<string, boolean> } | undefined;
   if (!route || isCatchAll(route.methods) || typeof route.path !== 'string') {

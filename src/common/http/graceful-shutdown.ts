@@ -6,6 +6,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-codes';
+import { DrainState } from './drain-state';
 
 /** How long requests in flight may take to finish once a stop is asked for. */
 const GRACE_MS = 8_000;
@@ -17,7 +18,8 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /**
  * Stopping without dropping a request (docs/API.md, "Shutdown"). On SIGTERM or SIGINT:
  *
- * 1. the listener closes (new connections are refused) and idle keep-alive connections with it;
+ * 1. the drain begins (DrainState: `GET /health/ready` answers 503 from now on); the listener
+ *    closes (new connections are refused) and idle keep-alive connections with it;
  * 2. a request that still arrives on an open keep-alive connection is answered with the 503 body
  *    and `Connection: close`; responses in flight that have not started get `Connection: close`;
  * 3. the requests in flight finish (for up to GRACE_MS);
@@ -30,9 +32,11 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  */
 export class GracefulShutdown {
   private readonly logger = new Logger('Shutdown');
-  private draining = false;
   private readonly inFlight = new Set<Response>();
   private whenIdle: (() => void) | null = null;
+
+  /** `state`: the app's DrainState, which readiness reads too. */
+  constructor(private readonly state: DrainState) {}
 
   /**
    * In the request pipeline before the key lookup (createApp): tracks every request; once
@@ -44,7 +48,7 @@ export class GracefulShutdown {
       this.inFlight.delete(res);
       if (this.inFlight.size === 0) this.whenIdle?.();
     });
-    if (!this.draining) {
+    if (!this.state.draining) {
       next();
       return;
     }
@@ -61,7 +65,7 @@ export class GracefulShutdown {
   /** Drains and closes `app` on the first SIGTERM or SIGINT; a second one exits at once. */
   stopOnSignals(app: NestExpressApplication): void {
     const onSignal = (signal: NodeJS.Signals) => {
-      if (this.draining) {
+      if (this.state.draining) {
         this.logger.warn(`${signal} again: exiting without waiting`);
         process.exit(1);
       }
@@ -79,7 +83,8 @@ export class GracefulShutdown {
   }
 
   private async stop(app: NestExpressApplication, signal: string) {
-    this.draining = true;
+    // The drain begins: new requests are refused and readiness answers 503 from here on.
+    this.state.begin();
     setTimeout(() => {
       this.logger.error(
         `shutdown did not finish within ${GRACE_MS + CLOSE_MS} ms: exiting`,
@@ -124,7 +129,7 @@ export function gracefulShutdown(
 ): GracefulShutdown {
   let shutdown = shutdowns.get(app);
   if (!shutdown) {
-    shutdown = new GracefulShutdown();
+    shutdown = new GracefulShutdown(app.get(DrainState));
     shutdowns.set(app, shutdown);
   }
   return shutdown;

@@ -1,8 +1,10 @@
 import { HttpStatus, Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import type { Counter } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-codes';
+import { Metrics } from '../metrics/metrics';
 import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
 
 /**
@@ -10,19 +12,36 @@ import { RATE_LIMIT_STORE, type RateLimitStore } from './rate-limit.store';
  * or per client IP when there is no valid key — and sets the X-Rate-Limit-* headers on every
  * response. Over the limit: 429 with Retry-After; also 429 for an address that has failed
  * authentication too often (AuthMiddleware sets `req.authThrottled`). Runs after AuthMiddleware,
- * which identifies the key.
+ * which identifies the key. Each 429 is counted in `boxoffice_rate_limit_refusals_total` by
+ * reason (docs/OPERATIONS.md, Metrics): `rate_limit`, or `auth_failures` for a throttled address.
  */
 @Injectable()
 export class RateLimitMiddleware implements NestMiddleware {
   private readonly max: number;
   private readonly windowMs: number;
+  private readonly refusals: Record<
+    'rate_limit' | 'auth_failures',
+    Counter.Internal
+  >;
 
   constructor(
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
     config: AppConfig,
+    metrics: Metrics,
   ) {
     this.max = config.rateLimit.max;
     this.windowMs = config.rateLimit.windowSeconds * 1000;
+    const refusals = metrics.counter({
+      name: 'boxoffice_rate_limit_refusals_total',
+      help: 'Requests refused 429 by reason: rate_limit (over RATE_LIMIT_MAX in the window), auth_failures (an address over AUTH_FAILURE_MAX)',
+      labelNames: ['reason'],
+    });
+    // Both series exist from the start, at 0, so that rate() sees the first refusal.
+    this.refusals = {
+      rate_limit: refusals.labels('rate_limit'),
+      auth_failures: refusals.labels('auth_failures'),
+    };
+    for (const counter of Object.values(this.refusals)) counter.inc(0);
   }
 
   async use(req: Request, res: Response, next: NextFunction) {
@@ -44,6 +63,7 @@ export class RateLimitMiddleware implements NestMiddleware {
     );
     res.setHeader('X-Rate-Limit-Reset', resetSeconds);
     if (hit.count > this.max) {
+      this.refusals.rate_limit.inc();
       next(
         new ApiError(
           HttpStatus.TOO_MANY_REQUESTS,
@@ -55,6 +75,7 @@ export class RateLimitMiddleware implements NestMiddleware {
       return;
     }
     if (req.authThrottled !== undefined) {
+      this.refusals.auth_failures.inc();
       const retryAfter = String(req.authThrottled);
       next(
         new ApiError(
