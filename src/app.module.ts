@@ -44,15 +44,10 @@ import { SyncModule } from './sync/sync.module';
 export class AppModule {
   /**
    * The settings come from the environment unless `config` is given (tests); logs go to stdout
-   * unless `logDestination` is given (tests capture them), written synchronously when
-   * `synchronousLogs` (the demo server).
+   * unless `logDestination` is given (tests capture them).
    */
   static forRoot(
-    options: {
-      config?: AppConfig;
-      logDestination?: DestinationStream;
-      synchronousLogs?: boolean;
-    } = {},
+    options: { config?: AppConfig; logDestination?: DestinationStream } = {},
   ): DynamicModule {
     return {
       module: AppModule,
@@ -61,11 +56,7 @@ export class AppModule {
         LoggerModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) =>
-            loggerOptions(
-              config,
-              options.logDestination,
-              options.synchronousLogs,
-            ),
+            loggerOptions(config, options.logDestination),
         }),
       ],
     };

@@ -2,7 +2,8 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import pino from 'pino';
 import { AuthMiddleware } from './auth/auth.middleware';
-import type { AppConfig } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { validateEnvironment } from './config/environment';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 import { NEST_STEPS, requestPipeline } from './request-pipeline';
 
@@ -10,11 +11,13 @@ import { NEST_STEPS, requestPipeline } from './request-pipeline';
 function recordingApp() {
   const mounted: string[] = [];
   const request = {};
+  const providers = new Map<unknown, unknown>([
+    [AuthMiddleware, { use: () => Promise.resolve() }],
+    [RateLimitMiddleware, { use: () => Promise.resolve() }],
+    [AppConfig, new AppConfig(validateEnvironment({}))],
+  ]);
   const app = {
-    get: (type: unknown) =>
-      type === AuthMiddleware || type === RateLimitMiddleware
-        ? { use: () => Promise.resolve() }
-        : undefined,
+    get: (type: unknown) => providers.get(type),
     use: () => mounted.push('use'),
     enableCors: () => mounted.push('cors'),
     set: (name: string) => mounted.push(`set ${name}`),

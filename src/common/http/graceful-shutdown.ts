@@ -4,13 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpStatus, Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
+import type { ShutdownTimings } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
+import { stdoutLogOutput, type LogOutput } from '../../log-output';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-codes';
-
-/** How long requests in flight may take to finish once a stop is asked for. */
-const GRACE_MS = 8_000;
-/** How long closing may take after that (a query stuck in the pool) before the process exits 1. */
-const CLOSE_MS = 1_500;
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
@@ -20,9 +18,10 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * 1. the listener closes (new connections are refused) and idle keep-alive connections with it;
  * 2. a request that still arrives on an open keep-alive connection is answered with the 503 body
  *    and `Connection: close`; responses in flight that have not started get `Connection: close`;
- * 3. the requests in flight finish (for up to GRACE_MS);
+ * 3. the requests in flight finish (for up to SHUTDOWN_GRACE_MS);
  * 4. the app closes: the HTTP server first, then the database pool and Redis (Nest's shutdown
- *    hooks); the process exits 0 (1 if closing is still stuck CLOSE_MS later).
+ *    hooks); the last log lines get what is left of SHUTDOWN_CLOSE_MS; the process exits 0, or
+ *    1 if closing was still stuck SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS after the signal.
  *
  * Node's own `server.close()` does only the first step: it would go on serving new requests on
  * keep-alive connections, and Nest's shutdown hooks close the database while requests still need
@@ -33,6 +32,12 @@ export class GracefulShutdown {
   private draining = false;
   private readonly inFlight = new Set<Response>();
   private whenIdle: (() => void) | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly timings: ShutdownTimings,
+    private readonly logs: LogOutput = stdoutLogOutput(),
+  ) {}
 
   /**
    * In the request pipeline before the key lookup (createApp): tracks every request; once
@@ -79,13 +84,18 @@ export class GracefulShutdown {
   }
 
   private async stop(app: NestExpressApplication, signal: string) {
+    const { graceMs, closeMs } = this.timings;
+    const signalled = Date.now();
     this.draining = true;
+    // The bound of the whole stop: nothing that follows can make the process outlive it.
     setTimeout(() => {
-      this.logger.error(
-        `shutdown did not finish within ${GRACE_MS + CLOSE_MS} ms: exiting`,
-      );
-      process.exit(1);
-    }, GRACE_MS + CLOSE_MS).unref();
+      if (!this.closed) {
+        this.logger.error(
+          `shutdown did not finish within ${graceMs + closeMs} ms: exiting`,
+        );
+      }
+      process.exit(this.closed ? 0 : 1);
+    }, graceMs + closeMs).unref();
     const server = app.getHttpServer() as Server;
     const serverClosed = once(server, 'close');
     server.close();
@@ -95,12 +105,12 @@ export class GracefulShutdown {
     this.logger.log(
       `${signal}: no new connections; waiting for ${this.inFlight.size} request(s) in flight`,
     );
-    const deadline = sleep(GRACE_MS, 'timeout' as const);
+    const deadline = sleep(graceMs, 'timeout' as const);
     if (this.inFlight.size > 0) {
       const idle = new Promise<void>((resolve) => (this.whenIdle = resolve));
       if ((await Promise.race([idle, deadline])) === 'timeout') {
         this.logger.warn(
-          `${this.inFlight.size} request(s) still in flight after ${GRACE_MS} ms: closing their connections`,
+          `${this.inFlight.size} request(s) still in flight after ${graceMs} ms: closing their connections`,
         );
       }
     }
@@ -112,7 +122,11 @@ export class GracefulShutdown {
     }
     // HTTP is closed: now the database pool and Redis (Nest's shutdown hooks).
     await app.close();
+    this.closed = true;
     this.logger.log('HTTP server and database closed');
+    // The last lines get what is left of the close period: stdout may be slow, full or gone.
+    const left = signalled + graceMs + closeMs - Date.now();
+    await this.logs.flushWithin(Math.min(closeMs, left));
   }
 }
 
@@ -124,7 +138,7 @@ export function gracefulShutdown(
 ): GracefulShutdown {
   let shutdown = shutdowns.get(app);
   if (!shutdown) {
-    shutdown = new GracefulShutdown();
+    shutdown = new GracefulShutdown(app.get(AppConfig).shutdown);
     shutdowns.set(app, shutdown);
   }
   return shutdown;
