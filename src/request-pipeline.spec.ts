@@ -4,6 +4,7 @@ import pino from 'pino';
 import { AuthMiddleware } from './auth/auth.middleware';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/environment';
+import { DrainState } from './common/http/drain-state';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 import { NEST_STEPS, requestPipeline } from './request-pipeline';
 
@@ -15,6 +16,7 @@ function recordingApp() {
     [AuthMiddleware, { use: () => Promise.resolve() }],
     [RateLimitMiddleware, { use: () => Promise.resolve() }],
     [AppConfig, new AppConfig(validateEnvironment({}))],
+    [DrainState, new DrainState()],
   ]);
   const app = {
     get: (type: unknown) => providers.get(type),
