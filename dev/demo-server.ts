@@ -37,8 +37,9 @@ function instructions(base: string, notice: string[]): string {
 }
 
 async function main() {
-  // Logs written as they are logged: the banner below comes after them, piped or not.
-  const app = await createApp({ synchronousLogs: true });
+  // The banner below goes through process.stdout, as the JSON log lines do (log-output.ts): it
+  // comes after them, piped or not.
+  const app = await createApp();
   await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
   const dataSource = app.get(DataSource);
   // Dated around the day it runs, so that the demo has events on sale whenever it is started.

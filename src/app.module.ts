@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { ChangesModule } from './changes/changes.module';
+import { DrainModule } from './common/http/drain.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { CheckInsModule } from './check-ins/check-ins.module';
@@ -26,6 +27,7 @@ import { SyncModule } from './sync/sync.module';
  */
 @Module({
   imports: [
+    DrainModule,
     DatabaseModule,
     RateLimitModule,
     AuthModule,
@@ -45,15 +47,10 @@ import { SyncModule } from './sync/sync.module';
 export class AppModule {
   /**
    * The settings come from the environment unless `config` is given (tests); logs go to stdout
-   * unless `logDestination` is given (tests capture them), written synchronously when
-   * `synchronousLogs` (the demo server).
+   * unless `logDestination` is given (tests capture them).
    */
   static forRoot(
-    options: {
-      config?: AppConfig;
-      logDestination?: DestinationStream;
-      synchronousLogs?: boolean;
-    } = {},
+    options: { config?: AppConfig; logDestination?: DestinationStream } = {},
   ): DynamicModule {
     return {
       module: AppModule,
@@ -62,11 +59,7 @@ export class AppModule {
         LoggerModule.forRootAsync({
           inject: [AppConfig],
           useFactory: (config: AppConfig) =>
-            loggerOptions(
-              config,
-              options.logDestination,
-              options.synchronousLogs,
-            ),
+            loggerOptions(config, options.logDestination),
         }),
         MetricsModule.forRoot(options.config),
       ],

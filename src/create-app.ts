@@ -21,8 +21,6 @@ export interface CreateAppOptions {
   config?: AppConfig;
   /** Where log lines go instead of stdout (tests read them). */
   logDestination?: DestinationStream;
-  /** JSON log lines written as they are logged, not asynchronously (the demo server). */
-  synchronousLogs?: boolean;
 }
 
 /**

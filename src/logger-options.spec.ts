@@ -2,15 +2,20 @@ import { Writable } from 'node:stream';
 import type { LoggerService } from '@nestjs/common';
 import { AppConfig } from './config/app-config';
 import { validateEnvironment } from './config/environment';
+import { stdoutLogOutput } from './log-output';
 import { AppLogger, loggerOptions } from './logger-options';
 
 describe('loggerOptions', () => {
-  const at = (logLevel: string) => loggerOptions({ logLevel } as AppConfig);
+  const at = (logLevel: string) =>
+    loggerOptions({ logLevel, logFormat: 'json' } as AppConfig);
 
   it.each(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])(
-    'logs at %s and installs no pino-http middleware (the access log is our own)',
+    'logs at %s to stdout through the LogOutput, and installs no pino-http middleware (the access log is our own)',
     (level) => {
-      expect(at(level)).toEqual({ forRoutes: [], pinoHttp: { level } });
+      expect(at(level)).toEqual({
+        forRoutes: [],
+        pinoHttp: [{ level }, stdoutLogOutput()],
+      });
     },
   );
 

@@ -1,14 +1,14 @@
 import type { LoggerService } from '@nestjs/common';
-import pino, { type DestinationStream } from 'pino';
+import type { DestinationStream } from 'pino';
 import type { Params } from 'nestjs-pino';
 import type { AppConfig } from './config/app-config';
+import { stdoutLogOutput } from './log-output';
 
 /**
  * pino as Nest's logger, at LOG_LEVEL, to stdout unless `destination` is given (tests capture
- * the lines): JSON lines, or with LOG_FORMAT `pretty` (the default in development on a terminal)
- * lines a person reads (written synchronously). JSON lines are written asynchronously, pino's
- * default (a request never waits for its log line), unless `synchronous`: the demo server's
- * banner follows the lines logged before it, piped or not.
+ * the lines): JSON lines through the process's LogOutput (log-output.ts: never blocking, whatever
+ * the reader of stdout does; a request never waits for its log line), or with LOG_FORMAT `pretty`
+ * (the default in development on a terminal) lines a person reads (written synchronously).
  *
  * pino-http's per-request middleware is installed for no route: it made two child loggers and
  * serialised the request on every request, whatever the level
@@ -19,19 +19,13 @@ import type { AppConfig } from './config/app-config';
 export function loggerOptions(
   config: AppConfig,
   destination?: DestinationStream,
-  synchronous = false,
 ): Params {
-  const options = { level: config.logLevel };
   const stream =
     destination ??
-    (config.logFormat === 'pretty'
-      ? prettyStream()
-      : synchronous
-        ? pino.destination({ dest: 1, sync: true })
-        : undefined);
+    (config.logFormat === 'pretty' ? prettyStream() : stdoutLogOutput());
   return {
     forRoutes: [],
-    pinoHttp: stream ? [options, stream] : options,
+    pinoHttp: [{ level: config.logLevel }, stream],
   };
 }
 

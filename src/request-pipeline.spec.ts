@@ -3,7 +3,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import pino from 'pino';
 import { AuthMiddleware } from './auth/auth.middleware';
-import type { AppConfig } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { validateEnvironment } from './config/environment';
+import { DrainState } from './common/http/drain-state';
 import { Metrics } from './common/metrics/metrics';
 import { RateLimitMiddleware } from './common/rate-limit/rate-limit.middleware';
 import { NEST_STEPS, requestPipeline } from './request-pipeline';
@@ -24,15 +26,15 @@ function recordingApp(metricsOn = false) {
       return Promise.resolve();
     },
   });
+  const providers = new Map<unknown, unknown>([
+    [AuthMiddleware, step('API key')],
+    [RateLimitMiddleware, step('rate limit')],
+    [Metrics, { enabled: metricsOn, histogram: () => ({}) }],
+    [AppConfig, new AppConfig(validateEnvironment({}))],
+    [DrainState, new DrainState()],
+  ]);
   const app = {
-    get: (type: unknown) => {
-      if (type === AuthMiddleware) return step('API key');
-      if (type === RateLimitMiddleware) return step('rate limit');
-      if (type === Metrics) {
-        return { enabled: metricsOn, histogram: () => ({}) };
-      }
-      return undefined;
-    },
+    get: (type: unknown) => providers.get(type),
     use: (handler: RequestHandler) => {
       mounted.push('use');
       handlers.push(handler);

@@ -98,6 +98,20 @@ export class AppConfig {
       maxHeaderBytes: this.env.HTTP_MAX_HEADER_BYTES,
     };
   }
+  get shutdown(): ShutdownTimings {
+    return {
+      graceMs: this.env.SHUTDOWN_GRACE_MS,
+      closeMs: this.env.SHUTDOWN_CLOSE_MS,
+    };
+  }
+}
+
+/** How long a stop may take (docs/API.md, Shutdown). */
+export interface ShutdownTimings {
+  /** The requests received before the signal are answered within it. */
+  graceMs: number;
+  /** Closing (HTTP, database, Redis, log output) after the grace period, at most. */
+  closeMs: number;
 }
 
 /** The HTTP server's timeouts and bounds (docs/API.md, Limits). */

@@ -179,6 +179,23 @@ export class Environment {
   /** Request line and headers together, in bytes (Node's `maxHeaderSize`). */
   @IntSetting({ min: 4_096, max: 1_048_576 })
   HTTP_MAX_HEADER_BYTES = 16_384;
+
+  // Shutdown (docs/API.md, "Shutdown").
+
+  /**
+   * How long the requests an instance has received when a SIGTERM or SIGINT arrives may take to
+   * be answered; connections still busy after it are closed.
+   */
+  @IntSetting({ min: 0, max: 3_600_000 })
+  SHUTDOWN_GRACE_MS = 8_000;
+
+  /**
+   * How long closing may take after that (the HTTP server, the database pool, Redis, the last log
+   * lines) before the process exits anyway, with code 1 if the service had not closed. A stop
+   * ends within SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS, whatever its database or log output does.
+   */
+  @IntSetting({ min: 100, max: 600_000 })
+  SHUTDOWN_CLOSE_MS = 1_500;
   // Incremental sync and the change feed (docs/API.md, "Incremental sync", "Change feed").
 
   /**

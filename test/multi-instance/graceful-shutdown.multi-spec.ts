@@ -38,33 +38,65 @@ async function serverConnections(database: TestDatabase): Promise<number> {
   }
 }
 
+/** A request for a whole page of orders (box office 1 has over 100), as a raw connection sends it. */
+const PAGE_REQUEST = `GET /v1/orders?limit=100 HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${basicAuth(DEMO_KEY)}\r\n\r\n`;
+
+/** Reads `count` answers from `connection`: each must be a whole page of orders. */
+async function readPages(connection: RawConnection, count: number) {
+  const answers: RawResponse[] = [];
+  try {
+    while (answers.length < count) answers.push(await connection.response());
+  } catch (error) {
+    throw new Error(
+      `${answers.length} of ${count} answers, then: ${String(error)}`,
+    );
+  }
+  for (const res of answers) {
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body.toString()).data).toHaveLength(100);
+  }
+}
+
+/**
+ * For the describe block it is called in: a database of `kind` with the demo data, a Hold on it,
+ * and a server process (logging at info) that the hold can keep requests waiting in.
+ */
+function heldServer(kind: Kind, env: Record<string, string> = {}) {
+  const context = {} as {
+    database: TestDatabase;
+    hold: Hold;
+    server: ServerProcess;
+  };
+  beforeAll(async () => {
+    context.database = await freshDatabase(kind);
+    await seedDemo(context.database.url, 150);
+    context.hold =
+      kind === 'postgres'
+        ? lockHold(context.database, IN_FLIGHT)
+        : await redisHold();
+    context.server = await startServer({
+      DATABASE_URL: serverDatabaseUrl(context.database),
+      LOG_LEVEL: 'info',
+      ...env,
+      ...context.hold.env,
+    });
+  });
+  afterAll(async () => {
+    await context.hold?.close();
+    await context.server?.stop();
+    await context.database?.drop();
+  });
+  return context;
+}
+
 // SIGTERM while requests are in flight on keep-alive connections (docs/API.md, Shutdown).
 describe.each<Kind>(['sqlite', 'postgres'])(
   'SIGTERM with %s: requests in flight finish, later ones are refused, the database closes last',
   (kind) => {
-    let database: TestDatabase;
-    let hold: Hold;
-    let server: ServerProcess;
-
-    beforeAll(async () => {
-      database = await freshDatabase(kind);
-      await seedDemo(database.url, 150);
-      hold =
-        kind === 'postgres' ? lockHold(database, IN_FLIGHT) : await redisHold();
-      server = await startServer({
-        DATABASE_URL: serverDatabaseUrl(database),
-        LOG_LEVEL: 'info',
-        ...hold.env,
-      });
-    });
-
-    afterAll(async () => {
-      await hold?.close();
-      await server?.stop();
-      await database?.drop();
-    });
+    const context = heldServer(kind);
 
     it(`serves the ${IN_FLIGHT} requests in flight, answers later ones 503 or refuses them, and exits 0`, async () => {
+      const { database, hold, server } = context;
       const auth = { Authorization: basicAuth(DEMO_KEY) };
       // Keep-alive connections, each used once already.
       const connections = await Promise.all(
@@ -144,3 +176,100 @@ describe.each<Kind>(['sqlite', 'postgres'])(
     });
   },
 );
+
+// Pipelined requests that all wait (on the database, or on Redis) when the signal comes: each is
+// answered, not only the first (an answer marked `Connection: close` would end the connection
+// with it, and drop the ones queued behind).
+describe.each<Kind>(['sqlite', 'postgres'])(
+  'SIGTERM with %s while pipelined requests on one connection wait for their answers',
+  (kind) => {
+    const PIPELINED = 5;
+    const context = heldServer(kind, {
+      HTTP_MAX_PIPELINED: String(PIPELINED),
+      // On SQLite the requests wait on Redis: for as long as the test holds it.
+      REDIS_COMMAND_TIMEOUT_MS: '10000',
+    });
+
+    it(`answers all ${PIPELINED}, then closes the connection, and exits 0`, async () => {
+      const { hold, server } = context;
+      const connection = await RawConnection.open(server.port);
+      await hold.start();
+      connection.send(PAGE_REQUEST.repeat(PIPELINED));
+      await hold.waiting(PIPELINED);
+      server.child.kill('SIGTERM');
+      await server.waitForOutput(
+        new RegExp(
+          `SIGTERM: no new connections; waiting for ${PIPELINED} request\\(s\\) in flight`,
+        ),
+      );
+      await hold.release();
+
+      await readPages(connection, PIPELINED);
+      await connection.closed();
+      expect(await server.exited()).toEqual({ code: 0, signal: null });
+    });
+  },
+);
+
+// Pipelined requests (sent one after the other without waiting for answers) on a connection whose
+// client reads slowly: at the signal, some answers are built and wait to be written, and some
+// requests have not even been read, since Node stops reading a connection whose answers back up.
+// Every request that reached the server before the signal is answered in full.
+describe('SIGTERM while a slow reader has pipelined requests waiting', () => {
+  const PIPELINED = 50;
+  const FIRST = 10;
+  const GRACE_MS = 8_000;
+  let database: TestDatabase;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    database = await freshDatabase('sqlite');
+    // Over 100 orders in box office 1: every page is a whole page.
+    await seedDemo(database.url, 150);
+  });
+
+  afterEach(() => server?.stop());
+  afterAll(() => database?.drop());
+
+  /**
+   * Sends PIPELINED requests for a 100-order page on one connection without reading: FIRST at
+   * once, then, once their answers fill the buffers, the rest one by one (Node no longer reads
+   * them). Then `beforeReading` (the signal), then reads the answers slowly.
+   */
+  async function pipelinedBurst(beforeReading: () => void) {
+    server = await startServer({
+      DATABASE_URL: database.url,
+      HTTP_MAX_PIPELINED: '100',
+      SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    });
+    const connection = await RawConnection.open(server.port);
+    connection.pause();
+    connection.send(PAGE_REQUEST.repeat(FIRST));
+    await sleep(500);
+    for (let i = FIRST; i < PIPELINED; i++) {
+      connection.send(PAGE_REQUEST);
+      await sleep(5);
+    }
+    await sleep(300);
+    beforeReading();
+    connection.readSlowly(5);
+    await readPages(connection, PIPELINED);
+    return connection;
+  }
+
+  it(`answers all ${PIPELINED} without a signal (the slow reader is served)`, async () => {
+    const connection = await pipelinedBurst(() => undefined);
+    connection.destroy();
+  });
+
+  it(`with a SIGTERM before reading: answers all ${PIPELINED} in full within the grace period, then closes the connection and exits 0`, async () => {
+    let signalled = 0;
+    const connection = await pipelinedBurst(() => {
+      signalled = Date.now();
+      server.child.kill('SIGTERM');
+    });
+    expect(Date.now() - signalled).toBeLessThan(GRACE_MS);
+    await connection.closed();
+    expect(await server.exited()).toEqual({ code: 0, signal: null });
+  });
+});

@@ -35,6 +35,8 @@ export class RawConnection {
   static async open(port: number): Promise<RawConnection> {
     const socket = connect(port, '127.0.0.1');
     await once(socket, 'connect');
+    // Each write its own segment: requests sent apart arrive apart.
+    socket.setNoDelay(true);
     return new RawConnection(socket);
   }
 
@@ -49,6 +51,26 @@ export class RawConnection {
       ([name, value]) => `${name}: ${value}\r\n`,
     );
     this.send(`GET ${path} HTTP/1.1\r\n${lines.join('')}\r\n`);
+  }
+
+  /**
+   * Reads nothing more until `readSlowly`: what the server writes waits in the socket buffers,
+   * as it does for a client that sent requests and is not reading yet.
+   */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  /**
+   * Reads again, one chunk (at most 64 KB) every `delayMs`: a client on a slow link, whose
+   * answers leave the server only as fast as it reads them.
+   */
+  readSlowly(delayMs: number): void {
+    this.socket.on('data', () => {
+      this.socket.pause();
+      setTimeout(() => this.socket.resume(), delayMs);
+    });
+    this.socket.resume();
   }
 
   /** Whether the server has closed the connection. */

@@ -52,8 +52,20 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+export interface SpawnOptions {
+  /**
+   * `read` (the default): the test reads the server's stdout as it comes. `unread`: nobody reads
+   * it, so the pipe fills (a log collector that has stopped reading); only stderr is collected.
+   */
+  stdout?: 'read' | 'unread';
+}
+
 /** Starts `node dist/src/main.js` (the production entry point) without waiting for it. */
-export function spawnServer(env: Record<string, string>, port: number) {
+export function spawnServer(
+  env: Record<string, string>,
+  port: number,
+  { stdout = 'read' }: SpawnOptions = {},
+) {
   const child: ChildProcess = spawn(process.execPath, [SERVER_MAIN], {
     env: {
       ...process.env,
@@ -72,7 +84,7 @@ export function spawnServer(env: Record<string, string>, port: number) {
     output += chunk.toString();
     for (const listener of listeners) listener();
   };
-  child.stdout?.on('data', collect);
+  if (stdout === 'read') child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exit = new Promise<Exit>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -102,9 +114,10 @@ export function spawnServer(env: Record<string, string>, port: number) {
 /** Starts `node dist/src/main.js` (the production entry point) and waits until /v1/ping answers. */
 export async function startServer(
   env: Record<string, string>,
+  options: SpawnOptions = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const spawned = spawnServer(env, port);
+  const spawned = spawnServer(env, port, options);
   const { child } = spawned;
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;

@@ -5,13 +5,15 @@ import { Server, Socket, connect, createServer } from 'node:net';
  * A TCP proxy on a fixed local port that can be cut (listener closed, live connections reset) and
  * restored: the database "becomes unreachable" for a server process that connects through it. It
  * can also hold what clients send (a server that has stopped answering, for as long as the test
- * says) and let it through later.
+ * says) and let it through later, or answer in the target's place (a server refusing connections).
  */
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private readonly links = new Map<Socket, Socket>();
   private holding = false;
   private readonly held: { upstream: Socket; chunk: Buffer }[] = [];
+  private refusal: Buffer | null = null;
 
   constructor(
     readonly port: number,
@@ -20,7 +22,17 @@ export class TcpProxy {
 
   async start(): Promise<void> {
     this.server = createServer((client) => {
+      if (this.refusal) {
+        const answer = this.refusal;
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => client.destroy());
+        client.once('data', () => client.end(answer));
+        return;
+      }
       const upstream = connect(this.target.port, this.target.host);
+      this.links.set(client, upstream);
+      client.on('close', () => this.links.delete(client));
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
         socket.on('close', () => this.sockets.delete(socket));
@@ -50,6 +62,24 @@ export class TcpProxy {
       else socket.destroy();
     }
     if (server) await new Promise((resolve) => server.close(resolve));
+  }
+
+  /**
+   * From now on the proxy answers in the target's place: each live connection gets `answer` and
+   * is closed, and each new one gets it in reply to the first bytes it sends (for PostgreSQL, its
+   * startup message). `accept` forwards again.
+   */
+  refuse(answer: Buffer): void {
+    this.refusal = answer;
+    for (const [client, upstream] of this.links) {
+      upstream.destroy();
+      client.end(answer);
+    }
+  }
+
+  /** Forwards new connections to the target again. */
+  accept(): void {
+    this.refusal = null;
   }
 
   /** From now on, what clients send is kept here instead of being forwarded. */

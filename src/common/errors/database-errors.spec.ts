@@ -20,12 +20,28 @@ describe('isDatabaseUnavailable', () => {
   it.each([
     ['08006', 'connection failure'],
     ['08001', 'cannot connect'],
+    ['08004', 'server rejected the connection'],
+    ['08P01', 'protocol violation'],
     ['53300', 'too many connections'],
+    ['53200', 'out of memory'],
     ['57P01', 'admin shutdown'],
+    ['57P02', 'crash shutdown'],
     ['57P03', 'cannot connect now'],
+    ['3D000', 'no such database'],
     ['57014', 'statement timeout'],
   ])('is true for PostgreSQL SQLSTATE %s (%s)', (code) => {
     expect(isDatabaseUnavailable(withCode(code))).toBe(true);
+  });
+
+  it('is true for 55000 when it ends the connection (a database not accepting connections)', () => {
+    const refusal = Object.assign(
+      withCode(
+        '55000',
+        'database "shop" is not currently accepting connections',
+      ),
+      { severity: 'FATAL' },
+    );
+    expect(isDatabaseUnavailable(refusal)).toBe(true);
   });
 
   it.each([
@@ -68,6 +84,12 @@ describe('isDatabaseUnavailable', () => {
     ['a missing relation (PostgreSQL)', withCode('42P01')],
     ['a unique violation', withCode('23505')],
     ['a syntax error', withCode('42601')],
+    [
+      '55000 on a statement',
+      Object.assign(withCode('55000'), { severity: 'ERROR' }),
+    ],
+    ['a code that only starts like a refusal', withCode('080')],
+    ['a code that only starts like a timeout', withCode('570141')],
     ['a constraint failure', withCode('SQLITE_CONSTRAINT_FOREIGNKEY')],
     ['a plain Error', new Error('boom')],
     ['a TypeError', new TypeError('x is undefined')],

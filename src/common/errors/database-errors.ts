@@ -1,8 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 
-// Connection-level failures: the database is down, unreachable, restarting or overloaded. These
-// are 503s (retry later), not bugs. PostgreSQL SQLSTATE classes 08 (connection exception),
-// 53 (insufficient resources), 57P (operator intervention) and 57014 (statement timeout).
+// Connection-level failures: the database is down, unreachable, restarting, overloaded or refusing
+// connections. These are 503s (retry later), not bugs (docs/API.md, Database faults).
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -13,7 +12,20 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
 ]);
 const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|NOMEM|PROTOCOL)/;
-const PG_STATE = /^(08|53|57P|57014)/;
+/**
+ * PostgreSQL SQLSTATEs of a database that refuses or ends connections: class 08 (connection
+ * exception), class 53 (insufficient resources: too many connections, out of memory or disk),
+ * 57P (operator intervention: a session ended by an administrator or a crash, a server starting
+ * up or shutting down, a database dropped), 3D000 (no such database: renamed or dropped under a
+ * running service), and 57014 (a statement cancelled by statement_timeout).
+ */
+const PG_STATE = /^(08...|53...|57P..|57014|3D000)$/;
+/**
+ * 55000 (object not in prerequisite state) is a refusal only when it ends the connection (severity
+ * FATAL): "database … is not currently accepting connections" (ALLOW_CONNECTIONS false). The same
+ * code on a statement is a bug.
+ */
+const PG_STATE_IF_FATAL = '55000';
 const MESSAGES =
   /(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|database system is (starting up|shutting down))/i;
 
@@ -23,12 +35,17 @@ export function isDatabaseUnavailable(exception: unknown): boolean {
   // The driver error may be wrapped (QueryFailedError.driverError, Error.cause).
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
-    const { code, message } = current as { code?: unknown; message?: unknown };
+    const { code, message, severity } = current as {
+      code?: unknown;
+      message?: unknown;
+      severity?: unknown;
+    };
     if (typeof code === 'string') {
       if (
         NETWORK_CODES.has(code) ||
         SQLITE_CODES.test(code) ||
-        PG_STATE.test(code)
+        PG_STATE.test(code) ||
+        (code === PG_STATE_IF_FATAL && severity === 'FATAL')
       ) {
         return true;
       }
