@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { DemoCalendar } from '../seeds/demo-calendar';
 import { demoDataDay, isDatabaseEmpty } from '../seeds/demo-data';
 import {
   durableTestDatabase,
@@ -51,20 +52,36 @@ describe('npm run seed -- --today', () => {
     }
   });
 
+  it('refuses a day after the current one (UTC), with the usage, and writes nothing', async () => {
+    const tomorrow = DemoCalendar.of(new Date(Date.now() + 86_400_000)).today;
+    const result = seed(database.url, '--today', tomorrow);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      `--today must be no later than the current day (UTC), ${DemoCalendar.of().today}, got "${tomorrow}"`,
+    );
+    expect(result.stderr).toMatch(/Usage: npm run seed/);
+    const dataSource = await openWithMigrations(database.url, MIGRATIONS);
+    try {
+      await expect(isDatabaseEmpty(dataSource)).resolves.toBe(true);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
   it('dates the data around the day it is given', async () => {
     const result = seed(
       database.url,
       '--orders',
       '20',
       '--today',
-      '2029-01-15',
+      '2025-11-17',
     );
     expect(result.stderr).not.toMatch(/Error/);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/dated around 2029-01-15/);
+    expect(result.stdout).toMatch(/dated around 2025-11-17/);
     const dataSource = await openWithMigrations(database.url, MIGRATIONS);
     try {
-      await expect(demoDataDay(dataSource)).resolves.toBe('2029-01-15');
+      await expect(demoDataDay(dataSource)).resolves.toBe('2025-11-17');
     } finally {
       await dataSource.destroy();
     }
