@@ -1,0 +1,34 @@
+import { SEARCH_FOLD_TABLE } from './migrations/1766010000000-SearchFold';
+
+/**
+ * The search fold (docs/API.md, "Text search"): the `name` and `venue` filters match when the
+ * value's fold contains the search's fold. Defined once, by the table migration SearchFold froze:
+ * PostgreSQL folds with that migration's `search_fold(text)`, SQLite with `searchFold` below,
+ * which every connection registers under the same name (data-source-options.ts), so both
+ * databases give the same rows.
+ */
+const TABLE: ReadonlyMap<string, string> = new Map(
+  Object.entries(JSON.parse(SEARCH_FOLD_TABLE) as Record<string, string>),
+);
+
+/** Any UTF-16 unit beyond ASCII (a surrogate included). */
+const BEYOND_ASCII = /[\u0080-\uffff]/;
+
+/** `text` folded: each character replaced by its fold (ASCII text: only capitals change). */
+export function searchFold(text: string): string {
+  if (!BEYOND_ASCII.test(text)) return text.toLowerCase();
+  let folded = '';
+  for (const c of text) folded += TABLE.get(c) ?? c;
+  return folded;
+}
+
+/** The SQL function that folds on both databases, and SQLite's definition of it. */
+export const SEARCH_FOLD_FUNCTION = {
+  name: 'search_fold',
+  fold: (value: unknown): unknown =>
+    typeof value === 'string' ? searchFold(value) : value,
+} as const;
+
+/** `sql` folded in SQL, the same expression on both databases. */
+export const searchFoldSql = (sql: string) =>
+  `${SEARCH_FOLD_FUNCTION.name}(${sql})`;
