@@ -39,7 +39,20 @@ export async function runMigrations(
     const executor = new MigrationExecutor(dataSource, lockRunner);
     executor.transaction = 'each';
     const applied = await executor.executePendingMigrations();
-    if (applied.length > 0) await lockRunner.query(ANALYZE);
+    if (applied.length > 0) {
+      // ANALYZE reads a sample of each table, not all of it; the service's statement timeout
+      // (DB_STATEMENT_TIMEOUT_MS) is for requests, and must not fail a start whose migrations
+      // have committed.
+      await lockRunner.startTransaction();
+      try {
+        await lockRunner.query('SET LOCAL statement_timeout = 0');
+        await lockRunner.query(ANALYZE);
+        await lockRunner.commitTransaction();
+      } catch (error) {
+        await lockRunner.rollbackTransaction();
+        throw error;
+      }
+    }
     return applied;
   } finally {
     await lockRunner
