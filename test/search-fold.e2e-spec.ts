@@ -1,4 +1,4 @@
-import { SEARCH_FOLD_TABLE } from '../src/database/migrations/1766010000000-SearchFold';
+import { SEARCH_FOLD_TABLE } from '../src/database/search-fold-table';
 import { searchFold } from '../src/database/search-fold';
 import { type Get, type ListBody } from './utils/api';
 import { type ListApp, createListApp } from './utils/list-app';

@@ -1,8 +1,6 @@
 import { foldCodePoint, searchFoldTable } from '../../dev/search-fold-table';
-import {
-  SEARCH_FOLD_TABLE,
-  SEARCH_FOLD_UNICODE,
-} from './migrations/1766010000000-SearchFold';
+import * as frozen from './migrations/1766010000000-SearchFold';
+import { SEARCH_FOLD_TABLE, SEARCH_FOLD_UNICODE } from './search-fold-table';
 import { SEARCH_FOLD_FUNCTION, searchFold, searchFoldSql } from './search-fold';
 
 /** docs/API.md, "Text search": a search matches when the name's fold contains the search's. */
@@ -61,6 +59,11 @@ describe('the search fold', () => {
     for (const [c, folded] of Object.entries(table)) {
       expect([c, searchFold(folded)]).toEqual([c, folded]);
     }
+  });
+
+  it('is the table migration SearchFold froze into PostgreSQL', () => {
+    expect(SEARCH_FOLD_TABLE).toBe(frozen.SEARCH_FOLD_TABLE);
+    expect(SEARCH_FOLD_UNICODE).toBe(frozen.SEARCH_FOLD_UNICODE);
   });
 
   it('is the table the rule of dev/search-fold-table.ts gives', () => {

@@ -1,11 +1,12 @@
-import { SEARCH_FOLD_TABLE } from './migrations/1766010000000-SearchFold';
+import { SEARCH_FOLD_TABLE } from './search-fold-table';
 
 /**
  * The search fold (docs/API.md, "Text search"): the `name` and `venue` filters match when the
- * value's fold contains the search's fold. Defined once, by the table migration SearchFold froze:
- * PostgreSQL folds with that migration's `search_fold(text)`, SQLite with `searchFold` below,
- * which every connection registers under the same name (data-source-options.ts), so both
- * databases give the same rows.
+ * value's fold contains the search's fold. One table defines it (search-fold-table.ts, generated
+ * by dev/search-fold-table.cli.ts): PostgreSQL folds with `search_fold(text)`, which migration
+ * SearchFold made with that table frozen in it (search-fold.spec.ts checks the two are one), and
+ * SQLite with `searchFold` below, which every connection registers under the same name
+ * (data-source-options.ts), so both databases give the same rows.
  */
 const TABLE: ReadonlyMap<string, string> = new Map(
   Object.entries(JSON.parse(SEARCH_FOLD_TABLE) as Record<string, string>),
