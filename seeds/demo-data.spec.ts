@@ -1286,8 +1286,8 @@ describe('the seed’s history ends at its moment', () => {
     }
   });
 
-  // docs/DEVELOPMENT.md, "The demo data": the moment is the demo's present, the last second before its day;
-  // no stored time of any row comes after it (only events' dates look ahead).
+  // docs/DEVELOPMENT.md, "The demo data": the moment is the demo's present, the last second
+  // before its day; no stored time of any row comes after it (only events' dates look ahead).
   const CASES: [orders: number, today: string][] = [
     [2000, CATALOGUE_DAY],
     [5000, CATALOGUE_DAY],
