@@ -59,11 +59,12 @@ export class CheckInGenerator {
     };
     scan(1);
     if (rng.chance(0.08)) {
+      // A scan after the demo's present has not happened yet.
       at += rng.int(15 * MINUTE, 90 * MINUTE);
-      scan(-1);
+      if (at <= this.now) scan(-1);
       if (rng.chance(0.5)) {
         at += rng.int(5 * MINUTE, 40 * MINUTE);
-        scan(1);
+        if (at <= this.now) scan(1);
       }
     }
     return rows;

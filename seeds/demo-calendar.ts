@@ -86,6 +86,15 @@ export class DemoCalendar {
     this.years = Math.round(days / YEAR_DAYS);
   }
 
+  /**
+   * Whether the demo's present is still to come at `atMs` (by default the clock's time): a seed
+   * for such a day would store times ahead of the clock, which no writer may (docs/API.md,
+   * "Timestamps"), so it is refused.
+   */
+  isAhead(atMs: number = Date.now()): boolean {
+    return this.now * 1000 > atMs;
+  }
+
   /** The day a demo was seeded for, from when its box offices were set up (`setupAt`). */
   static dayOfSetup(setupAt: number): string {
     const start = setupAt + (SETUP_DAYS + ORDER_DAYS) * DAY;

@@ -13,12 +13,21 @@ import {
   demoDataDay,
   isDatabaseEmpty,
   seedDemoData,
+  type SeedOptions,
   staleDemoNotice,
 } from './demo-data';
-import { CATALOGUE_CALENDAR, DemoCalendar } from './demo-calendar';
+import {
+  CATALOGUE_CALENDAR,
+  CATALOGUE_DAY,
+  DemoCalendar,
+} from './demo-calendar';
 import { buildDemoEvents } from './demo-events';
 import { OrderGenerator } from './order-generator';
 import { SeededRandom } from './seeded-random';
+import {
+  storedTimeColumns,
+  storedTimesAfter,
+} from '../test/utils/stored-times';
 
 interface OrderRow {
   id: number;
@@ -188,6 +197,23 @@ function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
     else groups.set(k, [row]);
   }
   return groups;
+}
+
+/**
+ * Seeds as the seeder runs on the day it is given: for a day after the current one, with the
+ * clock moved to noon of that day (a seed ahead of the clock is refused).
+ */
+async function seedOnItsDay(dataSource: DataSource, options: SeedOptions) {
+  const { now } = new DemoCalendar(options.today ?? CATALOGUE_DAY);
+  const noon = (now + 1 + 12 * 3600) * 1000;
+  const clock = jest
+    .spyOn(Date, 'now')
+    .mockReturnValue(Math.max(Date.now(), noon));
+  try {
+    return await seedDemoData(dataSource, options);
+  } finally {
+    clock.mockRestore();
+  }
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -1086,7 +1112,7 @@ describe('seedDemoData on any day', () => {
 
     beforeAll(async () => {
       dataSource = await openDatabase();
-      await seedDemoData(dataSource, {
+      await seedOnItsDay(dataSource, {
         orders: 250,
         seed: 1,
         reset: false,
@@ -1198,7 +1224,7 @@ describe('seedDemoData on any day', () => {
     const seedFor = async (today: string) => {
       const dataSource = await openDatabase();
       try {
-        await seedDemoData(dataSource, {
+        await seedOnItsDay(dataSource, {
           orders: 40,
           seed: 3,
           reset: false,
@@ -1232,6 +1258,101 @@ describe('seedDemoData on any day', () => {
   });
 });
 
+describe('the seed’s history ends at its moment', () => {
+  it('refuses a day after the current one (UTC), and writes nothing', async () => {
+    const dataSource = await openDatabase();
+    try {
+      const tomorrow = DemoCalendar.of(new Date(Date.now() + 86_400_000));
+      await expect(
+        seedDemoData(dataSource, {
+          orders: 5,
+          seed: 1,
+          reset: false,
+          today: tomorrow.today,
+        }),
+      ).rejects.toThrow(
+        `today must be no later than the current day (UTC), ${DemoCalendar.of().today}, got "${tomorrow.today}"`,
+      );
+      await expect(isDatabaseEmpty(dataSource)).resolves.toBe(true);
+      // The current day itself is fine: its history ends the second before it.
+      await seedDemoData(dataSource, {
+        orders: 5,
+        seed: 1,
+        reset: false,
+        today: DemoCalendar.of().today,
+      });
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  // docs/DEVELOPMENT.md, "The demo data": the moment is the demo's present, the last second
+  // before its day; no stored time of any row comes after it (only events' dates look ahead).
+  const CASES: [orders: number, today: string][] = [
+    [2000, CATALOGUE_DAY],
+    [5000, CATALOGUE_DAY],
+    [300, '2026-11-25'],
+    [2000, DemoCalendar.of().today],
+    [700, '2032-02-29'],
+  ];
+
+  it('checks every time column the schema has', async () => {
+    const dataSource = await openDatabase();
+    try {
+      const columns = await storedTimeColumns(dataSource);
+      expect(columns.map((c) => `${c.table}.${c.column}`)).toEqual([
+        'api_keys.created_at',
+        'api_keys.revoked_at',
+        'box_offices.created_at',
+        'changes.created_at',
+        'check_ins.check_in_at',
+        'check_ins.created_at',
+        'event_series.created_at',
+        'events.created_at',
+        'issued_tickets.created_at',
+        'issued_tickets.updated_at',
+        'issued_tickets.voided_at',
+        'order_days.day',
+        'order_hours.hour',
+        'orders.created_at',
+        'orders.updated_at',
+        'revenue_days.day',
+        'revenue_hours.hour',
+        'ticket_days.day',
+        'ticket_hours.hour',
+      ]);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it.each(CASES)(
+    '%i orders seeded for %s store no time after it',
+    async (orders, today) => {
+      const { now } = new DemoCalendar(today);
+      const dataSource = await openDatabase();
+      try {
+        await seedOnItsDay(dataSource, {
+          orders,
+          seed: 1,
+          reset: false,
+          today,
+        });
+        expect(await storedTimesAfter(dataSource, now)).toEqual([]);
+        // The history reaches its end: orders, voids and scans in the days before it.
+        const [recent] = await dataSource.query<{ orders: number }[]>(
+          'SELECT count(*) AS orders FROM orders WHERE updated_at > ?',
+          [now - 7 * 86_400],
+        );
+        expect(recent.orders).toBeGreaterThan(0);
+      } finally {
+        await dataSource.destroy();
+      }
+    },
+    60_000,
+  );
+});
+
 describe('demo data seeded long ago', () => {
   it('is said to be stale from a week after its day on, with the command that refreshes it', () => {
     expect(staleDemoNotice(null, '2027-01-10')).toEqual([]);
@@ -1245,7 +1366,7 @@ describe('demo data seeded long ago', () => {
     const dataSource = await openDatabase();
     try {
       await expect(demoDataDay(dataSource)).resolves.toBeNull();
-      await seedDemoData(dataSource, {
+      await seedOnItsDay(dataSource, {
         orders: 5,
         seed: 1,
         reset: false,

@@ -40,9 +40,11 @@ export interface SeedOptions {
   /** Delete all existing data first; without it, a database with data is refused. */
   reset: boolean;
   /**
-   * The seeding day, `YYYY-MM-DD`: the data's dates are laid out around it (demo-calendar.ts).
-   * The CLI and the demo server pass the day they run; left out, it is the day the catalogue is
-   * written for, so that tests and the OpenAPI examples see the same data on any date.
+   * The seeding day, `YYYY-MM-DD`: the data's dates are laid out around it (demo-calendar.ts),
+   * and its history ends the second before it. The CLI and the demo server pass the day they
+   * run; left out, it is the day the catalogue is written for, so that tests and the OpenAPI
+   * examples see the same data on any date. A day after the current one is refused
+   * (DayAheadError).
    */
   today?: string;
   /** Called after each batch is written. */
@@ -59,6 +61,18 @@ export class DatabaseNotEmptyError extends Error {
   constructor() {
     super(
       'The database already has data; pass --reset to delete it and seed again',
+    );
+  }
+}
+
+/**
+ * A seed for a day after the current one (UTC): its history, which ends the second before its
+ * day, would lie ahead of the clock.
+ */
+export class DayAheadError extends RangeError {
+  constructor(today: string) {
+    super(
+      `today must be no later than the current day (UTC), ${DemoCalendar.of(new Date(Date.now())).today}, got "${today}": the seeded history ends the second before its day, and no stored time may lie ahead of the clock`,
     );
   }
 }
@@ -89,6 +103,7 @@ export async function seedDemoData(
     throw new RangeError('seed must be an integer');
   }
   const calendar = new DemoCalendar(options.today ?? CATALOGUE_DAY);
+  if (calendar.isAhead()) throw new DayAheadError(calendar.today);
 
   await withSeedWriter(dataSource, async (writer) => {
     if (options.reset) await writer.clear();

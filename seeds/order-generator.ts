@@ -371,18 +371,18 @@ export class OrderGenerator {
   ): OrderRows {
     const nth = boxOffice.ordersSoFar++;
     const event = this.eventFor(boxOffice, createdAt);
-    const shape = this.profile(event, nth);
+    const story = this.profile(event, nth);
     const rng = this.rng;
 
     const firstName = rng.pick(this.pools.firstNames);
     const lastName = rng.pick(this.pools.lastNames);
     const email = this.email(firstName, lastName);
-    const lines = this.ticketLines(event, shape, createdAt);
+    const lines = this.ticketLines(event, story, createdAt);
 
+    const { shape, ...times } = this.history(story, event, createdAt);
     const issuesTickets =
       shape.status === 'completed' ||
       (shape.status === 'cancelled' && shape.payment !== 'offline');
-    const times = this.times(shape, event, createdAt);
 
     // Tickets from `voidFrom` on end up void: all of a cancelled order's, or the last one.
     let ticketCount = 0;
@@ -678,33 +678,72 @@ export class OrderGenerator {
   }
 
   /**
-   * When the order was paid (its tickets issued), when tickets were voided, and its last update.
-   * Card payments settle within seconds, offline ones days later; a cancelled offline order is
-   * one whose payment never came (it lapses after 7 days). Orders of a cancelled event are
-   * cancelled, and their tickets voided, within a day of the event's cancellation.
+   * When the order was paid (its tickets issued), when tickets were voided, and its last update,
+   * with the order as it stands at the demo's present (`atTheMoment`). Card payments settle
+   * within seconds, offline ones days later; a cancelled offline order is one whose payment never
+   * came (it lapses after 7 days). Orders of a cancelled event are cancelled, and their tickets
+   * voided, within a day of the event's cancellation.
    */
-  private times(shape: OrderProfile, event: SeedEvent, createdAt: number) {
+  private history(story: OrderProfile, event: SeedEvent, createdAt: number) {
     const rng = this.rng;
     const paidAt =
-      shape.payment === 'offline'
+      story.payment === 'offline'
         ? createdAt + rng.int(3600, 5 * DAY)
-        : shape.payment === 'operator'
+        : story.payment === 'operator'
           ? createdAt
           : createdAt + (rng.chance(0.6) ? 0 : rng.int(1, 40));
     let voidedAt: number | null = null;
-    if (shape.eventCancelled) {
+    if (story.eventCancelled) {
       voidedAt = Math.max(paidAt, event.cancelledAt!) + rng.int(600, DAY);
-    } else if (shape.status === 'cancelled') {
+    } else if (story.status === 'cancelled') {
       voidedAt =
-        shape.payment === 'offline'
+        story.payment === 'offline'
           ? createdAt + 7 * DAY + rng.int(0, 3600)
           : paidAt + rng.int(600, 20 * DAY);
-    } else if (shape.voidOne) {
+    } else if (story.voidOne) {
       voidedAt = paidAt + rng.int(3600, 30 * DAY);
     }
-    const updatedAt =
-      shape.status === 'pending' ? createdAt : (voidedAt ?? paidAt);
-    return { paidAt, voidedAt, updatedAt };
+    return this.atTheMoment(story, createdAt, paidAt, voidedAt);
+  }
+
+  /**
+   * The order as it stands at the demo's present: what its story would have happen later has not
+   * happened yet, so no stored time is after it (docs/DEVELOPMENT.md, "The demo data"). A
+   * payment not received by then leaves the order pending (no tickets); a cancellation or a void
+   * not made by then leaves the order as it was before it. The orders of a cancelled event
+   * (cancelled before the present) are cancelled by the present at the latest.
+   */
+  private atTheMoment(
+    story: OrderProfile,
+    createdAt: number,
+    paidAt: number,
+    voidedAt: number | null,
+  ) {
+    const { now } = this.calendar;
+    const pending = { ...story, status: 'pending' as const, voidOne: false };
+    if (story.eventCancelled) {
+      const at = Math.min(voidedAt!, now);
+      return {
+        shape: story,
+        paidAt: Math.min(paidAt, at),
+        voidedAt: at,
+        updatedAt: at,
+      };
+    }
+    let shape = story;
+    if (story.status === 'cancelled' && story.payment === 'offline') {
+      // Never paid: pending until it lapses.
+      if (voidedAt! > now) shape = pending;
+    } else if (story.status !== 'pending' && paidAt > now) {
+      shape = pending;
+    } else if (voidedAt !== null && voidedAt > now) {
+      shape = { ...story, status: 'completed', voidOne: false };
+    }
+    if (shape.status === 'pending') {
+      return { shape, paidAt, voidedAt: null, updatedAt: createdAt };
+    }
+    if (shape.status === 'completed' && !shape.voidOne) voidedAt = null;
+    return { shape, paidAt, voidedAt, updatedAt: voidedAt ?? paidAt };
   }
 
   private tickets(
@@ -852,9 +891,9 @@ export class OrderGenerator {
     if (shape.eventCancelled) return 'Event cancelled';
     if (shape.status === 'completed' || !this.rng.chance(0.4)) return null;
     if (shape.status === 'pending') {
-      return shape.payment === 'offline'
-        ? 'Awaiting payment'
-        : 'Awaiting card authentication';
+      return shape.payment === 'stripe'
+        ? 'Awaiting card authentication'
+        : 'Awaiting payment';
     }
     return shape.payment === 'offline'
       ? 'Payment not received within 7 days'

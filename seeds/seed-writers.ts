@@ -230,6 +230,12 @@ export interface SeedWriter {
   update(table: SeedUpdateTable, rows: readonly Row[]): Promise<void>;
 }
 
+/**
+ * Every table's statistics, gathered at the end of a seed (docs/API.md, "Upgrading"; measured in
+ * bench/notes/2026-11-27-statistics-after-seeding.md).
+ */
+const ANALYZE = 'ANALYZE';
+
 /** A row when the database holds any box office (seeded data), none when it is empty. */
 export const ANY_BOX_OFFICE = 'SELECT 1 FROM box_offices LIMIT 1';
 
@@ -313,6 +319,9 @@ class SqliteSeedWriter implements SeedWriter {
       const result = await work(this);
       this.db.exec(IMPORT_MODE.sqlite.off);
       for (const { sql } of this.droppedIndexes ?? []) this.db.exec(sql);
+      // The planner's statistics, committed with the rows they describe (SQLite gathers none
+      // by itself).
+      this.db.exec(ANALYZE);
       // AUTOINCREMENT moves each sequence past explicitly inserted ids by itself.
       this.db.exec('COMMIT');
       return result;
@@ -436,6 +445,9 @@ class PostgresSeedWriter implements SeedWriter {
       const result = await work(this);
       await this.runner.query(IMPORT_MODE.postgres.off);
       await this.moveSequences();
+      // The planner's statistics, committed with the rows they describe: autovacuum would take
+      // a while to get to a bulk load, and until then the planner guesses.
+      await this.runner.query(ANALYZE);
       await this.runner.commitTransaction();
       return result;
     } catch (error) {

@@ -4,13 +4,14 @@
 import { parseArgs } from 'node:util';
 import { openCliDataSource } from '../src/database/cli-data-source';
 import { DemoCalendar } from './demo-calendar';
-import { DEMO_BOX_OFFICES, seedDemoData } from './demo-data';
+import { DayAheadError, DEMO_BOX_OFFICES, seedDemoData } from './demo-data';
 
 const USAGE = `Usage: npm run seed -- [--orders N] [--reset] [--seed S] [--today YYYY-MM-DD]
   --orders N  orders to create across both box offices, 1 to 10,000,000 (default 250)
   --seed S    integer; the same seed and day give the same data (default 1)
   --today D   the day the data is dated around: orders in the months before it, events
-              that ended before it and events on sale after it (default: today, UTC)
+              that ended before it and events on sale after it; the history ends the
+              second before it, so no later than today (default: today, UTC)
   --reset     delete all existing data first (required when the database has data)`;
 
 const MAX_ORDERS = 10_000_000;
@@ -55,11 +56,17 @@ function parseOptions(args: string[]): CliOptions | null {
       `--seed must be an integer, got "${values.seed}"\n${USAGE}`,
     );
   }
+  let calendar: DemoCalendar;
   try {
-    new DemoCalendar(values.today);
+    calendar = new DemoCalendar(values.today);
   } catch {
     throw new UsageError(
       `--today must be a day as YYYY-MM-DD, got "${values.today}"\n${USAGE}`,
+    );
+  }
+  if (calendar.isAhead()) {
+    throw new UsageError(
+      `--${new DayAheadError(values.today).message}\n${USAGE}`,
     );
   }
   return { orders, seed, reset: values.reset, today: values.today };

@@ -6,6 +6,12 @@ import {
 } from './utils/migrated-database';
 import { TestDatabase } from './utils/test-database';
 
+/**
+ * Migrations that change nothing on SQLite: SearchFold creates PostgreSQL's fold functions, and
+ * every SQLite connection registers its own (src/database/search-fold.ts).
+ */
+const POSTGRES_ONLY = new Set(['SearchFold1766010000000']);
+
 // `npm run migration:revert` (TypeORM's undoLastMigration) must bring the schema back exactly:
 // docs/API.md, Upgrading. On SQLite by default, on PostgreSQL under `npm run test:e2e:postgres`.
 describe('migrations are reversible', () => {
@@ -25,7 +31,12 @@ describe('migrations are reversible', () => {
     const current = await openWithMigrations(database.url, MIGRATIONS);
     try {
       const latestSchema = await schemaSnapshot(current);
-      expect(latestSchema).not.toEqual(previousSchema);
+      const changesNothingHere =
+        current.options.type !== 'postgres' &&
+        POSTGRES_ONLY.has(MIGRATIONS[MIGRATIONS.length - 1].name);
+      if (!changesNothingHere) {
+        expect(latestSchema).not.toEqual(previousSchema);
+      }
 
       await current.undoLastMigration({ transaction: 'each' });
       expect(await schemaSnapshot(current)).toEqual(previousSchema);

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { DemoCalendar } from '../seeds/demo-calendar';
 import { demoDataDay, isDatabaseEmpty } from '../seeds/demo-data';
 import {
   durableTestDatabase,
@@ -36,12 +37,11 @@ describe('npm run seed -- --today', () => {
   });
   afterAll(() => database.drop());
 
-  it('refuses a day that is not a date, with the usage, and writes nothing', async () => {
-    const result = seed(database.url, '--today', '2026-02-30');
+  /** A seed for `today` is refused with `message` and the usage, and writes nothing. */
+  async function expectRefused(today: string, message: string) {
+    const result = seed(database.url, '--today', today);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(
-      /--today must be a day as YYYY-MM-DD, got "2026-02-30"/,
-    );
+    expect(result.stderr).toContain(message);
     expect(result.stderr).toMatch(/Usage: npm run seed/);
     const dataSource = await openWithMigrations(database.url, MIGRATIONS);
     try {
@@ -49,6 +49,21 @@ describe('npm run seed -- --today', () => {
     } finally {
       await dataSource.destroy();
     }
+  }
+
+  it('refuses a day that is not a date, with the usage, and writes nothing', async () => {
+    await expectRefused(
+      '2026-02-30',
+      '--today must be a day as YYYY-MM-DD, got "2026-02-30"',
+    );
+  });
+
+  it('refuses a day after the current one (UTC), with the usage, and writes nothing', async () => {
+    const tomorrow = DemoCalendar.of(new Date(Date.now() + 86_400_000)).today;
+    await expectRefused(
+      tomorrow,
+      `--today must be no later than the current day (UTC), ${DemoCalendar.of().today}, got "${tomorrow}"`,
+    );
   });
 
   it('dates the data around the day it is given', async () => {
@@ -57,14 +72,14 @@ describe('npm run seed -- --today', () => {
       '--orders',
       '20',
       '--today',
-      '2029-01-15',
+      '2025-11-17',
     );
     expect(result.stderr).not.toMatch(/Error/);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/dated around 2029-01-15/);
+    expect(result.stdout).toMatch(/dated around 2025-11-17/);
     const dataSource = await openWithMigrations(database.url, MIGRATIONS);
     try {
-      await expect(demoDataDay(dataSource)).resolves.toBe('2029-01-15');
+      await expect(demoDataDay(dataSource)).resolves.toBe('2025-11-17');
     } finally {
       await dataSource.destroy();
     }

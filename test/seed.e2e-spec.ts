@@ -3,7 +3,10 @@ import { parseDatabaseUrl } from '../src/config/app-config';
 import { buildDataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/migrate';
 import { seedDemoData } from '../seeds/demo-data';
+import { CATALOGUE_CALENDAR } from '../seeds/demo-calendar';
 import { SEED_TABLES } from '../seeds/seed-writers';
+import { tablesWithoutStatistics } from './utils/planner-statistics';
+import { storedTimesAfter } from './utils/stored-times';
 import { createTestDatabase, type TestDatabase } from './utils/test-database';
 
 // The seeder writes through a writer per database; the same seed must give the same rows on each,
@@ -73,6 +76,13 @@ describe('seedDemoData on the test database', () => {
     const seeded = await dump(target);
     expect(seeded).toEqual(await dump(reference));
     expect(seeded.orders).toHaveLength(ORDERS);
+    // Nothing the seeder or the database's triggers stored lies after the seed's moment.
+    expect(await storedTimesAfter(target, CATALOGUE_CALENDAR.now)).toEqual([]);
+  });
+
+  it('leaves the planner statistics of every table with rows', async () => {
+    expect(await tablesWithoutStatistics(target)).toEqual([]);
+    expect(await tablesWithoutStatistics(reference)).toEqual([]);
   });
 
   it('reseeds over existing data with reset, ids starting again at 1', async () => {

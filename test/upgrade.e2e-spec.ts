@@ -14,6 +14,7 @@ import {
   durableTestDatabase,
   openWithMigrations,
 } from './utils/migrated-database';
+import { tablesWithoutStatistics } from './utils/planner-statistics';
 import { TestDatabase } from './utils/test-database';
 
 /**
@@ -148,6 +149,10 @@ describe('upgrading a database of the previous release', () => {
       .get(DataSource)
       .query<{ name: string }[]>('SELECT name FROM migrations ORDER BY id');
     expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
+  });
+
+  it('left the planner statistics of every table with rows', async () => {
+    expect(await tablesWithoutStatistics(app.get(DataSource))).toEqual([]);
   });
 
   it('made each existing event a series of its own, of the same box office, currency and zone', async () => {

@@ -2131,9 +2131,9 @@ export interface operations {
                 status?: string;
                 /** @description Events of this series (`es_1`) */
                 event_series_id?: string;
-                /** @description Events whose name contains this text, ignoring case */
+                /** @description Events whose name contains this text in the search fold: case, accents and letter forms ignored (istanbul finds İstanbul, strasse finds Straße) */
                 name?: string;
-                /** @description Events whose venue name contains this text, ignoring case */
+                /** @description Events whose venue name contains this text in the search fold, as for name */
                 venue?: string;
             };
             header?: never;
@@ -2941,9 +2941,9 @@ export interface operations {
                 "created_at.lte"?: number;
                 /** @description One of draft, published, sales_closed, cancelled, or a comma list of them (`draft,published`) */
                 status?: string;
-                /** @description Series whose name contains this text, ignoring case */
+                /** @description Series whose name contains this text in the search fold: case, accents and letter forms ignored (istanbul finds İstanbul, strasse finds Straße) */
                 name?: string;
-                /** @description Series whose venue name contains this text, ignoring case */
+                /** @description Series whose venue name contains this text in the search fold, as for name */
                 venue?: string;
             };
             header?: never;
@@ -3178,9 +3178,9 @@ export interface operations {
                 "end_at.lte"?: number;
                 /** @description One of draft, published, sales_closed, cancelled, or a comma list of them (`draft,published`) */
                 status?: string;
-                /** @description Events whose name contains this text, ignoring case */
+                /** @description Events whose name contains this text in the search fold: case, accents and letter forms ignored (istanbul finds İstanbul, strasse finds Straße) */
                 name?: string;
-                /** @description Events whose venue name contains this text, ignoring case */
+                /** @description Events whose venue name contains this text in the search fold, as for name */
                 venue?: string;
                 /** @description Dates with this per-date override. This service models no overrides (every date’s is null), so any value gives an empty page. */
                 override_id?: string;

@@ -12,7 +12,7 @@ import { TicketType } from '../events/entities/ticket-type.entity';
 import { IssuedTicket } from '../issued-tickets/entities/issued-ticket.entity';
 import { LineItem } from '../orders/entities/line-item.entity';
 import { Order } from '../orders/entities/order.entity';
-import { FOLD_FUNCTION } from './sql-dialect';
+import { SEARCH_FOLD_FUNCTION } from './search-fold';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-InitialSchema';
 import { EventsAndTicketTypes1764000000000 } from './migrations/1764000000000-EventsAndTicketTypes';
 import { CheckIn } from '../check-ins/entities/check-in.entity';
@@ -33,6 +33,7 @@ import { ActivityHours1765700000000 } from './migrations/1765700000000-ActivityH
 import { ActivityDays1765800000000 } from './migrations/1765800000000-ActivityDays';
 import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-TicketTypeIdsApart';
 import { StampsPerBoxOffice1766000000000 } from './migrations/1766000000000-StampsPerBoxOffice';
+import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
 
 export const ENTITIES = [
   BoxOffice,
@@ -64,6 +65,7 @@ export const MIGRATIONS = [
   ActivityDays1765800000000,
   TicketTypeIdsApart1765900000000,
   StampsPerBoxOffice1766000000000,
+  SearchFold1766010000000,
 ];
 
 export interface DataSourceTuning {
@@ -122,10 +124,11 @@ export function buildDataSourceOptions(
       prepareDatabase: (db: Database.Database) => {
         db.pragma('foreign_keys = ON');
         db.pragma('synchronous = NORMAL');
+        // PostgreSQL's is created by migration SearchFold, from the same table.
         db.function(
-          FOLD_FUNCTION.name,
+          SEARCH_FOLD_FUNCTION.name,
           { deterministic: true },
-          FOLD_FUNCTION.fold,
+          SEARCH_FOLD_FUNCTION.fold,
         );
       },
     };

@@ -8,10 +8,19 @@ const MIGRATION_LOCK_KEY = 7_311_500_421;
 const SQLITE_MIGRATION_WAIT_MS = 60_000;
 
 /**
+ * Gathers the planner's statistics of every table. A run that applied anything ends with it, so
+ * that the indexes it created (and the rows it rewrote) are known to the planner at once, without
+ * touching shipped migrations: SQLite gathers none by itself, and PostgreSQL's autovacuum takes a
+ * while (docs/API.md, "Upgrading").
+ */
+const ANALYZE = 'ANALYZE';
+
+/**
  * Runs pending migrations. Processes that start together on one database take turns: the first
  * migrates, the others then find nothing left to do. On PostgreSQL each migration has its own
  * transaction, under a session advisory lock; on SQLite the whole run is one write transaction
- * (see runSqliteMigrations).
+ * (see runSqliteMigrations). A run that applied any migration ends with ANALYZE, under the same
+ * lock or in the same transaction, so the others start with an informed planner.
  */
 export async function runMigrations(
   dataSource: DataSource,
@@ -29,7 +38,22 @@ export async function runMigrations(
     // On the lock's own connection: a pool of one (DB_POOL_SIZE=1) must not wait for a second.
     const executor = new MigrationExecutor(dataSource, lockRunner);
     executor.transaction = 'each';
-    return await executor.executePendingMigrations();
+    const applied = await executor.executePendingMigrations();
+    if (applied.length > 0) {
+      // ANALYZE reads a sample of each table, not all of it; the service's statement timeout
+      // (DB_STATEMENT_TIMEOUT_MS) is for requests, and must not fail a start whose migrations
+      // have committed.
+      await lockRunner.startTransaction();
+      try {
+        await lockRunner.query('SET LOCAL statement_timeout = 0');
+        await lockRunner.query(ANALYZE);
+        await lockRunner.commitTransaction();
+      } catch (error) {
+        await lockRunner.rollbackTransaction();
+        throw error;
+      }
+    }
+    return applied;
   } finally {
     await lockRunner
       .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
@@ -61,6 +85,7 @@ async function runSqliteMigrations(
       const executor = new MigrationExecutor(dataSource, runner);
       executor.transaction = 'none';
       const applied = await executor.executePendingMigrations();
+      if (applied.length > 0) db.exec(ANALYZE);
       db.exec('COMMIT');
       return applied;
     } catch (error) {

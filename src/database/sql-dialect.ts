@@ -1,7 +1,7 @@
 /**
- * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, lower case,
- * who builds a resource's JSON, and whether a join may read the row it joins. Everything else is
- * SQL both databases run unchanged.
+ * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, who builds a
+ * resource's JSON, and whether a join may read the row it joins. Everything else is SQL both
+ * databases run unchanged (case-insensitive matching included: search-fold.ts).
  */
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';
@@ -20,26 +20,7 @@ export interface SqlDialect {
   readonly lateralJoins: boolean;
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
-  /**
-   * `sql` in lower case, every script's letters alike (`Ö` → `ö`), for case-insensitive matching.
-   * PostgreSQL's lower() does so under a UTF-8 ctype; SQLite's folds only ASCII, so there it is
-   * FOLD_FUNCTION, which each connection defines (data-source-options.ts).
-   */
-  readonly lower: (sql: string) => string;
 }
-
-/**
- * SQLite's Unicode lower case, defined on each connection: each character's own lower case, as
- * PostgreSQL's lower() maps it (a whole string's toLowerCase would spell a final Σ `ς`, and then
- * `ΟΣ` would not be found in `ΟΣΑ`).
- */
-export const FOLD_FUNCTION = {
-  name: 'unicode_lower',
-  fold: (value: unknown): unknown =>
-    typeof value === 'string'
-      ? Array.from(value, (c) => c.toLowerCase()).join('')
-      : value,
-} as const;
 
 export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
@@ -51,7 +32,6 @@ export const sqliteDialect: SqlDialect = {
   // unary plus, a no-op on any value, keeps them out of the planner's sight: each statement is
   // planned once, when prepared.
   placeholder: () => '+?',
-  lower: (sql) => `${FOLD_FUNCTION.name}(${sql})`,
 };
 
 export const postgresDialect: SqlDialect = {
@@ -59,7 +39,6 @@ export const postgresDialect: SqlDialect = {
   jsonBuiltBy: 'service',
   lateralJoins: true,
   placeholder: (n) => `$${n}`,
-  lower: (sql) => `lower(${sql})`,
 };
 
 export function dialectFor(type: string): SqlDialect {

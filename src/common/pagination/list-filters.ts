@@ -1,3 +1,4 @@
+import { searchFold, searchFoldSql } from '../../database/search-fold';
 import type { SqlParams } from '../../database/sql-dialect';
 import { parsePrefixedId } from '../ids';
 
@@ -61,16 +62,15 @@ export const filters = {
   },
 
   /**
-   * `column` contains `text`, ignoring case in every script (`SÖDERMALM` finds `Södermalm`: the
-   * dialect's lower()): `%` and `_` in `text` are literal, not wildcards.
+   * `column`'s fold contains `text`'s (docs/API.md, "Text search": `istanbul` finds `İstanbul`,
+   * `strasse` `Straße`, `cafe` `Café`), the same on both databases: `%` and `_` in `text` are
+   * literal, not wildcards. The search is folded here, the column by the database.
    */
   contains(column: string, text: string): Filter {
-    const literal = text.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const literal = searchFold(text).replace(/[\\%_]/g, (c) => `\\${c}`);
     return {
-      condition: (params) => {
-        const { lower } = params.dialect;
-        return `${lower(column)} LIKE ${lower(params.add(`%${literal}%`))} ESCAPE '\\'`;
-      },
+      condition: (params) =>
+        `${searchFoldSql(column)} LIKE ${params.add(`%${literal}%`)} ESCAPE '\\'`,
     };
   },
 

@@ -15,13 +15,17 @@ export class ListEventSeriesQueryDto extends IntersectionType(
   @OneOrCommaListOf('status', EVENT_STATUSES)
   status?: string;
 
-  @TextParam('name', 200, 'Series whose name contains this text, ignoring case')
+  @TextParam(
+    'name',
+    200,
+    'Series whose name contains this text in the search fold: case, accents and letter forms ignored (istanbul finds İstanbul, strasse finds Straße)',
+  )
   name?: string;
 
   @TextParam(
     'venue',
     200,
-    'Series whose venue name contains this text, ignoring case',
+    'Series whose venue name contains this text in the search fold, as for name',
   )
   venue?: string;
 }

@@ -162,7 +162,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
   sd.tickets AS c24,
   sd.revenue AS c25
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
-WHERE es.box_office_id = $2 AND es.created_at >= $3 AND es.status IN ($4, $5) AND lower(es.name) LIKE lower($6) ESCAPE '\' AND lower(es.venue_name) LIKE lower($7) ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
+WHERE es.box_office_id = $2 AND es.created_at >= $3 AND es.status IN ($4, $5) AND search_fold(es.name) LIKE $6 ESCAPE '\' AND search_fold(es.venue_name) LIKE $7 ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
 ORDER BY es.created_at DESC, es.id DESC
 LIMIT $10;
 
@@ -203,7 +203,7 @@ LIMIT $5;
 SELECT es.id AS id, es.created_at AS sort_key FROM event_series es WHERE es.box_office_id = $1 AND es.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM event_series es WHERE es.box_office_id = $1 AND es.created_at < $2 AND es.status IN ($3, $4) AND lower(es.name) LIKE lower($5) ESCAPE '\' AND lower(es.venue_name) LIKE lower($6) ESCAPE '\' AND (es.created_at, es.id) > ($7, $8) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;
+SELECT 1 AS found FROM event_series es WHERE es.box_office_id = $1 AND es.created_at < $2 AND es.status IN ($3, $4) AND search_fold(es.name) LIKE $5 ESCAPE '\' AND search_fold(es.venue_name) LIKE $6 ESCAPE '\' AND (es.created_at, es.id) > ($7, $8) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;
 
 -- children 1, for a whole page
 SELECT pm.external_id AS c0_0,

@@ -388,7 +388,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
     '}'
   ) AS j1
 FROM event_series es CROSS JOIN (SELECT CAST(+? AS bigint) AS now) rq
-WHERE es.box_office_id = +? AND es.created_at >= +? AND es.status IN (+?, +?) AND unicode_lower(es.name) LIKE unicode_lower(+?) ESCAPE '\' AND unicode_lower(es.venue_name) LIKE unicode_lower(+?) ESCAPE '\' AND (es.created_at, es.id) < (+?, +?)
+WHERE es.box_office_id = +? AND es.created_at >= +? AND es.status IN (+?, +?) AND search_fold(es.name) LIKE +? ESCAPE '\' AND search_fold(es.venue_name) LIKE +? ESCAPE '\' AND (es.created_at, es.id) < (+?, +?)
 ORDER BY es.created_at DESC, es.id DESC
 LIMIT +?;
 
@@ -527,4 +527,4 @@ LIMIT +?;
 SELECT es.id AS id, es.created_at AS sort_key FROM event_series es WHERE es.box_office_id = +? AND es.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM event_series es WHERE es.box_office_id = +? AND es.created_at < +? AND es.status IN (+?, +?) AND unicode_lower(es.name) LIKE unicode_lower(+?) ESCAPE '\' AND unicode_lower(es.venue_name) LIKE unicode_lower(+?) ESCAPE '\' AND (es.created_at, es.id) > (+?, +?) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;
+SELECT 1 AS found FROM event_series es WHERE es.box_office_id = +? AND es.created_at < +? AND es.status IN (+?, +?) AND search_fold(es.name) LIKE +? ESCAPE '\' AND search_fold(es.venue_name) LIKE +? ESCAPE '\' AND (es.created_at, es.id) > (+?, +?) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;

@@ -19,13 +19,17 @@ export class ListEventsQueryDto extends IntersectionType(
   @IdParam('event_series_id', 'es_', 'Events of this series')
   event_series_id?: string;
 
-  @TextParam('name', 200, 'Events whose name contains this text, ignoring case')
+  @TextParam(
+    'name',
+    200,
+    'Events whose name contains this text in the search fold: case, accents and letter forms ignored (istanbul finds İstanbul, strasse finds Straße)',
+  )
   name?: string;
 
   @TextParam(
     'venue',
     200,
-    'Events whose venue name contains this text, ignoring case',
+    'Events whose venue name contains this text in the search fold, as for name',
   )
   venue?: string;
 }
