@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 
 /**
@@ -222,7 +223,25 @@ function postgresFunction(definition: string): string {
   const match = /^([\s\S]*?\nAS (\$\w*\$))([\s\S]*)\2\s*$/.exec(definition);
   if (!match) return definition.trimEnd();
   const [, head, quote, body] = match;
-  return [head, ...dedent(body.split('\n')), quote].join('\n');
+  return [head, ...dedent(abridged(body).split('\n')), quote].join('\n');
+}
+
+/** Constants longer than this are shown by their length and hash (see abridged). */
+const LONG_CONSTANT = 1_000;
+
+/**
+ * A function body with each long dollar-quoted constant (a lookup table such as the search fold's)
+ * replaced by its length and SHA-256: a change to it still shows as a diff, and the file stays
+ * readable. The constant is in full in its migration's pinned statements.
+ */
+function abridged(body: string): string {
+  return body.replace(
+    /\$(\w+)\$([\s\S]*?)\$\1\$/g,
+    (constant: string, tag: string, text: string) =>
+      text.length <= LONG_CONSTANT
+        ? constant
+        : `$${tag}$<${text.length} characters, sha256 ${createHash('sha256').update(text).digest('hex')}>$${tag}$`,
+  );
 }
 
 /**

@@ -16,6 +16,32 @@ AS $function$
   SELECT office, last_id, kind, resource, sync_stamp(office) FROM head
 $function$;
 
+CREATE OR REPLACE FUNCTION public.search_fold(value text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+AS $function$
+  SELECT CASE WHEN octet_length(value) = length(value)
+    THEN lower(value COLLATE "C")
+    ELSE search_fold_chars(value) END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.search_fold_chars(value text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE STRICT
+AS $function$
+  DECLARE
+    c text;
+    folded text := '';
+  BEGIN
+    FOREACH c IN ARRAY string_to_array(value, NULL) LOOP
+      folded := folded || coalesce($table$<146835 characters, sha256 2ab77e5488230de31fde7c3f8fa88a77b19ed7b119659b15bf5f0ffff07d5ac0>$table$::jsonb ->> c, c);
+    END LOOP;
+    RETURN folded;
+  END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.sync_importing()
  RETURNS boolean
  LANGUAGE plpgsql
