@@ -32,6 +32,7 @@ import { StockVersion1765600000000 } from './migrations/1765600000000-StockVersi
 import { ActivityHours1765700000000 } from './migrations/1765700000000-ActivityHours';
 import { ActivityDays1765800000000 } from './migrations/1765800000000-ActivityDays';
 import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-TicketTypeIdsApart';
+import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
 
 export const ENTITIES = [
   BoxOffice,
@@ -62,6 +63,7 @@ export const MIGRATIONS = [
   ActivityHours1765700000000,
   ActivityDays1765800000000,
   TicketTypeIdsApart1765900000000,
+  CheckInWrites1766200000000,
 ];
 
 export interface DataSourceTuning {

@@ -25,6 +25,11 @@ export interface SqlDialect {
    * FOLD_FUNCTION, which each connection defines (data-source-options.ts).
    */
   readonly lower: (sql: string) => string;
+  /**
+   * The database's clock in whole Unix seconds, as a `bigint` expression: one clock for every
+   * instance, the one the triggers stamp rows with.
+   */
+  readonly now: string;
 }
 
 /**
@@ -51,6 +56,7 @@ export const sqliteDialect: SqlDialect = {
   // planned once, when prepared.
   placeholder: () => '+?',
   lower: (sql) => `${FOLD_FUNCTION.name}(${sql})`,
+  now: 'unixepoch()',
 };
 
 export const postgresDialect: SqlDialect = {
@@ -59,6 +65,7 @@ export const postgresDialect: SqlDialect = {
   lateralJoins: true,
   placeholder: (n) => `$${n}`,
   lower: (sql) => `lower(${sql})`,
+  now: 'floor(extract(epoch FROM clock_timestamp()))::bigint',
 };
 
 export function dialectFor(type: string): SqlDialect {
