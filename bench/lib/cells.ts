@@ -1,3 +1,4 @@
+import { openDoorRushDatabase } from './door-rush';
 import {
   revalidationHeaders,
   timedRun,
@@ -6,7 +7,7 @@ import {
   type LoadOptions,
   type RunMetrics,
 } from './load';
-import type { BenchOptions } from './options';
+import type { BenchOptions, DbKind } from './options';
 import type { Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { summarise, type CellResult } from './report';
@@ -20,6 +21,8 @@ export interface CellRun {
   pinning: Pinning | null;
   /** PostgreSQL's processes, whose CPU and pending queries count too. */
   database?: DatabaseProbe;
+  /** The benchmark database, which a write scenario checks and resets after each run. */
+  target: { kind: DbKind; url: string };
 }
 
 /** The load generator's CPUs: its own core, or every core beside the workers of ours2 or ours4. */
@@ -58,7 +61,10 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
     duration: run.options.duration,
     headers: REQUEST_HEADERS,
     database: run.database,
+    scans: scenario.scans,
+    rate: scenario.rate,
   };
+  if (scenario.scans) return runWrites(cell, run, load);
   if (scenario.revalidate && cell.server !== 'ceiling') {
     load.pathHeaders = await revalidationHeaders(
       load.server.port,
@@ -75,11 +81,39 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
   return result;
 }
 
+/**
+ * A write scenario's cell (the door rush): the same runs, each from the same database, asked
+ * after it whether any ticket got in twice, then cleared of what it wrote (door-rush.ts).
+ */
+async function runWrites(
+  cell: Cell,
+  run: CellRun,
+  load: LoadOptions,
+): Promise<CellResult> {
+  const door = await openDoorRushDatabase(run.target.kind, run.target.url);
+  try {
+    await door.mark();
+    await warmUp(load, run.options.warmup);
+    await door.reset();
+    const runs: RunMetrics[] = [];
+    for (let rep = 0; rep < run.options.reps; rep++) {
+      const metrics = await timedRun(load);
+      metrics.doubleEntries = await door.doubleEntries();
+      await door.reset();
+      runs.push(metrics);
+    }
+    return summarise(cell.scenario, cell.server, cell.connections, runs);
+  } finally {
+    await door.close();
+  }
+}
+
 function cellLine({ scenario, server, connections, median: m }: CellResult) {
   return (
     `  ${scenario.padEnd(8)} ${server.padEnd(7)} @${String(connections).padEnd(2)} ` +
     `${m.rps.toFixed(m.rps < 10 ? 1 : 0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  ` +
-    `${m.mbps.toFixed(1)} MB/s  ${m.cpuUsPerRequest === null ? '–' : Math.round(m.cpuUsPerRequest)} µs CPU/req  ${m.errors} errors`
+    `${m.mbps.toFixed(1)} MB/s  ${m.cpuUsPerRequest === null ? '–' : Math.round(m.cpuUsPerRequest)} µs CPU/req  ${m.errors} errors` +
+    (m.doubleEntries === undefined ? '' : `  ${m.doubleEntries} double entries`)
   );
 }
 

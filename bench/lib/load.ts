@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import type { DoorScan } from './door-rush';
 import {
   ServerProcess,
   cpuBetween,
@@ -31,6 +32,8 @@ export interface RunMetrics {
   dbCpuUsPerRequest: number | null;
   /** Socket errors, timeouts and unexpected statuses. */
   errors: number;
+  /** A write scenario: tickets the database shows let in twice after the run (must be 0). */
+  doubleEntries?: number;
   statuses: Record<string, number>;
   durationS: number;
 }
@@ -44,6 +47,10 @@ export interface LoadOptions {
   headers: Record<string, string>;
   /** Headers of one path's requests on top of `headers` (a poller's If-None-Match). */
   pathHeaders?: ReadonlyMap<string, Record<string, string>>;
+  /** A write scenario: POST these, one a request, to `paths[0]` (see Scenario.scans). */
+  scans?: readonly DoorScan[];
+  /** Requests per second over all connections (autocannon's overallRate); none: flat out. */
+  rate?: number;
   database?: DatabaseProbe;
 }
 
@@ -76,7 +83,34 @@ export async function revalidationHeaders(
 
 function fire(options: LoadOptions, duration: number) {
   let next = 0;
-  const { paths } = options;
+  const { paths, scans } = options;
+  const get: autocannon.Request = {
+    method: 'GET',
+    setupRequest: (request) => {
+      const path = paths[next++ % paths.length];
+      const extra = options.pathHeaders?.get(path);
+      return extra
+        ? { ...request, path, headers: { ...request.headers, ...extra } }
+        : { ...request, path };
+    },
+  };
+  // Each request the next scan: every connection (a scanner) gets tickets of its own.
+  const post = (list: readonly DoorScan[]): autocannon.Request => ({
+    method: 'POST',
+    setupRequest: (request) => {
+      const scan = list[next++ % list.length];
+      return {
+        ...request,
+        path: paths[0],
+        body: scan.body,
+        headers: {
+          ...request.headers,
+          'content-type': 'application/json',
+          'idempotency-key': scan.idempotencyKey,
+        },
+      };
+    },
+  });
   return autocannon({
     url: `http://127.0.0.1:${options.server.port}`,
     connections: options.connections,
@@ -84,18 +118,8 @@ function fire(options: LoadOptions, duration: number) {
     // Slow peers must be measured, not timed out: a deep offset page can take seconds.
     timeout: Math.max(30, duration * 3),
     headers: options.headers,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          const path = paths[next++ % paths.length];
-          const extra = options.pathHeaders?.get(path);
-          return extra
-            ? { ...request, path, headers: { ...request.headers, ...extra } }
-            : { ...request, path };
-        },
-      },
-    ],
+    ...(options.rate ? { overallRate: options.rate } : {}),
+    requests: [scans ? post(scans) : get],
   });
 }
 

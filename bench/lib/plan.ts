@@ -46,7 +46,9 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
     if (name === 'walk' || (options.full && name === 'first'))
       add(name, 'ceiling', [10]);
     add(name, 'ours', both);
-    if (name === 'walk' || options.full) add(name, 'ours2', [10]);
+    // The door rush on two workers too: on PostgreSQL, two instances on one database.
+    if (name === 'walk' || name.startsWith('doorrush') || options.full)
+      add(name, 'ours2', [10]);
     // Four workers: the scale-out measurement, only when --servers names it.
     if (name === 'walk' && options.servers?.includes('ours4'))
       add(name, 'ours4', [10]);
