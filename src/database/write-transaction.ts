@@ -1,7 +1,7 @@
 import type { Database, Statement as SqliteStatement } from 'better-sqlite3';
 import type { Pool, PoolClient } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
-import { MAX_SQLITE_STATEMENTS, type Row } from './row-reader';
+import { MAX_SQLITE_STATEMENTS, type Row, statementNames } from './row-reader';
 import type { Statement } from './sql-dialect';
 
 /**
@@ -39,7 +39,8 @@ const PG_RETRYABLE = new Set(['40P01', '40001']);
  *   statement can run inside it; waiting for another process's lock is the busy timeout.
  * - PostgreSQL: a connection of the pool of its own, BEGIN … COMMIT; the work takes the row locks
  *   it needs (`SELECT … FOR UPDATE`). A deadlock or serialization failure rolls the transaction
- *   back and runs it again, up to three times.
+ *   back and runs it again, up to three times. Statements are named prepared statements, as the
+ *   readers' are (row-reader.ts).
  *
  * Every statement goes to the DataSource logger's `logQuery` (as the readers' do), and a driver
  * failure is a QueryFailedError, which the exception filter maps (a database that cannot be
@@ -94,12 +95,16 @@ function sqliteWrites(dataSource: DataSource): RunWrite {
 function postgresWrites(dataSource: DataSource): RunWrite {
   // The pool TypeORM opened: the same settings (statement timeout) and type parsers as the reads.
   const pool = () => (dataSource.driver as unknown as { master: Pool }).master;
+  // Named prepared statements, as the readers send theirs: parsed once per connection.
+  const nameOf = statementNames();
   const run =
     (client: PoolClient) =>
     async ({ sql, params }: Statement): Promise<Row[]> => {
       dataSource.logger.logQuery(sql, params);
       try {
-        return (await client.query<Row>(sql, params)).rows;
+        const name = params.length > 0 ? nameOf(sql) : undefined;
+        return (await client.query<Row>({ name, text: sql, values: params }))
+          .rows;
       } catch (error) {
         throw new QueryFailedError(sql, params, error as Error);
       }
