@@ -1,13 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/auth/api-key-format';
-import { AppConfig } from '../src/config/app-config';
-import { validateEnvironment } from '../src/config/environment';
-import { createApp } from '../src/create-app';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { CheckInWrites1766200000000 } from '../src/database/migrations/1766200000000-CheckInWrites';
-import { basicAuth } from './utils/create-test-app';
+import { basicAuth, startOn } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 import {
   durableTestDatabase,
@@ -63,18 +59,8 @@ describe('key scopes on an upgraded database', () => {
     }
     await previous.destroy();
 
-    app = await createApp({
-      config: new AppConfig(
-        validateEnvironment({
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: database.url,
-        }),
-      ),
-    });
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    base = `http://127.0.0.1:${port}`;
+    // The service as deployed: it applies the pending migrations when it starts.
+    ({ app, base } = await startOn(database.url));
   });
 
   afterAll(async () => {

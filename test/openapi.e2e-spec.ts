@@ -140,7 +140,9 @@ describe('openapi.json', () => {
     // A request body's fields may be left out (their defaults are documented).
     const requestBodies = new Set(
       Object.values(committed.paths)
-        .flatMap((item) => Object.values(item as Record<string, Node>))
+        .flatMap((item) =>
+          Object.values(item as unknown as Record<string, Node>),
+        )
         .flatMap((operation) =>
           Object.values(
             (operation.requestBody as { content?: Record<string, Node> })

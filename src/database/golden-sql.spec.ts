@@ -253,6 +253,8 @@ function renderScan(type: string): string {
     }),
     [[ticket], [{ id: 8, ...scan }]],
   );
+  // A refusal reads the check-in that decides it with the same statement as the answer's.
+  if (deciding.sql !== json.sql) throw new Error('a refusal reads otherwise');
   const request = { apiKeyId: 1, key: 'k', fingerprint: 'f' };
   const [claim, found, takeOver] = sent(keys.claim(request), [
     [],
@@ -272,8 +274,10 @@ function renderScan(type: string): string {
     ['the ticket, by barcode', byBarcode],
     ['its scans', history],
     ['a scan allowed: the check-in', insert],
-    ['the check-in as the answer shows it', json],
-    ['a scan refused: the check-in that decides it', deciding],
+    [
+      'the check-in as the answer shows it: the one recorded, or the one that decides a refusal',
+      json,
+    ],
     ['Idempotency-Key: claim', claim],
     ['Idempotency-Key: the first request, when the key was claimed', found],
     ['Idempotency-Key: take over an expired or abandoned claim', takeOver],

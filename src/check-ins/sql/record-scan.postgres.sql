@@ -27,19 +27,7 @@ INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_i
               $5, $6, $7)
             RETURNING id;
 
--- the check-in as the answer shows it
-SELECT ci.id AS id,
-  ci.id AS c0,
-  ci.issued_ticket_id AS c1,
-  ci.event_id AS c2,
-  ci.event_series_id AS c3,
-  ci.quantity AS c4,
-  ci.check_in_at AS c5,
-  ci.created_at AS c6
-FROM check_ins ci
-WHERE ci.box_office_id = $1 AND ci.id = $2;
-
--- a scan refused: the check-in that decides it
+-- the check-in as the answer shows it: the one recorded, or the one that decides a refusal
 SELECT ci.id AS id,
   ci.id AS c0,
   ci.issued_ticket_id AS c1,

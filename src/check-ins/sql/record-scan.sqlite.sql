@@ -27,29 +27,7 @@ INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_i
               +?, +?, +?)
             RETURNING id;
 
--- the check-in as the answer shows it
-SELECT ci.id AS id,
-  concat(
-    '{"object":"check_in","id":"ci_',
-    ci.id,
-    '","issued_ticket_id":"it_',
-    ci.issued_ticket_id,
-    '","event_id":"ev_',
-    ci.event_id,
-    '","event_series_id":"es_',
-    ci.event_series_id,
-    '","quantity":',
-    ci.quantity,
-    ',"check_in_at":',
-    ci.check_in_at,
-    ',"created_at":',
-    ci.created_at,
-    '}'
-  ) AS j0
-FROM check_ins ci
-WHERE ci.box_office_id = +? AND ci.id = +?;
-
--- a scan refused: the check-in that decides it
+-- the check-in as the answer shows it: the one recorded, or the one that decides a refusal
 SELECT ci.id AS id,
   concat(
     '{"object":"check_in","id":"ci_',

@@ -7,6 +7,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { dialectFor, SqlParams } from '../../database/sql-dialect';
+import { PeriodicTask } from '../periodic-task';
 import { IDEMPOTENCY_TTL_S } from './idempotency-keys';
 
 /** Rows removed per statement: each DELETE is short, so scans never wait long behind it. */
@@ -48,34 +49,28 @@ export async function deleteExpiredIdempotencyKeys(
 }
 
 /**
- * Runs that cleanup every ten minutes while the service runs. Each instance runs its own; two
- * deleting the same rows simply find fewer. The timer never keeps the process alive and is
- * cleared at shutdown, after any run in progress.
+ * Runs that cleanup every ten minutes while the service runs, on each instance: two deleting the
+ * same rows simply find fewer.
  */
 @Injectable()
 export class IdempotencyRetention
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
-  private readonly logger = new Logger('IdempotencyRetention');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly task: PeriodicTask;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  onApplicationBootstrap() {
-    this.timer = setInterval(() => {
-      this.running = deleteExpiredIdempotencyKeys(this.dataSource).catch(
-        (error: unknown) =>
-          this.logger.warn(
-            `Idempotency-Key cleanup failed, retrying later: ${String(error)}`,
-          ),
-      );
-    }, PERIOD_MS);
-    this.timer.unref();
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.task = new PeriodicTask(
+      'Idempotency-Key cleanup',
+      () => deleteExpiredIdempotencyKeys(dataSource),
+      new Logger('IdempotencyRetention'),
+    );
   }
 
-  async onApplicationShutdown() {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationBootstrap() {
+    this.task.start(PERIOD_MS);
+  }
+
+  onApplicationShutdown() {
+    return this.task.stop();
   }
 }
