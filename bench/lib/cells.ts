@@ -1,5 +1,6 @@
 import { openDoorRushDatabase } from './door-rush';
 import {
+  fire,
   revalidationHeaders,
   timedRun,
   warmUp,
@@ -64,7 +65,7 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
     scans: scenario.scans,
     rate: scenario.rate,
   };
-  if (scenario.scans) return runWrites(cell, run, load);
+  if (scenario.scans || scenario.beside) return runWrites(cell, run, load);
   if (scenario.revalidate && cell.server !== 'ceiling') {
     load.pathHeaders = await revalidationHeaders(
       load.server.port,
@@ -82,22 +83,35 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
 }
 
 /**
- * A write scenario's cell (the door rush): the same runs, each from the same database, asked
- * after it whether any ticket got in twice, then cleared of what it wrote (door-rush.ts).
+ * A cell that writes (the door rush, or reads with the rush beside them): the same runs, each
+ * from the same database, asked after it whether any ticket got in twice, then cleared of what it
+ * wrote (door-rush.ts).
  */
 async function runWrites(
   cell: Cell,
   run: CellRun,
   load: LoadOptions,
 ): Promise<CellResult> {
+  const { beside } = run.scenarios.find((s) => s.name === cell.scenario)!;
+  // The rush beside the reads: as long as each run, paced, on the same server.
+  const rush = (seconds: number) =>
+    beside
+      ? fire({ ...load, paths: ['/v1/check_ins'], ...beside }, seconds)
+      : Promise.resolve();
   const door = await openDoorRushDatabase(run.target.kind, run.target.url);
   try {
     await door.mark();
-    await warmUp(load, run.options.warmup);
+    await Promise.all([
+      warmUp(load, run.options.warmup),
+      rush(run.options.warmup),
+    ]);
     await door.reset();
     const runs: RunMetrics[] = [];
     for (let rep = 0; rep < run.options.reps; rep++) {
-      const metrics = await timedRun(load);
+      const [metrics] = await Promise.all([
+        timedRun(load),
+        rush(run.options.duration),
+      ]);
       metrics.doubleEntries = await door.doubleEntries();
       await door.reset();
       runs.push(metrics);

@@ -81,7 +81,8 @@ export async function revalidationHeaders(
   return tags;
 }
 
-function fire(options: LoadOptions, duration: number) {
+/** Sends the load for `duration` seconds; resolves to autocannon's result. */
+export function fire(options: LoadOptions, duration: number) {
   let next = 0;
   const { paths, scans } = options;
   const get: autocannon.Request = {

@@ -48,7 +48,8 @@ export const USAGE = `npm run bench -- [options]
                     (incremental sync, ours only);
                     firstpoll, getpoll, eventpoll, eventgetpoll (revalidations
                     answered 304, ours only); doorrush, doorrush200 (door scans
-                    recorded: POST /v1/check_ins, ours and ours2)
+                    recorded: POST /v1/check_ins, ours and ours2); walkscans (the
+                    walk while the rush runs at 200 scans/s, ours only)
   --servers a,b     subset of: bare, ceiling, ours, ours2, ours4, typical
                     (ours4: the walk on four workers, only when named here)
   --connections a,b override the per-cell connection counts (e.g. 10)

@@ -38,6 +38,7 @@ export const SCENARIO_NAMES = [
   'eventgetpoll',
   'doorrush',
   'doorrush200',
+  'walkscans',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -71,6 +72,7 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   doorrush:
     'door rush: POST /v1/check_ins by barcode, each scanner its own tickets, 3% scanned twice',
   doorrush200: 'door rush, paced at 200 scans/s',
+  walkscans: 'cursor walk while the door rush runs at 200 scans/s',
 };
 
 /** The paced door rush's rate, scans per second over all connections. */
@@ -89,6 +91,7 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'eventgetpoll',
   'doorrush',
   'doorrush200',
+  'walkscans',
 ]);
 
 /** The orders' scenarios, the only ones the framework-free baseline serves (bench/bare.ts). */
@@ -123,6 +126,11 @@ export interface Scenario {
    */
   scans?: readonly DoorScan[];
   rate?: number;
+  /**
+   * A write load that runs beside the timed requests (the door rush while the walk is read): the
+   * reads are what is measured.
+   */
+  beside?: { scans: readonly DoorScan[]; rate: number };
 }
 
 export interface DatasetFacts {
@@ -517,7 +525,7 @@ export async function buildScenarios(
       expected: none,
       revalidate: true,
     },
-    ...(await doorRushScenarios(db, boxOfficeId, seed)),
+    ...(await doorRushScenarios(db, boxOfficeId, seed, walk)),
   ];
   return {
     scenarios,
@@ -778,6 +786,7 @@ async function doorRushScenarios(
   db: BenchDb,
   boxOfficeId: number,
   seed: number,
+  walk: string[],
 ): Promise<Scenario[]> {
   const scans = await doorRushScans(
     db,
@@ -797,6 +806,15 @@ async function doorRushScenarios(
       title: SCENARIO_TITLES.doorrush200,
       ...door,
       rate: DOOR_RUSH_RATE,
+    },
+    // The reads while the doors are busy: the walk's requests, with the paced rush beside them.
+    {
+      name: 'walkscans',
+      title: SCENARIO_TITLES.walkscans,
+      paths: walk,
+      okStatuses: [200],
+      expected: new Map<string, number>(),
+      beside: { scans, rate: DOOR_RUSH_RATE },
     },
   ];
 }
