@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { BenchDb } from './database';
+import type { WriteRequest } from './load';
 import type { DbKind } from './options';
 import { shuffle } from './random';
 
@@ -23,10 +24,7 @@ const DOUBLE_SCAN_LAG = 40;
 const MAX_TICKETS = 60_000;
 
 /** One scan as sent: its JSON body and its Idempotency-Key. */
-export interface DoorScan {
-  body: string;
-  idempotencyKey: string;
-}
+export type DoorScan = WriteRequest;
 
 /**
  * The scans of a run, in the order they are sent: each never-scanned ticket once, and after some

@@ -1,5 +1,4 @@
 import autocannon from 'autocannon';
-import type { DoorScan } from './door-rush';
 import {
   ServerProcess,
   cpuBetween,
@@ -8,6 +7,12 @@ import {
   httpGet,
   waitIdle,
 } from './proc';
+
+/** A request that writes: its JSON body and its Idempotency-Key (a door scan). */
+export interface WriteRequest {
+  body: string;
+  idempotencyKey: string;
+}
 
 /** The database server, when it is a separate process (PostgreSQL). */
 export interface DatabaseProbe {
@@ -48,7 +53,7 @@ export interface LoadOptions {
   /** Headers of one path's requests on top of `headers` (a poller's If-None-Match). */
   pathHeaders?: ReadonlyMap<string, Record<string, string>>;
   /** A write scenario: POST these, one a request, to `paths[0]` (see Scenario.scans). */
-  scans?: readonly DoorScan[];
+  scans?: readonly WriteRequest[];
   /** Requests per second over all connections (autocannon's overallRate); none: flat out. */
   rate?: number;
   database?: DatabaseProbe;
@@ -96,7 +101,7 @@ export function fire(options: LoadOptions, duration: number) {
     },
   };
   // Each request the next scan: every connection (a scanner) gets tickets of its own.
-  const post = (list: readonly DoorScan[]): autocannon.Request => ({
+  const post = (list: readonly WriteRequest[]): autocannon.Request => ({
     method: 'POST',
     setupRequest: (request) => {
       const scan = list[next++ % list.length];
