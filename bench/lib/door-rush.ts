@@ -69,10 +69,6 @@ export async function doorRushScans(
   }));
 }
 
-/** The share of a run's scans that must be refused: the second scans. */
-export const doubleScanShare = (scans: readonly DoorScan[]) =>
-  1 - new Set(scans.map((s) => s.body)).size / scans.length;
-
 /**
  * Write access to the benchmark database for the door rush: where a run starts, whether any
  * ticket got in twice, and removing what the run wrote.

@@ -15,7 +15,7 @@ import {
 } from './scan-decision';
 
 /** How far ahead of the database's clock a scan's `check_in_at` may be (a fast device clock). */
-export const MAX_CLOCK_AHEAD_S = 60;
+const MAX_CLOCK_AHEAD_S = 60;
 
 /** A scan as the request asks for it, validated. */
 export interface Scan {

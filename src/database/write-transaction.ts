@@ -1,4 +1,8 @@
-import type { Database, Statement as SqliteStatement } from 'better-sqlite3';
+import type {
+  Database,
+  Statement as SqliteStatement,
+  Transaction,
+} from 'better-sqlite3';
 import type { Pool, PoolClient } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
 import { MAX_SQLITE_STATEMENTS, type Row, statementNames } from './row-reader';
@@ -79,10 +83,16 @@ function sqliteWrites(dataSource: DataSource): RunWrite {
       throw new QueryFailedError(sql, params, error as Error);
     }
   };
+  // One transaction function, made once the connection is open: better-sqlite3 runs it between
+  // BEGIN IMMEDIATE and COMMIT, rolling back when it throws.
+  let transaction:
+    Transaction<(work: WriteWork<unknown>) => unknown> | undefined;
   return <T>(work: () => WriteWork<T>): Promise<T> => {
+    transaction ??= db().transaction((steps: WriteWork<unknown>) =>
+      drive(steps, run),
+    );
     try {
-      const transaction = db().transaction(() => drive(work(), run));
-      return Promise.resolve(transaction.immediate());
+      return Promise.resolve(transaction.immediate(work()) as T);
     } catch (error) {
       // BEGIN IMMEDIATE or COMMIT failing (the lock not had within the busy timeout, say).
       return Promise.reject(

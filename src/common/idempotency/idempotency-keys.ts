@@ -26,7 +26,7 @@ export const IDEMPOTENCY_TTL_S = 24 * 60 * 60;
  * How long a claim whose request never finished (its instance stopped) blocks its key: a request
  * takes at most the statement timeouts of its few statements, far less.
  */
-export const IDEMPOTENCY_LEASE_S = 60;
+const IDEMPOTENCY_LEASE_S = 60;
 
 const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
@@ -71,7 +71,7 @@ export function idempotentRequest(
 }
 
 /** The header a replayed answer carries. */
-export const REPLAYED_HEADER = 'Idempotent-Replayed';
+const REPLAYED_HEADER = 'Idempotent-Replayed';
 
 /** The statements of each step, for one database. */
 export class IdempotencyKeys {
