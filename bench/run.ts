@@ -84,6 +84,7 @@ async function main(): Promise<void> {
           ...bench,
           servers,
           database,
+          target: { kind: options.db, url: bench.database.url },
         });
         const rss = peakRss(servers);
         const profiles = await profileOurs(servers, bench, scenarios, options);

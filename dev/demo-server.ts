@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { bootFailureLine } from '../src/boot-failure';
 import { createApp, listen } from '../src/create-app';
+import { doorPage } from './door-page';
 import { DemoCalendar } from '../seeds/demo-calendar';
 import {
   DEMO_BOX_OFFICES,
@@ -29,6 +30,8 @@ function instructions(base: string, notice: string[]): string {
         `  box office ${office.id} (${office.name}): ${office.apiKey}`,
     ),
     '',
+    `Door page, to scan tickets with ${key}: ${base}/door`,
+    '',
     'Try it:',
     ...TRY_PATHS.map((path) => `  curl -u ${key}: "${base}${path}"`),
     '',
@@ -40,6 +43,8 @@ async function main() {
   // The banner below goes through process.stdout, as the JSON log lines do (log-output.ts): it
   // comes after them, piped or not.
   const app = await createApp();
+  // Before init, which adds the API's routes and its 404 for any other path.
+  app.use(doorPage());
   await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
   const dataSource = app.get(DataSource);
   // Dated around the day it runs, so that the demo has events on sale whenever it is started.

@@ -25,9 +25,20 @@ import {
  * laid out and order-generator.ts for the orders and the money model.
  */
 
+/** The demo box offices and their keys: box office 1's may also record scans (scope check_in). */
 export const DEMO_BOX_OFFICES = [
-  { id: 1, name: 'Demo Box Office', apiKey: 'sk_demo_boxoffice_1' },
-  { id: 2, name: 'Second Box Office', apiKey: 'sk_demo_boxoffice_2' },
+  {
+    id: 1,
+    name: 'Demo Box Office',
+    apiKey: 'sk_demo_boxoffice_1',
+    scope: 'check_in',
+  },
+  {
+    id: 2,
+    name: 'Second Box Office',
+    apiKey: 'sk_demo_boxoffice_2',
+    scope: 'read',
+  },
 ] as const;
 
 /** Orders in the demo database that `npm start` seeds (and the OpenAPI examples come from). */
@@ -205,12 +216,13 @@ function setupRows(generator: OrderGenerator): RowBatch {
     name,
     created_at: setupAt,
   }));
-  const apiKeys: Row[] = DEMO_BOX_OFFICES.map(({ id, apiKey }) => ({
+  const apiKeys: Row[] = DEMO_BOX_OFFICES.map(({ id, apiKey, scope }) => ({
     id,
     box_office_id: id,
     name: 'Demo key',
     key_hash: hashApiKey(apiKey),
     key_prefix: displayPrefix(apiKey),
+    scope,
     created_at: setupAt,
     revoked_at: null,
   }));

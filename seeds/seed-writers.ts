@@ -29,6 +29,7 @@ export const SEED_TABLES = {
     'name',
     'key_hash',
     'key_prefix',
+    'scope',
     'created_at',
     'revoked_at',
   ],

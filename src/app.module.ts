@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { ChangesModule } from './changes/changes.module';
 import { DrainModule } from './common/http/drain.module';
+import { IdempotencyModule } from './common/idempotency/idempotency.module';
 import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { CheckInsModule } from './check-ins/check-ins.module';
@@ -37,6 +38,7 @@ import { SyncModule } from './sync/sync.module';
     EventSeriesModule,
     IssuedTicketsModule,
     CheckInsModule,
+    IdempotencyModule,
     SyncModule,
     ChangesModule,
     OverviewModule,

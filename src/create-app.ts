@@ -35,7 +35,8 @@ export async function createApp(
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(options),
     new JsonBufferExpressAdapter(caseSensitiveExpress()),
-    // A read-only API parses no bodies. Logs wait for pino, attached below. A failure inside Nest
+    // Bodies are read by the pipeline's own step, only where a route takes one (request-body.ts),
+    // not by Nest's parsers for every request. Logs wait for pino, attached below. A failure inside Nest
     // (configuration, database) is thrown to the caller, not logged: main.ts reports it in one
     // line (boot-failure.ts) rather than as Nest's buffered start-up log and stack.
     {

@@ -66,6 +66,7 @@ describe('requestPipeline', () => {
       'API key',
       'rate limit',
       'CORS preflight',
+      'request body',
       'cache control',
       'conditional GET',
     ]);
@@ -126,6 +127,7 @@ describe('requestPipeline', () => {
       'use',
       'use',
       'cors',
+      'use',
       'use',
       'use',
       'use',

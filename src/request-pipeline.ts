@@ -31,6 +31,8 @@ import {
   CORS_METHODS,
 } from './common/http/cors-options';
 import { gracefulShutdown } from './common/http/graceful-shutdown';
+import { requestBody } from './common/http/request-body';
+import type { ExpressLike } from './common/errors/route-methods';
 import { requestIdMiddleware } from './common/http/request-id';
 import type { ExpressLike } from './common/errors/route-methods';
 import { Metrics } from './common/metrics/metrics';
@@ -141,6 +143,18 @@ export function requestPipeline(
       ),
     },
     { name: 'CORS preflight', mount: use(answerPreflight) },
+    // The body of a route that takes one (POST /v1/check_ins), once the caller is known and
+    // counted: JSON or form fields, bounded (request-body.ts). Express's types leave out the
+    // match() of its router's layers, which ExpressLike reads.
+    {
+      name: 'request body',
+      mount: (target) =>
+        void target.use(
+          requestBody(
+            target.getHttpAdapter().getInstance() as unknown as ExpressLike,
+          ),
+        ),
+    },
     // Cache-Control of successes (cache-control.ts); the exception filter gives errors no-store.
     { name: 'cache control', mount: use(cacheControlMiddleware) },
     // Decided as the response is sent: res.send sets the ETag (etag.ts) and answers 304 when

@@ -51,7 +51,7 @@ describe('npm run apikey', () => {
     expect(listed).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^ak_${keyId}\\t${secret.slice(0, 7)}…\\tactive\\tcreated \\S+\\tScanner$`,
+          `^ak_${keyId}\\t${secret.slice(0, 7)}…\\tactive\\tcreated \\S+\\tscope read\\tScanner$`,
         ),
       ),
     ]);
@@ -70,10 +70,38 @@ describe('npm run apikey', () => {
     expect(await run('list', '--box-office', String(boxOfficeId))).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^ak_${keyId}\\t\\S+…\\trevoked \\S+\\tcreated \\S+\\tScanner$`,
+          `^ak_${keyId}\\t\\S+…\\trevoked \\S+\\tcreated \\S+\\tscope read\\tScanner$`,
         ),
       ),
     ]);
+  });
+
+  it('creates a key of scope check_in that may record scans; a read key may not', async () => {
+    const f = new Factory(t.dataSource);
+    const event = await f.event(boxOfficeId);
+    const [order] = await f.orders(boxOfficeId, event.id, [{}]);
+    const scan = (key: string) =>
+      request(t.server)
+        .post('/v1/check_ins')
+        .set('Authorization', basicAuth(key))
+        .send({ issued_ticket_id: `it_${order.issuedTickets![0].id}` });
+    const door = await run(
+      'create',
+      '--box-office',
+      String(boxOfficeId),
+      '--scope',
+      'check_in',
+    );
+    expect((await scan(door[1])).status).toBe(201);
+    const reader = await run('create', '--box-office', String(boxOfficeId));
+    expect((await scan(reader[1])).status).toBe(403);
+    const listed = await run('list', '--box-office', String(boxOfficeId));
+    expect(listed.filter((line) => line.includes('\tscope check_in'))).toEqual([
+      expect.stringContaining(door[1].slice(0, 7)),
+    ]);
+    expect(() =>
+      parseApiKeyCommand(['create', '--box-office', '1', '--scope', 'write']),
+    ).toThrow('--scope must be one of read, check_in, got "write"');
   });
 
   it('creates different random keys each time', async () => {

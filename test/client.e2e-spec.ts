@@ -9,6 +9,7 @@ import {
 } from '../client/src/index';
 import { DEMO_BOX_OFFICES, seedDemoData } from '../seeds/demo-data';
 import { TestApp, createTestApp } from './utils/create-test-app';
+import { onPostgres } from './utils/test-database';
 
 // The typed client in client/ against the running server (over HTTP, with Node's fetch): its
 // list iterator visits every item of a list exactly once, in the list's order (docs/API.md,
@@ -175,6 +176,69 @@ describe('Typed client (client/)', () => {
       `/v1/orders/or_${second}`,
     ]);
     expect(await collect(changesSince(client, run2[0].position))).toEqual([]);
+  });
+
+  it('records a door scan with checkIn: recorded, refused with the deciding check-in, replayed', async () => {
+    const client = createBoxOfficeClient({
+      baseUrl,
+      apiKey: DEMO_BOX_OFFICES[0].apiKey,
+    });
+    // A ticket of an upcoming event: never scanned.
+    const [{ id, barcode }] = await t.dataSource.query<
+      { id: number; barcode: string }[]
+    >(
+      `SELECT t.id, t.barcode FROM issued_tickets t JOIN events e ON e.id = t.event_id
+        WHERE t.box_office_id = 1 AND t.status = 'valid' AND t.checked_in = ${onPostgres ? 'false' : '0'}
+          AND NOT EXISTS (SELECT 1 FROM check_ins c WHERE c.issued_ticket_id = t.id)
+        ORDER BY e.start_at DESC, t.id LIMIT 1`,
+    );
+    const recorded = await client.checkIn(
+      { barcode },
+      { idempotencyKey: 'client-door-1' },
+    );
+    expect(recorded).toEqual({
+      outcome: 'recorded',
+      checkIn: expect.objectContaining({
+        issued_ticket_id: `it_${id}`,
+        quantity: 1,
+      }) as object,
+      replayed: false,
+    });
+    const again = await client.checkIn(
+      { barcode },
+      { idempotencyKey: 'client-door-1' },
+    );
+    expect(again).toEqual({ ...recorded, replayed: true });
+    const second = await client.checkIn(
+      { issuedTicketId: `it_${id}` },
+      { idempotencyKey: 'client-door-2' },
+    );
+    expect(second).toEqual({
+      outcome: 'refused',
+      reason: 'ALREADY_CHECKED_IN',
+      message: expect.stringContaining('is already checked in') as string,
+      checkIn: recorded.outcome === 'recorded' ? recorded.checkIn : null,
+      replayed: false,
+    });
+    const out = await client.checkIn(
+      { issuedTicketId: `it_${id}` },
+      { idempotencyKey: 'client-door-3', quantity: -1 },
+    );
+    expect(out).toMatchObject({
+      outcome: 'recorded',
+      checkIn: { quantity: -1 },
+    });
+    // A key that may only read: the API's error, thrown.
+    const reader = createBoxOfficeClient({
+      baseUrl,
+      apiKey: DEMO_BOX_OFFICES[1].apiKey,
+    });
+    await expect(
+      reader.checkIn({ barcode }, { idempotencyKey: 'client-door-4' }),
+    ).rejects.toMatchObject({
+      status: 403,
+      body: { status: 403, error_code: 'FORBIDDEN' },
+    });
   });
 
   it('sends Basic auth with the key as user name and an empty password', async () => {

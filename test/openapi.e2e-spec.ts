@@ -136,7 +136,24 @@ describe('openapi.json', () => {
     expect(committed.info.license.name).toMatch(new RegExp(`^${license}\\b`));
   });
 
-  it('closes every object schema: no other property, every property required', () => {
+  it('closes every object schema: no other property, every property of a response required', () => {
+    // A request body's fields may be left out (their defaults are documented).
+    const requestBodies = new Set(
+      Object.values(committed.paths)
+        .flatMap((item) =>
+          Object.values(item as unknown as Record<string, Node>),
+        )
+        .flatMap((operation) =>
+          Object.values(
+            (operation.requestBody as { content?: Record<string, Node> })
+              ?.content ?? {},
+          ),
+        )
+        .map(({ schema }) =>
+          String((schema as Node).$ref).replace('#/components/schemas', '#'),
+        ),
+    );
+    expect(requestBodies).toEqual(new Set(['#/RecordCheckIn']));
     for (const [node, where] of nodes(committed.components.schemas)) {
       if (node.properties === undefined || where.endsWith('/properties')) {
         continue;
@@ -145,6 +162,7 @@ describe('openapi.json', () => {
         where,
         additionalProperties: node.additionalProperties,
       }).toEqual({ where, additionalProperties: false });
+      if (requestBodies.has(where)) continue;
       expect({ where, required: node.required }).toEqual({
         where,
         required: Object.keys(node.properties as Node),

@@ -154,7 +154,7 @@ describe('API9 inventory: the routes are exactly the documented ones', () => {
 
   it('registers no route the OpenAPI document does not describe, and the reverse', async () => {
     const document = (await request(t.server).get('/docs-json')).body as {
-      paths: Record<string, unknown>;
+      paths: Record<string, Record<string, unknown>>;
     };
     const router = (
       t.app.getHttpAdapter().getInstance() as {
@@ -168,19 +168,28 @@ describe('API9 inventory: the routes are exactly the documented ones', () => {
     const routes = router.stack
       .map((layer) => layer.route)
       .filter((route) => route && !route.methods._all)
-      .map((route) =>
-        (route as { path: string }).path.replace(/:(\w+)/g, '{$1}'),
-      )
+      .flatMap((route) => {
+        const { path, methods } = route as {
+          path: string;
+          methods: Record<string, boolean>;
+        };
+        return Object.keys(methods).map(
+          (method) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`,
+        );
+      })
       // Swagger UI's own pages and assets live under /docs.
-      .filter((path) => path !== '/docs' && !path.startsWith('/docs/'));
+      .filter((route) => !/^get \/docs(\/|$)/.test(route));
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
     // And the operator's endpoints, outside the API (docs/OPERATIONS.md): the load balancer's
     // probes, and /metrics while METRICS_TOKEN is set (it is not here).
     expect(routes.sort()).toEqual(
       [
-        ...Object.keys(document.paths),
-        '/docs-json',
-        '/health/live',
-        '/health/ready',
+        ...operations,
+        'get /docs-json',
+        'get /health/live',
+        'get /health/ready',
       ].sort(),
     );
   });

@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../src/config/app-config';
-import { validateEnvironment } from '../src/config/environment';
-import { createApp } from '../src/create-app';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
-import { basicAuth } from './utils/create-test-app';
+import { basicAuth, startOn } from './utils/create-test-app';
 import {
   durableTestDatabase,
   openWithMigrations,
@@ -125,18 +121,7 @@ describe('upgrading a database of the previous release', () => {
     await previous.destroy();
 
     // The service as deployed: it applies the pending migrations when it starts.
-    app = await createApp({
-      config: new AppConfig(
-        validateEnvironment({
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: database.url,
-        }),
-      ),
-    });
-    await app.listen(0, '127.0.0.1');
-    const { port } = app.getHttpServer().address() as AddressInfo;
-    base = `http://127.0.0.1:${port}`;
+    ({ app, base } = await startOn(database.url));
   });
 
   afterAll(async () => {

@@ -1,4 +1,6 @@
+import { openDoorRushDatabase } from './door-rush';
 import {
+  fire,
   revalidationHeaders,
   timedRun,
   warmUp,
@@ -6,7 +8,7 @@ import {
   type LoadOptions,
   type RunMetrics,
 } from './load';
-import type { BenchOptions } from './options';
+import type { BenchOptions, DbKind } from './options';
 import type { Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { summarise, type CellResult } from './report';
@@ -25,6 +27,8 @@ export interface CellRun {
   pinning: Pinning | null;
   /** PostgreSQL's processes, whose CPU and pending queries count too. */
   database?: DatabaseProbe;
+  /** The benchmark database, which a write scenario checks and resets after each run. */
+  target: { kind: DbKind; url: string };
 }
 
 /** The load generator's CPUs: its own core, or every core beside the workers of ours2 or ours4. */
@@ -103,7 +107,10 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
     duration: run.options.duration,
     headers: REQUEST_HEADERS,
     database: run.database,
+    scans: scenario.scans,
+    rate: scenario.rate,
   };
+  if (scenario.scans || scenario.beside) return runWrites(cell, run, load);
   if (scenario.revalidate && cell.server !== 'ceiling') {
     load.pathHeaders = await revalidationHeaders(
       load.server.port,
@@ -120,11 +127,52 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
   return result;
 }
 
+/**
+ * A cell that writes (the door rush, or reads with the rush beside them): the same runs, each
+ * from the same database, asked after it whether any ticket got in twice, then cleared of what it
+ * wrote (door-rush.ts).
+ */
+async function runWrites(
+  cell: Cell,
+  run: CellRun,
+  load: LoadOptions,
+): Promise<CellResult> {
+  const { beside } = run.scenarios.find((s) => s.name === cell.scenario)!;
+  // The rush beside the reads: as long as each run, paced, on the same server.
+  const rush = (seconds: number) =>
+    beside
+      ? fire({ ...load, paths: ['/v1/check_ins'], ...beside }, seconds)
+      : Promise.resolve();
+  const door = await openDoorRushDatabase(run.target.kind, run.target.url);
+  try {
+    await door.mark();
+    await Promise.all([
+      warmUp(load, run.options.warmup),
+      rush(run.options.warmup),
+    ]);
+    await door.reset();
+    const runs: RunMetrics[] = [];
+    for (let rep = 0; rep < run.options.reps; rep++) {
+      const [metrics] = await Promise.all([
+        timedRun(load),
+        rush(run.options.duration),
+      ]);
+      metrics.doubleEntries = await door.doubleEntries();
+      await door.reset();
+      runs.push(metrics);
+    }
+    return summarise(cell.scenario, cell.server, cell.connections, runs);
+  } finally {
+    await door.close();
+  }
+}
+
 function cellLine({ scenario, server, connections, median: m }: CellResult) {
   return (
     `  ${scenario.padEnd(8)} ${server.padEnd(7)} @${String(connections).padEnd(2)} ` +
     `${m.rps.toFixed(m.rps < 10 ? 1 : 0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  ` +
-    `${m.mbps.toFixed(1)} MB/s  ${m.cpuUsPerRequest === null ? '–' : Math.round(m.cpuUsPerRequest)} µs CPU/req  ${m.errors} errors`
+    `${m.mbps.toFixed(1)} MB/s  ${m.cpuUsPerRequest === null ? '–' : Math.round(m.cpuUsPerRequest)} µs CPU/req  ${m.errors} errors` +
+    (m.doubleEntries === undefined ? '' : `  ${m.doubleEntries} double entries`)
   );
 }
 

@@ -99,7 +99,8 @@ export async function correctnessGate(
   seed: number,
 ): Promise<GateReport> {
   const report: GateReport = { requests: 0, scenarios: {} };
-  for (const scenario of scenarios) {
+  // The door rush writes: the e2e suites check its answers; its runs check the database.
+  for (const scenario of scenarios.filter((s) => !s.scans)) {
     const paths = sample(scenario, seed);
     let bodyBytes = 0;
     const peers = others.filter((server) =>

@@ -8,6 +8,12 @@ import {
   waitIdle,
 } from './proc';
 
+/** A request that writes: its JSON body and its Idempotency-Key (a door scan). */
+export interface WriteRequest {
+  body: string;
+  idempotencyKey: string;
+}
+
 /** The database server, when it is a separate process (PostgreSQL). */
 export interface DatabaseProbe {
   /** The server processes (backends) connected to the benchmark database now. */
@@ -31,6 +37,8 @@ export interface RunMetrics {
   dbCpuUsPerRequest: number | null;
   /** Socket errors, timeouts and unexpected statuses. */
   errors: number;
+  /** A write scenario: tickets the database shows let in twice after the run (must be 0). */
+  doubleEntries?: number;
   statuses: Record<string, number>;
   durationS: number;
 }
@@ -44,6 +52,10 @@ export interface LoadOptions {
   headers: Record<string, string>;
   /** Headers of one path's requests on top of `headers` (a poller's If-None-Match). */
   pathHeaders?: ReadonlyMap<string, Record<string, string>>;
+  /** A write scenario: POST these, one a request, to `paths[0]` (see Scenario.scans). */
+  scans?: readonly WriteRequest[];
+  /** Requests per second over all connections (autocannon's overallRate); none: flat out. */
+  rate?: number;
   database?: DatabaseProbe;
 }
 
@@ -74,9 +86,37 @@ export async function revalidationHeaders(
   return tags;
 }
 
-function fire(options: LoadOptions, duration: number) {
+/** Sends the load for `duration` seconds; resolves to autocannon's result. */
+export function fire(options: LoadOptions, duration: number) {
   let next = 0;
-  const { paths } = options;
+  const { paths, scans } = options;
+  const get: autocannon.Request = {
+    method: 'GET',
+    setupRequest: (request) => {
+      const path = paths[next++ % paths.length];
+      const extra = options.pathHeaders?.get(path);
+      return extra
+        ? { ...request, path, headers: { ...request.headers, ...extra } }
+        : { ...request, path };
+    },
+  };
+  // Each request the next scan: every connection (a scanner) gets tickets of its own.
+  const post = (list: readonly WriteRequest[]): autocannon.Request => ({
+    method: 'POST',
+    setupRequest: (request) => {
+      const scan = list[next++ % list.length];
+      return {
+        ...request,
+        path: paths[0],
+        body: scan.body,
+        headers: {
+          ...request.headers,
+          'content-type': 'application/json',
+          'idempotency-key': scan.idempotencyKey,
+        },
+      };
+    },
+  });
   return autocannon({
     url: `http://127.0.0.1:${options.server.port}`,
     connections: options.connections,
@@ -84,18 +124,8 @@ function fire(options: LoadOptions, duration: number) {
     // Slow peers must be measured, not timed out: a deep offset page can take seconds.
     timeout: Math.max(30, duration * 3),
     headers: options.headers,
-    requests: [
-      {
-        method: 'GET',
-        setupRequest: (request) => {
-          const path = paths[next++ % paths.length];
-          const extra = options.pathHeaders?.get(path);
-          return extra
-            ? { ...request, path, headers: { ...request.headers, ...extra } }
-            : { ...request, path };
-        },
-      },
-    ],
+    ...(options.rate ? { overallRate: options.rate } : {}),
+    requests: [scans ? post(scans) : get],
   });
 }
 

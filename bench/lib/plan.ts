@@ -50,7 +50,9 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
     // The metrics A/B: the same server with metrics on and scraped, on order retrieval and the
     // walk (issue #38: at most 3% fewer req/s).
     if (name === 'retrieve' || name === 'walk') add(name, 'metrics', [10]);
-    if (name === 'walk' || options.full) add(name, 'ours2', [10]);
+    // The door rush on two workers too: on PostgreSQL, two instances on one database.
+    if (name === 'walk' || name.startsWith('doorrush') || options.full)
+      add(name, 'ours2', [10]);
     // Four workers: the scale-out measurement, only when --servers names it.
     if (name === 'walk' && options.servers?.includes('ours4'))
       add(name, 'ours4', [10]);

@@ -23,6 +23,8 @@ export interface CellResult {
     /** Seconds of timed load in all, and runs, for the bounds an incomplete cell gives. */
     seconds?: number;
     runs?: number;
+    /** A write scenario: tickets let in twice, all runs (must be 0). */
+    doubleEntries?: number;
   };
 }
 
@@ -45,6 +47,7 @@ export function summarise(
   const dbCpu = runs
     .map((r) => r.dbCpuUsPerRequest)
     .filter((v): v is number => v !== null);
+  const doubles = runs.map((r) => r.doubleEntries);
   return {
     scenario,
     server,
@@ -61,6 +64,9 @@ export function summarise(
       cpuUsPerRequest: cpu.length ? median(cpu) : null,
       dbCpuUsPerRequest: dbCpu.length ? median(dbCpu) : null,
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
+      ...(doubles.every((d) => d !== undefined)
+        ? { doubleEntries: doubles.reduce((sum, d) => sum + d, 0) }
+        : {}),
     },
   };
 }
@@ -310,6 +316,49 @@ export function targets(
       (v) => v >= 0.97,
     );
   }
+  const door = (server: ServerName, scenario = 'doorrush') =>
+    findCell(cells, scenario, server)?.median;
+  add(
+    'door rush scans/s, 1 process (the goal on SQLite)',
+    'req/s, doorrush @10',
+    door('ours')?.rps ?? NaN,
+    '≥ 1,000',
+    (v) => v >= 1000,
+  );
+  add(
+    'door rush scans/s, 2 workers (the goal on PostgreSQL)',
+    'req/s, doorrush @10 on ours2',
+    door('ours2')?.rps ?? NaN,
+    '≥ 500',
+    (v) => v >= 500,
+  );
+  const paced = [door('ours', 'doorrush200'), door('ours2', 'doorrush200')]
+    .map((m) => m?.p99)
+    .filter((v): v is number => v !== undefined);
+  add(
+    'door rush p99 at 200 scans/s',
+    'max p99 of doorrush200 on ours and ours2',
+    paced.length ? Math.max(...paced) : NaN,
+    '≤ 50 ms',
+    (v) => v <= 50,
+  );
+  add(
+    'walk while the door rush runs ÷ walk alone',
+    'req/s ratio @10, walkscans ÷ walk',
+    ratio(ours('walkscans')?.rps, ours('walk')?.rps),
+    '≥ 0.8×',
+    (v) => v >= 0.8,
+  );
+  const doubles = cells
+    .map((c) => c.median.doubleEntries)
+    .filter((v): v is number => v !== undefined);
+  add(
+    'door rush double entries',
+    'tickets let in twice, from the database, all runs',
+    doubles.length ? doubles.reduce((a, b) => a + b, 0) : NaN,
+    '0',
+    (v) => v === 0,
+  );
   add(
     'errors (ours, metrics, ours2, bare, ceiling)',
     'all runs',
@@ -380,6 +429,32 @@ export function markdownTable(
       ]?.[c.scenario];
     lines.push(
       `| ${titles[c.scenario] ?? c.scenario} | ${SERVER_LABELS[c.server]} | ${c.connections} | ${fmt(m.rps, m.rps < 10 ? 1 : 0)}${spread} | ${p50} | ${fmt(m.p99, m.p99 < 10 ? 1 : 0)} | ${fmt(m.mbps, 1)} | ${fmt(m.cpuUsPerRequest)}${db ? ` | ${fmt(m.dbCpuUsPerRequest)}` : ''} | ${c.server === 'ceiling' ? '0' : fmt(sql, sql !== undefined && sql % 1 ? 1 : 0)} | ${m.errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The door rush's cells (bench/README.md, "Door rush"): scans per second, latency, how many were
+ * recorded and refused (the second scans of a ticket), and the tickets the database shows let in
+ * twice. Null when none ran.
+ */
+export function doorRushTable(
+  cells: CellResult[],
+  titles: Record<string, string>,
+): string | null {
+  const door = cells.filter((c) => c.scenario.startsWith('doorrush'));
+  if (door.length === 0) return null;
+  const lines = [
+    '| scenario | server | conns | scans/s | p50 ms | p99 ms | recorded (201) | refused (409) | double entries | errors |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const c of door) {
+    const m = c.median;
+    const count = (status: string) =>
+      c.runs.reduce((sum, r) => sum + (r.statuses[status] ?? 0), 0);
+    lines.push(
+      `| ${titles[c.scenario] ?? c.scenario} | ${SERVER_LABELS[c.server]} | ${c.connections} | ${fmt(m.rps)} | ${fmt(m.p50, m.p50 < 10 ? 1 : 0)} | ${fmt(m.p99, m.p99 < 10 ? 1 : 0)} | ${fmt(count('201'))} | ${fmt(count('409'))} | ${m.doubleEntries} | ${m.errors} |`,
     );
   }
   return lines.join('\n');
@@ -512,6 +587,8 @@ export function renderReport(input: ReportInput): {
     '',
     rssTable(input.rss),
   ];
+  const doorRush = doorRushTable(input.cells, input.titles);
+  if (doorRush) sections.push('', doorRush);
   const scaleOut = scaleOutTable(input.cells, input.titles);
   if (scaleOut) sections.push('', scaleOut);
   for (const profile of input.profiles ?? []) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BenchDb } from './database';
+import { type DoorScan, doorRushScans } from './door-rush';
 import { seededRandom, shuffle } from './random';
 
 export const DEMO_KEY = 'sk_demo_boxoffice_1';
@@ -35,6 +36,9 @@ export const SCENARIO_NAMES = [
   'getpoll',
   'eventpoll',
   'eventgetpoll',
+  'doorrush',
+  'doorrush200',
+  'walkscans',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -65,7 +69,14 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
     'events list pages, revalidated (304 from the data and stock versions)',
   eventgetpoll:
     'GET /v1/events/{id}, revalidated (304 from the data and stock versions)',
+  doorrush:
+    'door rush: POST /v1/check_ins by barcode, each scanner its own tickets, 3% scanned twice',
+  doorrush200: 'door rush, paced at 200 scans/s',
+  walkscans: 'cursor walk while the door rush runs at 200 scans/s',
 };
+
+/** The paced door rush's rate, scans per second over all connections. */
+export const DOOR_RUSH_RATE = 200;
 
 /**
  * Scenarios the typical peer has no endpoint or parameter for (incremental sync, the change
@@ -78,6 +89,9 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'getpoll',
   'eventpoll',
   'eventgetpoll',
+  'doorrush',
+  'doorrush200',
+  'walkscans',
 ]);
 
 /** The orders' scenarios, the only ones the framework-free baseline serves (bench/bare.ts). */
@@ -106,6 +120,17 @@ export interface Scenario {
    * answers are 304s (load.ts, revalidationHeaders). The gate sends none.
    */
   revalidate?: true;
+  /**
+   * A write scenario (the door rush): each request POSTs the next of these to the one path,
+   * instead of a GET of the paths; `rate` paces the whole load (requests per second).
+   */
+  scans?: readonly DoorScan[];
+  rate?: number;
+  /**
+   * A write load that runs beside the timed requests (the door rush while the walk is read): the
+   * reads are what is measured.
+   */
+  beside?: { scans: readonly DoorScan[]; rate: number };
 }
 
 export interface DatasetFacts {
@@ -500,6 +525,7 @@ export async function buildScenarios(
       expected: none,
       revalidate: true,
     },
+    ...(await doorRushScenarios(db, boxOfficeId, seed, walk)),
   ];
   return {
     scenarios,
@@ -749,6 +775,48 @@ async function seriesScenarios(
       },
     ],
   };
+}
+
+/**
+ * The door rush, flat out and paced (door-rush.ts): the same scans, drawn with a PRNG of their
+ * own so that the read scenarios' requests stay what they were. A scan is answered 201, or 409
+ * for a ticket scanned twice.
+ */
+async function doorRushScenarios(
+  db: BenchDb,
+  boxOfficeId: number,
+  seed: number,
+  walk: string[],
+): Promise<Scenario[]> {
+  const scans = await doorRushScans(
+    db,
+    boxOfficeId,
+    seededRandom(seed * 104_729 + 3),
+  );
+  const door = {
+    paths: ['/v1/check_ins'],
+    okStatuses: [201, 409],
+    expected: new Map<string, number>(),
+    scans,
+  };
+  return [
+    { name: 'doorrush', title: SCENARIO_TITLES.doorrush, ...door },
+    {
+      name: 'doorrush200',
+      title: SCENARIO_TITLES.doorrush200,
+      ...door,
+      rate: DOOR_RUSH_RATE,
+    },
+    // The reads while the doors are busy: the walk's requests, with the paced rush beside them.
+    {
+      name: 'walkscans',
+      title: SCENARIO_TITLES.walkscans,
+      paths: walk,
+      okStatuses: [200],
+      expected: new Map<string, number>(),
+      beside: { scans, rate: DOOR_RUSH_RATE },
+    },
+  ];
 }
 
 /** The scenarios named with --scenarios (all of them when none is named). */

@@ -16,7 +16,57 @@ export type Overview = components['schemas']['Overview'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 /** An entry of the change feed (docs/API.md, GET /v1/changes). */
 export type Change = components['schemas']['Change'];
-export type BoxOfficeClient = Client<paths>;
+/** A scan refused by the ticket's state: its code and the check-in that decides it. */
+export type ScanRefusal = components['schemas']['ScanRefusal'];
+
+/** The ticket a door scanned: by the barcode printed on it, or by its id. */
+export type ScannedTicket =
+  | { barcode: string; issuedTicketId?: never }
+  | { issuedTicketId: string; barcode?: never };
+
+export interface CheckInOptions {
+  /**
+   * Makes the scan safe to send again (a lost answer, a queue replayed after an offline spell):
+   * the same key within 24 hours gets the first answer, never a second check-in. Keep it with the
+   * scan until an answer comes; one key per scan (`crypto.randomUUID()`).
+   */
+  idempotencyKey: string;
+  /** 1 checks the ticket in (the default), -1 checks it out. */
+  quantity?: 1 | -1;
+  /** Unix seconds: when a scan made offline happened (default: when it is received). */
+  checkInAt?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * What became of a scan (docs/API.md, POST /v1/check_ins): recorded, with the CheckIn, or refused
+ * by the ticket's state (`ALREADY_CHECKED_IN`, `NOT_CHECKED_IN`, `TICKET_VOID`), with the
+ * check-in that decides it (when the ticket was scanned). `replayed`: the answer to an earlier
+ * request with the same Idempotency-Key.
+ */
+export type ScanResult =
+  | { outcome: 'recorded'; checkIn: CheckIn; replayed: boolean }
+  | {
+      outcome: 'refused';
+      reason: ScanRefusal['error_code'];
+      message: string;
+      checkIn: CheckIn | null;
+      replayed: boolean;
+    };
+
+/** The generated client for every operation, and the door's own call. */
+export interface BoxOfficeClient extends Client<paths> {
+  /**
+   * Records a door scan. Resolves with what became of it; throws BoxOfficeApiError on any other
+   * answer (a key without the check_in scope: 403; an unknown ticket: 404; the same
+   * Idempotency-Key still running: 409 IDEMPOTENCY_KEY_IN_USE, …), and fetch's own TypeError
+   * when the network is down (keep the scan and its key, and send it again later).
+   *
+   *     const result = await client.checkIn({ barcode }, { idempotencyKey: crypto.randomUUID() });
+   *     if (result.outcome === 'refused') show(result.reason, result.checkIn?.check_in_at);
+   */
+  checkIn(ticket: ScannedTicket, options: CheckInOptions): Promise<ScanResult>;
+}
 
 export interface BoxOfficeClientOptions {
   /** Where the API is served, e.g. `https://api.example.com` (no trailing `/v1`). */
@@ -40,7 +90,59 @@ export function createBoxOfficeClient(
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   if (options.cache) client.use(conditionalRequests(options.cache));
-  return client;
+  return Object.assign(client, {
+    checkIn: (ticket: ScannedTicket, scan: CheckInOptions) =>
+      checkIn(client, ticket, scan),
+  });
+}
+
+const SCAN_REFUSALS: readonly string[] = [
+  'ALREADY_CHECKED_IN',
+  'NOT_CHECKED_IN',
+  'TICKET_VOID',
+];
+
+async function checkIn(
+  client: Client<paths>,
+  ticket: ScannedTicket,
+  options: CheckInOptions,
+): Promise<ScanResult> {
+  const { data, error, response } = await client.POST('/v1/check_ins', {
+    body: {
+      ...(ticket.barcode !== undefined
+        ? { barcode: ticket.barcode }
+        : { issued_ticket_id: ticket.issuedTicketId }),
+      quantity: options.quantity ?? 1,
+      ...(options.checkInAt !== undefined
+        ? { check_in_at: options.checkInAt }
+        : {}),
+    },
+    headers: { 'Idempotency-Key': options.idempotencyKey },
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const replayed = response.headers.get('Idempotent-Replayed') === 'true';
+  if (data) return { outcome: 'recorded', checkIn: data, replayed };
+  if (response.status === 409 && isRefusal(error)) {
+    return {
+      outcome: 'refused',
+      reason: error.error_code,
+      message: error.message,
+      checkIn: error.check_in,
+      replayed,
+    };
+  }
+  throw new BoxOfficeApiError(response.status, asErrorBody(error));
+}
+
+function isRefusal(error: unknown): error is ScanRefusal {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    SCAN_REFUSALS.includes(
+      (error as { error_code?: unknown }).error_code as string,
+    ) &&
+    'check_in' in error
+  );
 }
 
 /** The `Authorization` value for a key: Basic auth with the key as user name, no password. */

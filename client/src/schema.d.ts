@@ -237,7 +237,11 @@ export interface paths {
          */
         get: operations["listCheckIns"];
         put?: never;
-        post?: never;
+        /**
+         * Record a door scan
+         * @description A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. The ticket’s history decides, in the order scans happened: a check-in while it is in, a check-out while it is out, a scan after it was voided, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. Needs a key of scope check_in. Send an Idempotency-Key to retry safely.
+         */
+        post: operations["recordCheckIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -614,12 +618,12 @@ export interface components {
              * @example 400
              * @enum {integer}
              */
-            status: 400 | 401 | 404 | 405 | 410 | 429 | 500 | 503;
+            status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
             /**
              * @example VALIDATION_ERROR
              * @enum {string}
              */
-            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
              * @example limit must be an integer from 1 to 100
@@ -1067,6 +1071,123 @@ export interface components {
             data: components["schemas"]["CheckIn"][];
             links: components["schemas"]["CheckInListLinks"];
         };
+        ScanRefusal: {
+            /**
+             * Format: int32
+             * @description The HTTP status code, repeated
+             * @example 400
+             * @enum {integer}
+             */
+            status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
+            /**
+             * @example ALREADY_CHECKED_IN
+             * @enum {string}
+             */
+            error_code: "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID";
+            /**
+             * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
+             * @example limit must be an integer from 1 to 100
+             */
+            message: string;
+            /** @description The check-in that decides it: the one that already let the ticket in (ALREADY_CHECKED_IN), its last check-out (NOT_CHECKED_IN), or its last scan (TICKET_VOID); null when it has none */
+            check_in: {
+                /**
+                 * @description Always "check_in"
+                 * @example check_in
+                 * @enum {string}
+                 */
+                object: "check_in";
+                /** @example ci_1 */
+                id: string;
+                /**
+                 * @description The ticket scanned
+                 * @example it_1
+                 */
+                issued_ticket_id: string;
+                /**
+                 * @description The ticket's event
+                 * @example ev_1
+                 */
+                event_id: string;
+                /**
+                 * @description The ticket's event's series
+                 * @example es_1
+                 */
+                event_series_id: string;
+                /**
+                 * Format: int32
+                 * @description 1: checked in; -1: checked out
+                 * @enum {integer}
+                 */
+                quantity: 1 | -1;
+                /**
+                 * Format: int64
+                 * @description Unix seconds: when it was scanned (an offline scan uploaded later is earlier than created_at)
+                 */
+                check_in_at: number;
+                /**
+                 * Format: int64
+                 * @description Unix seconds: when it was recorded
+                 */
+                created_at: number;
+            } | null;
+        };
+        FieldError: {
+            /**
+             * @description The field, as the request named it (a name that is not plain text is not repeated)
+             * @example quantity
+             */
+            field: string;
+            /**
+             * @description What is wrong with it
+             * @example [
+             *       "quantity must be 1 (check in) or -1 (check out)"
+             *     ]
+             */
+            messages: string[];
+        };
+        InvalidBody: {
+            /**
+             * Format: int32
+             * @description The HTTP status code, repeated
+             * @example 400
+             * @enum {integer}
+             */
+            status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
+            /**
+             * @example VALIDATION_ERROR
+             * @enum {string}
+             */
+            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            /**
+             * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
+             * @example limit must be an integer from 1 to 100
+             */
+            message: string;
+            /** @description Each bad field, once, with what is wrong with it */
+            errors: components["schemas"]["FieldError"][];
+        };
+        RecordCheckIn: {
+            /**
+             * @description The ticket scanned, by its id; send this or `barcode`, not both
+             * @example it_1
+             */
+            issued_ticket_id?: string;
+            /** @description The ticket scanned, by the barcode printed on it; send this or `issued_ticket_id`, not both */
+            barcode?: string;
+            /**
+             * Format: int32
+             * @description 1 checks the ticket in (the default), -1 checks it out
+             * @default 1
+             * @enum {integer}
+             */
+            quantity: 1 | -1;
+            /**
+             * Format: int64
+             * @description Unix seconds: when the scan was made, for a scan made offline and sent later (default: now). At most 60 seconds ahead of the service’s clock, and not before the ticket was issued; a time ahead of the clock is recorded as the moment of recording.
+             */
+            check_in_at?: number;
+        };
         Change: {
             /**
              * @description Always "change"
@@ -1191,7 +1312,7 @@ export interface components {
                 /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                 "Access-Control-Allow-Origin"?: string;
                 /** @description The response headers a browser script may read */
-                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                 /** @description Errors are never stored */
                 "Cache-Control": "no-store";
                 /** @description The validator of the error body */
@@ -1225,7 +1346,7 @@ export interface components {
                 /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                 "Access-Control-Allow-Origin"?: string;
                 /** @description The response headers a browser script may read */
-                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                 /** @description Errors are never stored */
                 "Cache-Control": "no-store";
                 /** @description The validator of the error body */
@@ -1259,7 +1380,7 @@ export interface components {
                 /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                 "Access-Control-Allow-Origin"?: string;
                 /** @description The response headers a browser script may read */
-                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                 /** @description Errors are never stored */
                 "Cache-Control": "no-store";
                 /** @description The validator of the error body */
@@ -1291,7 +1412,7 @@ export interface components {
                 /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                 "Access-Control-Allow-Origin"?: string;
                 /** @description The response headers a browser script may read */
-                "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                 /** @description Errors are never stored */
                 "Cache-Control": "no-store";
                 /** @description The validator of the error body */
@@ -1342,7 +1463,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
                     "Cache-Control": "no-cache" | "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -1372,7 +1493,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description `no-cache` without a key (revalidate before reuse); `private, no-cache` with a valid key */
                     "Cache-Control": "no-cache" | "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -1451,7 +1572,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -1757,7 +1878,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -1782,7 +1903,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -1825,7 +1946,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -2033,7 +2154,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -2056,7 +2177,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -2082,7 +2203,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -2156,7 +2277,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -2565,7 +2686,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -2588,7 +2709,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -2631,7 +2752,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -2855,7 +2976,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -2878,7 +2999,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -2904,7 +3025,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -2966,7 +3087,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -2991,7 +3112,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3014,7 +3135,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -3057,7 +3178,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3082,7 +3203,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3105,7 +3226,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -3131,7 +3252,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -3208,7 +3329,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3440,7 +3561,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3463,7 +3584,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -3489,7 +3610,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -3533,7 +3654,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3757,7 +3878,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3780,7 +3901,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -3806,7 +3927,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -3890,7 +4011,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3973,7 +4094,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -3998,7 +4119,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4041,7 +4162,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4091,7 +4212,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4114,7 +4235,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4140,7 +4261,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4216,7 +4337,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4273,7 +4394,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4298,7 +4419,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4310,6 +4431,237 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recordCheckIn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key from the same API key within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and writes nothing */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordCheckIn"];
+                "application/x-www-form-urlencoded": components["schemas"]["RecordCheckIn"];
+            };
+        };
+        responses: {
+            /** @description The check-in, created */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    /** @description The check-in's own path */
+                    Location: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckIn"];
+                };
+            };
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description FORBIDDEN: the API key's scope is not check_in */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no issued ticket of this box office has this id or barcode */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ALREADY_CHECKED_IN, NOT_CHECKED_IN, TICKET_VOID: the ticket’s state refuses the scan (ScanRefusal, with the deciding `check_in`). IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IDEMPOTENCY_KEY_IN_USE: seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScanRefusal"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 1024 bytes */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json or application/x-www-form-urlencoded */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4341,7 +4693,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4378,7 +4730,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4401,7 +4753,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4427,7 +4779,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4466,7 +4818,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4491,7 +4843,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4514,7 +4866,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4573,7 +4925,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4600,7 +4952,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
                     "Cache-Control": "private, no-cache";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
@@ -4625,7 +4977,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */
@@ -4653,7 +5005,7 @@ export interface operations {
                     /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
-                    "Access-Control-Expose-Headers"?: "ETag,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
                     /** @description Errors are never stored */
                     "Cache-Control": "no-store";
                     /** @description The validator of the error body */

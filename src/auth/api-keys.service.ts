@@ -4,6 +4,7 @@ import { DataSource, IsNull } from 'typeorm';
 import { ApiKey } from './entities/api-key.entity';
 import { BoxOffice } from './entities/box-office.entity';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-format';
+import { type ApiKeyScope, DEFAULT_SCOPE } from './api-key-scopes';
 
 export interface CreatedApiKey {
   key: ApiKey;
@@ -19,6 +20,7 @@ export class ApiKeysService {
   async create(
     boxOfficeId: number,
     name: string | null,
+    scope: ApiKeyScope = DEFAULT_SCOPE,
     secret: string = generateApiKey(),
   ): Promise<CreatedApiKey> {
     const boxOffice = await this.dataSource
@@ -30,6 +32,7 @@ export class ApiKeysService {
       name,
       keyHash: hashApiKey(secret),
       keyPrefix: displayPrefix(secret),
+      scope,
       createdAt: Math.floor(Date.now() / 1000),
       revokedAt: null,
     });

@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { ApiKeysService } from './api-keys.service';
+import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope } from './api-key-scopes';
 
 export const APIKEY_USAGE = `Usage:
-  npm run apikey -- create --box-office <id> [--name <label>]
+  npm run apikey -- create --box-office <id> [--name <label>] [--scope read|check_in]
   npm run apikey -- list --box-office <id>
   npm run apikey -- revoke <key-id>
 
-create prints the new key once; keys are stored hashed. A box office comes first:
+create prints the new key once; keys are stored hashed. Scope read (the default) reads;
+check_in also records door scans (POST /v1/check_ins). A box office comes first:
   npm run boxoffice -- create --name <name>`;
 
 /** A mistake in the command line: printed with the usage, exit code 2. */
@@ -35,18 +37,27 @@ export function parseApiKeyCommand(argv: string[]) {
     options: {
       'box-office': { type: 'string' },
       name: { type: 'string' },
+      scope: { type: 'string', default: DEFAULT_SCOPE },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   if (values.help) return null;
   const [command, ...rest] = positionals;
   switch (command) {
-    case 'create':
+    case 'create': {
+      const { scope } = values;
+      if (!isApiKeyScope(scope)) {
+        throw new UsageError(
+          `--scope must be one of ${API_KEY_SCOPES.join(', ')}, got "${scope}"`,
+        );
+      }
       return {
         command,
         boxOfficeId: positiveInt(values['box-office'], '--box-office'),
         name: values.name ?? null,
+        scope,
       } as const;
+    }
     case 'list':
       return {
         command,
@@ -70,6 +81,7 @@ export async function runApiKeyCommand(
     const { key, secret } = await keys.create(
       command.boxOfficeId,
       command.name,
+      command.scope,
     );
     print(
       `Created key ak_${key.id} for box office ${command.boxOfficeId}. It is shown only once:`,
@@ -86,6 +98,7 @@ export async function runApiKeyCommand(
           `${key.keyPrefix}…`,
           key.revokedAt === null ? 'active' : `revoked ${iso(key.revokedAt)}`,
           `created ${iso(key.createdAt)}`,
+          `scope ${key.scope}`,
           key.name ?? '',
         ].join('\t'),
       );

@@ -5,11 +5,20 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { SqlParams, dialectFor } from '../database/sql-dialect';
 import { apiKeyFromAuthorization, hashApiKey } from './api-key-format';
+import {
+  type ApiKeyScope,
+  DEFAULT_SCOPE,
+  isApiKeyScope,
+} from './api-key-scopes';
 
-/** Who is calling: the key's box office (the tenant every query is scoped to) and the key. */
+/**
+ * Who is calling: the key's box office (the tenant every query is scoped to), the key, and what
+ * the key may do.
+ */
 export interface Caller {
   boxOfficeId: number;
   apiKeyId: number;
+  scope: ApiKeyScope;
 }
 
 /**
@@ -34,7 +43,7 @@ export class AuthService {
     const ttl = config.authCacheTtlMs;
     this.cache = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : null;
     const params = new SqlParams(dialectFor(dataSource.options.type));
-    this.lookupSql = `SELECT k.id AS id, k.box_office_id AS box_office_id FROM api_keys k WHERE k.key_hash = ${params.add(
+    this.lookupSql = `SELECT k.id AS id, k.box_office_id AS box_office_id, k.scope AS scope FROM api_keys k WHERE k.key_hash = ${params.add(
       '',
     )} AND k.revoked_at IS NULL`;
   }
@@ -67,7 +76,7 @@ export class AuthService {
 
   private async lookUp(hash: string): Promise<Caller | null> {
     const rows = await this.dataSource.query<
-      { id: number; box_office_id: number }[]
+      { id: number; box_office_id: number; scope: unknown }[]
     >(this.lookupSql, [hash]);
     if (rows.length === 0) {
       this.known.delete(hash);
@@ -76,6 +85,8 @@ export class AuthService {
     const caller = {
       boxOfficeId: Number(rows[0].box_office_id),
       apiKeyId: Number(rows[0].id),
+      // The column's CHECK admits only these; anything else would read, never write.
+      scope: isApiKeyScope(rows[0].scope) ? rows[0].scope : DEFAULT_SCOPE,
     };
     this.cache?.set(hash, caller);
     this.known.set(hash, true);

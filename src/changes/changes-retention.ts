@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { PeriodicTask } from '../common/periodic-task';
 import { AppConfig } from '../config/app-config';
 import { dialectFor, SqlParams } from '../database/sql-dialect';
 
@@ -66,17 +67,18 @@ export async function deleteExpiredChanges(
 
 /**
  * Runs the retention cleanup while the service runs: every half retention period, at most every
- * minute and at least every second. Each instance runs its own; two deleting the same entries
- * simply find fewer. The timer never keeps the process alive and is cleared at shutdown, after any
- * run in progress.
+ * minute and at least every second, on each instance (two deleting the same entries simply find
+ * fewer).
  */
 @Injectable()
 export class ChangesRetention
   implements OnApplicationBootstrap, OnApplicationShutdown
 {
-  private readonly logger = new Logger('ChangesRetention');
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly task = new PeriodicTask(
+    'change-feed cleanup',
+    () => this.runOnce(),
+    new Logger('ChangesRetention'),
+  );
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -85,20 +87,11 @@ export class ChangesRetention
 
   onApplicationBootstrap() {
     const retention = this.config.changesRetentionSeconds;
-    const periodMs = Math.min(60, Math.max(1, retention / 2)) * 1000;
-    this.timer = setInterval(() => {
-      this.running = this.runOnce().catch((error: unknown) =>
-        this.logger.warn(
-          `change-feed cleanup failed, retrying later: ${String(error)}`,
-        ),
-      );
-    }, periodMs);
-    this.timer.unref();
+    this.task.start(Math.min(60, Math.max(1, retention / 2)) * 1000);
   }
 
-  async onApplicationShutdown() {
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown() {
+    return this.task.stop();
   }
 
   /** One cleanup now, against the database clock. */

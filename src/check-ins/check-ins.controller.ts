@@ -1,7 +1,20 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import type { Response } from 'express';
 import type { Caller } from '../auth/auth.service';
 import { CurrentCaller } from '../auth/caller.decorator';
+import { RequiresScope } from '../auth/requires-scope.decorator';
+import { CACHE_CONTROL } from '../common/http/cache-control';
 import {
+  ApiCreate,
   ApiList,
   ApiResource,
   ApiRetrieve,
@@ -13,6 +26,8 @@ import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { CheckInsService } from './check-ins.service';
 import { CheckInDto, CheckInListDto } from './dto/check-in.dto';
 import { ListCheckInsQueryDto } from './dto/list-check-ins-query.dto';
+import { RecordCheckInDto } from './dto/record-check-in.dto';
+import { ScanRefusalDto } from './dto/scan-refusal.dto';
 
 @ApiResource('check-ins')
 @Controller({ path: 'check_ins', version: '1' })
@@ -35,6 +50,44 @@ export class CheckInsController {
     @Query() query: ListCheckInsQueryDto,
   ): Promise<Page> {
     return this.checkIns.list(caller.boxOfficeId, query);
+  }
+
+  /**
+   * A door scan (docs/API.md, "POST /v1/check_ins"): 201 with the CheckIn, or 409 when the
+   * ticket's state refuses it; with an Idempotency-Key, a retry gets the first answer again.
+   */
+  @Post()
+  @RequiresScope('check_in')
+  @ApiCreate({
+    operationId: 'recordCheckIn',
+    summary: 'Record a door scan',
+    description:
+      'A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. The ticket’s history decides, in the order scans happened: a check-in while it is in, a check-out while it is out, a scan after it was voided, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. Needs a key of scope check_in. Send an Idempotency-Key to retry safely.',
+    type: CheckInDto,
+    noun: 'check-in',
+    prefix: 'ci_',
+    body: RecordCheckInDto,
+    scope: 'check_in',
+    notFound:
+      'NOT_FOUND: no issued ticket of this box office has this id or barcode',
+    refusal: {
+      type: ScanRefusalDto,
+      description:
+        'ALREADY_CHECKED_IN, NOT_CHECKED_IN, TICKET_VOID: the ticket’s state refuses the scan (ScanRefusal, with the deciding `check_in`).',
+    },
+  })
+  async record(
+    @CurrentCaller() caller: Caller,
+    @Body() scan: RecordCheckInDto,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Buffer> {
+    const answer = await this.checkIns.record(caller, scan, idempotencyKey);
+    res.status(answer.status).set(answer.headers);
+    // A refusal is an error: never stored, as the exception filter's errors are not.
+    if (answer.status >= 400)
+      res.setHeader('Cache-Control', CACHE_CONTROL.error);
+    return Buffer.from(answer.body);
   }
 
   @RevalidatedByDataVersion()

@@ -1,30 +1,91 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Caller } from '../auth/auth.service';
+import { parsePrefixedId } from '../common/ids';
+import { ApiError } from '../common/errors/api-error';
+import {
+  IdempotencyKeys,
+  type StoredResponse,
+  idempotentRequest,
+} from '../common/idempotency/idempotency-keys';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import type { Page } from '../common/pagination/page';
 import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
+import { dialectFor } from '../database/sql-dialect';
+import {
+  type RunWrite,
+  writeTransactions,
+} from '../database/write-transaction';
 import { SyncHorizon } from '../sync/sync-horizon';
 import { syncPage } from '../sync/sync-mode';
 import { CHECK_IN_SOURCE } from './check-in.fields';
 import { ListCheckInsQueryDto } from './dto/list-check-ins-query.dto';
+import { RecordCheckInDto } from './dto/record-check-in.dto';
+import { type Scan, type ScanOutcome, ScanRecorder } from './scan-recorder';
 
 /** Check-ins never change: sync reads them by created_at (docs/API.md, "Incremental sync"). */
 const CHECK_IN_SYNC_COLUMNS = { created_at: 'ci.created_at' };
 
-/** Reads a box office's check-ins (docs/API.md, "Check-ins"). */
+/**
+ * Reads a box office's check-ins (docs/API.md, "Check-ins"), and records door scans (docs/API.md,
+ * "POST /v1/check_ins").
+ */
 @Injectable()
 export class CheckInsService {
   readonly reader: ResourceReader;
+  private readonly write: RunWrite;
+  private readonly scans: ScanRecorder;
+  private readonly idempotency: IdempotencyKeys;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly horizon: SyncHorizon,
   ) {
     this.reader = new ResourceReader(dataSource, CHECK_IN_SOURCE);
+    const dialect = dialectFor(dataSource.options.type);
+    this.write = writeTransactions(dataSource);
+    this.scans = new ScanRecorder(dialect, this.reader);
+    this.idempotency = new IdempotencyKeys(dialect);
+  }
+
+  /**
+   * Records one scan, in one write transaction, and answers it: 201 with the CheckIn, or 409 with
+   * the check-in that decides the refusal. With an Idempotency-Key, the answer is kept in that
+   * same transaction, and a retry gets it again; a scan that ends otherwise (404, 400, a failure)
+   * gives the key back.
+   */
+  async record(
+    caller: Caller,
+    body: RecordCheckInDto,
+    idempotencyKey: string | undefined,
+  ): Promise<StoredResponse & { outcome: ScanOutcome | 'replayed' }> {
+    const scan = scanOf(body);
+    const retry = idempotentRequest(idempotencyKey, caller.apiKeyId, {
+      operation: 'POST /v1/check_ins',
+      ...scan,
+    });
+    const office = caller.boxOfficeId;
+    if (retry === null)
+      return this.write(() => this.scans.record(office, scan));
+    const claim = await this.write(() => this.idempotency.claim(retry));
+    if ('replay' in claim) return { ...claim.replay, outcome: 'replayed' };
+    const { scans, idempotency } = this;
+    try {
+      return await this.write(function* () {
+        const answer = yield* scans.record(office, scan);
+        yield* idempotency.store(retry, claim.token, answer);
+        return answer;
+      });
+    } catch (error) {
+      await this.write(() => idempotency.release(retry, claim.token)).catch(
+        () => undefined, // the claim's lease runs out instead
+      );
+      throw error;
+    }
   }
 
   /** A page, read below the sync horizon taken first. */
@@ -67,4 +128,21 @@ export function checkInFilters(query: ListCheckInsQueryDto): Filter[] {
     found.push(filters.equals('ci.quantity', Number(query.quantity)));
   }
   return found;
+}
+
+/** The scan a validated body asks for: the ticket it names, its defaults filled in. */
+function scanOf(body: RecordCheckInDto): Scan {
+  const quantity = body.quantity ?? 1;
+  const checkInAt = body.check_in_at ?? null;
+  if (body.barcode !== undefined) {
+    return { ticket: { barcode: body.barcode }, quantity, checkInAt };
+  }
+  const id = parsePrefixedId('it_', body.issued_ticket_id);
+  // Well-formed, but too large for any row's id.
+  if (id === null) {
+    throw ApiError.notFound(
+      `No issued ticket ${body.issued_ticket_id} in this box office`,
+    );
+  }
+  return { ticket: { id }, quantity, checkInAt };
 }

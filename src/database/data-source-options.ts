@@ -34,6 +34,7 @@ import { ActivityDays1765800000000 } from './migrations/1765800000000-ActivityDa
 import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-TicketTypeIdsApart';
 import { StampsPerBoxOffice1766000000000 } from './migrations/1766000000000-StampsPerBoxOffice';
 import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
+import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
 
 export const ENTITIES = [
   BoxOffice,
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   TicketTypeIdsApart1765900000000,
   StampsPerBoxOffice1766000000000,
   SearchFold1766010000000,
+  CheckInWrites1766200000000,
 ];
 
 export interface DataSourceTuning {

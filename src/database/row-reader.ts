@@ -29,6 +29,22 @@ export type ReadRows = (
  */
 export const MAX_NAMED_STATEMENTS = 256;
 
+/**
+ * A name for each statement text, the same for the same text (`r_` and a hash of it), until
+ * MAX_NAMED_STATEMENTS texts have one; then undefined: the statement runs unnamed.
+ */
+export function statementNames(): (sql: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (sql) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
+      name = `r_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
 /** Prepared SQLite statements kept per process, as TypeORM's `statementCacheSize` did. */
 export const MAX_SQLITE_STATEMENTS = 200;
 
@@ -83,15 +99,7 @@ export function rowReader(dataSource: DataSource): ReadRows {
       }
     };
   }
-  const names = new Map<string, string>();
-  const nameOf = (sql: string): string | undefined => {
-    let name = names.get(sql);
-    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
-      name = `r_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-      names.set(sql, name);
-    }
-    return name;
-  };
+  const nameOf = statementNames();
   return async (sql, params, options) => {
     // The pool TypeORM opened: the same connections, settings and type parsers as its queries.
     const pool = (dataSource.driver as unknown as { master: Pool }).master;

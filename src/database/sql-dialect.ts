@@ -20,6 +20,11 @@ export interface SqlDialect {
   readonly lateralJoins: boolean;
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
+  /**
+   * The database's clock in whole Unix seconds, as a `bigint` expression: one clock for every
+   * instance, the one the triggers stamp rows with.
+   */
+  readonly now: string;
 }
 
 export const sqliteDialect: SqlDialect = {
@@ -32,6 +37,7 @@ export const sqliteDialect: SqlDialect = {
   // unary plus, a no-op on any value, keeps them out of the planner's sight: each statement is
   // planned once, when prepared.
   placeholder: () => '+?',
+  now: 'unixepoch()',
 };
 
 export const postgresDialect: SqlDialect = {
@@ -39,6 +45,7 @@ export const postgresDialect: SqlDialect = {
   jsonBuiltBy: 'service',
   lateralJoins: true,
   placeholder: (n) => `$${n}`,
+  now: 'floor(extract(epoch FROM clock_timestamp()))::bigint',
 };
 
 export function dialectFor(type: string): SqlDialect {

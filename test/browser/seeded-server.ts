@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../src/config/app-config';
 import { validateEnvironment } from '../../src/config/environment';
@@ -17,10 +18,12 @@ export interface SeededServer {
 
 /**
  * The application (createApp, as in production) on a temporary SQLite file with the demo data,
- * listening on a free port of the loopback interface. `settings` are environment variables.
+ * listening on a free port of the loopback interface. `settings` are environment variables;
+ * `before` mounts what a development server adds before the API's routes (the door page).
  */
 export async function startSeededServer(
   settings: Record<string, string> = {},
+  before: (app: NestExpressApplication) => void = () => undefined,
 ): Promise<SeededServer> {
   const dir = mkdtempSync(join(tmpdir(), 'box-office-browser-'));
   const config = new AppConfig(
@@ -32,6 +35,7 @@ export async function startSeededServer(
     }),
   );
   const app = await createApp({ config });
+  before(app);
   await app.init();
   await seedDemoData(app.get(DataSource), {
     orders: 250,

@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CreateAppOptions, createApp } from '../../src/create-app';
 import { AppConfig } from '../../src/config/app-config';
@@ -45,6 +46,27 @@ export async function createTestApp(
       await database.drop();
     },
   };
+}
+
+/**
+ * The service as deployed on an existing database (`url`): it applies the pending migrations when
+ * it starts, then listens on a free port of the loopback interface. For upgrade tests.
+ */
+export async function startOn(
+  url: string,
+): Promise<{ app: NestExpressApplication; base: string }> {
+  const app = await createApp({
+    config: new AppConfig(
+      validateEnvironment({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: url,
+      }),
+    ),
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, base: `http://127.0.0.1:${port}` };
 }
 
 /** `Authorization` header value for an API key, as clients send it (Basic, key as user name). */

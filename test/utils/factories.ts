@@ -1,5 +1,6 @@
 import { DataSource, DeepPartial } from 'typeorm';
 import { hashApiKey, displayPrefix } from '../../src/auth/api-key-format';
+import type { ApiKeyScope } from '../../src/auth/api-key-scopes';
 import { ApiKey } from '../../src/auth/entities/api-key.entity';
 import { BoxOffice } from '../../src/auth/entities/box-office.entity';
 import { EventPaymentMethod } from '../../src/events/entities/event-payment-method.entity';
@@ -57,16 +58,19 @@ export class Factory {
     return { office, event: await this.event(office.id) };
   }
 
+  /** A key of the box office: scope `read` unless given (`check_in` also records scans). */
   async apiKey(
     boxOfficeId: number,
     secret: string,
     revoked = false,
+    scope: ApiKeyScope = 'read',
   ): Promise<ApiKey> {
     return this.dataSource.getRepository(ApiKey).save({
       boxOfficeId,
       name: 'test key',
       keyHash: hashApiKey(secret),
       keyPrefix: displayPrefix(secret),
+      scope,
       createdAt: 1_700_000_000,
       revokedAt: revoked ? 1_700_000_100 : null,
     });

@@ -31,7 +31,10 @@ interface Ref {
 }
 type Responses = Record<string, Response | Ref>;
 interface Document {
-  paths: Record<string, { get?: { responses: Responses } }>;
+  paths: Record<
+    string,
+    { get?: { responses: Responses }; post?: { responses: Responses } }
+  >;
   components: {
     schemas: Record<string, Schema>;
     responses: Record<string, Response>;
@@ -93,16 +96,26 @@ ajv.addSchema(
   'openapi.json',
 );
 
+/** A schema of the document with its `$ref`s pointing into it (`#/components/…` → `openapi.json#/…`). */
+function inDocument(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(inDocument);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/')
+        ? `openapi.json${value}`
+        : inDocument(value),
+    ]),
+  );
+}
+
 const validators = new WeakMap<object, ValidateFunction>();
 /** One compiled validator per schema object of the document, made when first needed. */
 function validatorFor(schema: Schema): ValidateFunction {
   let validate = validators.get(schema);
   if (!validate) {
-    validate = ajv.compile(
-      typeof schema.$ref === 'string'
-        ? { $ref: `openapi.json${schema.$ref}` }
-        : schema,
-    );
+    validate = ajv.compile(inDocument(schema) as Schema);
     validators.set(schema, validate);
   }
   return validate;
@@ -168,9 +181,12 @@ function responsesFor(method: string, path: string): [Responses, string] {
     ? TEMPLATES.find(({ pattern }) => pattern.test(path))
     : undefined;
   if (!match) return [unmatched.unknownPath, 'an unknown path'];
-  const operation = document.paths[match.template].get;
-  if ((method === 'GET' || method === 'HEAD') && operation) {
-    return [operation.responses, `GET ${match.template}`];
+  const { get, post } = document.paths[match.template];
+  if ((method === 'GET' || method === 'HEAD') && get) {
+    return [get.responses, `GET ${match.template}`];
+  }
+  if (method === 'POST' && post) {
+    return [post.responses, `POST ${match.template}`];
   }
   return [unmatched.methodNotAllowed, `${method} on ${match.template}`];
 }
@@ -274,15 +290,16 @@ function bodyProblems(response: Response, sent: Sent): string[] {
   const schema = response.content[mediaType].schema;
   const validate = validatorFor(schema);
   if (!validate(body)) return errorLines('body', validate);
-  // The error body's `status` is documented as the HTTP status, repeated.
-  const repeated = (body as { status?: unknown }).status;
-  if (schema.$ref === ERROR_BODY && repeated !== sent.status) {
+  // An error body's `status` is documented as the HTTP status, repeated.
+  const { status: repeated, error_code: code } = body as Record<
+    string,
+    unknown
+  >;
+  if (code !== undefined && repeated !== sent.status) {
     return [`body/status is ${String(repeated)}, not the HTTP status`];
   }
   return [];
 }
-
-const ERROR_BODY = '#/components/schemas/ErrorBody';
 
 /** The body as JSON bytes, whatever Content-Encoding it was sent with. */
 function decode({ headers, body }: Sent): Buffer {

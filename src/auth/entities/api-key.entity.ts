@@ -1,4 +1,5 @@
 import {
+  Check,
   Column,
   Entity,
   Index,
@@ -7,10 +8,12 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { bigintAsNumber } from '../../database/column-transformers';
+import type { ApiKeyScope } from '../api-key-scopes';
 import { BoxOffice } from './box-office.entity';
 
 /** An API key: only its SHA-256 hash is stored; the clear key is shown once, at creation. */
 @Entity({ name: 'api_keys' })
+@Check('CHK_api_keys_scope', "scope IN ('read', 'check_in')")
 export class ApiKey {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -37,6 +40,10 @@ export class ApiKey {
 
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintAsNumber })
   createdAt: number;
+
+  /** What the key may do (auth/api-key-scopes.ts): `read`, or `check_in` (also record scans). */
+  @Column({ type: 'varchar', length: 16, default: 'read' })
+  scope: ApiKeyScope;
 
   @Column({
     name: 'revoked_at',

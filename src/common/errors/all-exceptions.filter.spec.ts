@@ -1,6 +1,7 @@
 import {
   BadRequestException,
   HttpStatus,
+  ImATeapotException,
   Logger,
   NotFoundException,
   PayloadTooLargeException,
@@ -116,6 +117,19 @@ describe('AllExceptionsFilter', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
+  it("adds an ApiError's details after the message: a request body's errors, field by field", () => {
+    const sent = catchWith(
+      ApiError.invalidBody([
+        { field: 'quantity', messages: ['quantity must be 1 or -1'] },
+        { field: 'barcode', messages: ['barcode must be a string'] },
+      ]),
+    );
+    expect(sent.status).toBe(400);
+    expect(sent.body).toBe(
+      '{"status":400,"error_code":"VALIDATION_ERROR","message":"quantity must be 1 or -1","errors":[{"field":"quantity","messages":["quantity must be 1 or -1"]},{"field":"barcode","messages":["barcode must be a string"]}]}',
+    );
+  });
+
   it('hides an unexpected error behind a generic 500 and logs it once with the request id', () => {
     const sent = catchWith(new Error('secret column password_hash missing'));
     expect(bodyOf(sent)).toEqual({
@@ -196,9 +210,15 @@ describe('AllExceptionsFilter', () => {
       message: 'No API key',
     });
     const tooLarge = catchWith(new PayloadTooLargeException());
-    // 413 has no code of its own in the contract: a malformed request.
-    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.status).toBe(413);
     expect(bodyOf(tooLarge)).toMatchObject({
+      status: 413,
+      error_code: 'PAYLOAD_TOO_LARGE',
+    });
+    // A status without a code of its own: a malformed request.
+    const teapot = catchWith(new ImATeapotException());
+    expect(teapot.status).toBe(400);
+    expect(bodyOf(teapot)).toMatchObject({
       status: 400,
       error_code: 'VALIDATION_ERROR',
     });

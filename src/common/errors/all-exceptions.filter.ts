@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { ApiError } from './api-error';
+import { ApiError, type ErrorDetails, errorBodyJson } from './api-error';
 import { CODE_FOR_STATUS, ErrorCode } from './error-codes';
 import { allowedMethods } from './route-methods';
 import { CACHE_CONTROL } from '../http/cache-control';
@@ -23,6 +23,7 @@ interface Described {
   code: ErrorCode;
   message: string;
   headers?: Readonly<Record<string, string>>;
+  details?: ErrorDetails;
 }
 
 /**
@@ -72,11 +73,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
       .status(described.status)
       .type('application/json')
       .send(
-        JSON.stringify({
-          status: described.status,
-          error_code: described.code,
-          message: described.message,
-        }),
+        errorBodyJson(
+          described.status,
+          described.code,
+          described.message,
+          described.details,
+        ),
       );
   }
 
@@ -87,6 +89,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         code: exception.code,
         message: exception.message,
         headers: exception.headers,
+        details: exception.details,
       };
     }
     // Our handlers throw ApiError, so any other 404 is the router's (no route for this path and

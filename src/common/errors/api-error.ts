@@ -1,6 +1,31 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { ErrorCode } from './error-codes';
 
+/** One field of a request body that failed validation, as the error body's `errors` lists it. */
+export interface FieldError {
+  field: string;
+  messages: string[];
+}
+
+/**
+ * What an error body carries besides status, code and message (docs/API.md, Errors: "Body"):
+ * `errors` for a request body's fields, `check_in` for a scan the ticket's state refused.
+ */
+export interface ErrorDetails {
+  errors?: FieldError[];
+  check_in?: unknown;
+}
+
+/** The one error body's JSON text (docs/API.md, Errors): the exception filter's, and a scan's. */
+export function errorBodyJson(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  details: ErrorDetails = {},
+): string {
+  return JSON.stringify({ status, error_code: code, message, ...details });
+}
+
 /** A domain error: a status, a stable code, a message safe to show, and headers to send. */
 export class ApiError extends HttpException {
   constructor(
@@ -8,8 +33,19 @@ export class ApiError extends HttpException {
     readonly code: ErrorCode,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    readonly details: ErrorDetails = {},
   ) {
     super(message, status);
+  }
+
+  /** Its body, as the exception filter sends it. */
+  bodyJson(): string {
+    return errorBodyJson(
+      this.getStatus(),
+      this.code,
+      this.message,
+      this.details,
+    );
   }
 
   static validation(message: string) {
@@ -18,6 +54,22 @@ export class ApiError extends HttpException {
       ErrorCode.VALIDATION_ERROR,
       message,
     );
+  }
+
+  /** A request body with bad fields: the message names the first, `errors` lists every one. */
+  static invalidBody(errors: FieldError[]) {
+    const [first] = errors;
+    return new ApiError(
+      HttpStatus.BAD_REQUEST,
+      ErrorCode.VALIDATION_ERROR,
+      first ? first.messages[0] : 'The request body is invalid',
+      {},
+      { errors },
+    );
+  }
+
+  static forbidden(message: string) {
+    return new ApiError(HttpStatus.FORBIDDEN, ErrorCode.FORBIDDEN, message);
   }
 
   /** A cursor that is malformed or names no `noun` of the caller's box office. */

@@ -10,9 +10,17 @@ export interface ExpressLike {
   router?: { stack: RouterLayer[] };
 }
 
+/** How `Allow` lists methods: the reads first, then the writes in alphabetical order. */
+const READS = ['GET', 'HEAD', 'OPTIONS'];
+const rank = (method: string) => {
+  const read = READS.indexOf(method);
+  return read === -1 ? READS.length : read;
+};
+
 /**
  * The methods Express has routes for at `path` (GET also answers HEAD; CORS answers OPTIONS), or
- * none when the path is unknown. Used to tell 405 from 404 after routing found no match.
+ * none when the path is unknown, as `Allow` lists them (`GET, HEAD, OPTIONS, POST`). Used to tell
+ * 405 from 404 after routing found no match, and which paths take a request body.
  */
 export function allowedMethods(app: ExpressLike, path: string): string[] {
   const methods = new Set<string>();
@@ -26,7 +34,7 @@ export function allowedMethods(app: ExpressLike, path: string): string[] {
   if (methods.size === 0) return [];
   if (methods.has('GET')) methods.add('HEAD');
   methods.add('OPTIONS');
-  return [...methods];
+  return [...methods].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 /**

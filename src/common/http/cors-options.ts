@@ -2,15 +2,18 @@
  * The CORS policy (docs/API.md, Headers: "CORS"): what createApp gives the cors middleware, and
  * what the OpenAPI document says the CORS headers carry. Origins come from CORS_ORIGINS.
  */
-export const CORS_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const;
+export const CORS_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST'] as const;
 export const CORS_ALLOWED_HEADERS = [
   'Authorization',
   'Content-Type',
+  'Idempotency-Key',
   'If-None-Match',
   'X-Request-Id',
 ] as const;
 export const CORS_EXPOSED_HEADERS = [
   'ETag',
+  'Idempotent-Replayed',
+  'Location',
   'Retry-After',
   'X-Request-Id',
   'X-Rate-Limit-Limit',

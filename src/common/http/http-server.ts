@@ -41,9 +41,9 @@ const DROP_WARNING_INTERVAL_MS = 10_000;
  * - what Node's parser refuses before the application sees a request (headers over that size,
  *   bytes that are not HTTP, a timeout) is answered with the one JSON error body instead of
  *   Node's bare status line;
- * - a request with a body (none is ever read) is answered as usual; a body still coming when the
- *   response is done ends the connection, without reading more of it (Node would read and discard
- *   it until the request timeout, however much is sent);
+ * - a request with a body no route reads (every body but a scan's: request-body.ts) is answered
+ *   as usual; a body still coming when the response is done ends the connection, without reading
+ *   more of it (Node would read and discard it until the request timeout, however much is sent);
  * - an `Expect` header other than `100-continue` is ignored rather than answered with Node's
  *   bare 417.
  *
@@ -75,14 +75,15 @@ export function configureHttpServer(
   server.on('request', limitUnreadBody);
   server.on('request', limitPipelining(limits.maxPipelined));
   // Node answers an `Expect` it does not know (anything but 100-continue) with a bare 417 unless
-  // told otherwise; a read-only API has nothing to expect, so such a request is served as usual.
+  // told otherwise; the API expects nothing of a client, so such a request is served as usual.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
     server.emit('request', req, res),
   );
 }
 
 /**
- * A request that announces a body (none is ever read): until its response is done, an unread body
+ * A request that announces a body (read only by the request-body step, for a scan): until its
+ * response is done, an unread body
  * costs nothing (Node stops reading the socket once 16 KB of it wait). Then Node would read and
  * discard the rest, as fast as the client sends, to reach the next request: for a huge or endless
  * body that is CPU spent on nothing until the request timeout. So a body not complete by then ends

@@ -2,13 +2,25 @@ import { type Type, applyDecorators } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
+  ApiBody,
+  ApiConflictResponse,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiForbiddenResponse,
+  ApiHeader,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
   ApiParam,
+  ApiPayloadTooLargeResponse,
   ApiTags,
+  ApiUnprocessableEntityResponse,
+  ApiUnsupportedMediaTypeResponse,
+  getSchemaPath,
 } from '@nestjs/swagger';
-import { ErrorBodyDto } from '../errors/error-body.dto';
+import { ErrorBodyDto, InvalidBodyDto } from '../errors/error-body.dto';
+import { BODY_TYPES, MAX_BODY_BYTES } from '../http/request-body';
 import { ListPage } from '../pagination/pagination-links.interceptor';
 import { idSchema } from './api-properties';
 import { BASIC_AUTH } from './openapi-responses';
@@ -137,6 +149,114 @@ export function ApiRetrieve({
       description: parent
         ? `NOT_FOUND: no such ${noun} in this ${parent.noun} of this box office, or a malformed id`
         : `NOT_FOUND: no such ${noun} in this box office, or a malformed id`,
+    }),
+  );
+}
+
+/** The response headers a write's answer carries besides every response's. */
+const WRITE_HEADERS = {
+  'Idempotent-Replayed': {
+    description:
+      '`true` on the answer to a retry: the first request’s status and body, sent again (nothing was written)',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/**
+ * A write that creates one item (`POST`): its body (JSON or form fields), the created item (201,
+ * with `Location`), and the errors of every write (400, 403, 413, 415, the Idempotency-Key's 409
+ * and 422). `refusal` is the 409 body the item's own rules answer (a scan the ticket's state
+ * refuses), told apart from the Idempotency-Key's 409 by its `error_code`.
+ */
+export function ApiCreate({
+  operationId,
+  summary,
+  description,
+  type,
+  noun,
+  prefix,
+  body,
+  scope,
+  notFound,
+  refusal,
+}: Omit<Operation, 'parent' | 'plural'> & {
+  /** The created item's id prefix (`ci_`): its `Location` is the path, then its id. */
+  prefix: string;
+  body: Type;
+  /** The key scope the write needs. */
+  scope: string;
+  notFound: string;
+  refusal: { type: Type; description: string };
+}) {
+  const error = { $ref: getSchemaPath(ErrorBodyDto) };
+  return applyDecorators(
+    ApiExtraModels(refusal.type, InvalidBodyDto),
+    ApiOperation({ operationId, summary, description }),
+    ApiConsumes(...BODY_TYPES),
+    ApiBody({ type: body }),
+    ApiHeader({
+      name: 'Idempotency-Key',
+      required: false,
+      description:
+        'Makes a retry safe: the same key from the same API key within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and writes nothing',
+      schema: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[\\x20-\\x7e]+$',
+      },
+    }),
+    ApiCreatedResponse({
+      type,
+      description: `The ${noun}, created`,
+      headers: {
+        Location: {
+          description: `The ${noun}'s own path`,
+          required: true,
+          schema: {
+            type: 'string',
+            pattern: `^/v1/[a-z_]+/${prefix}[1-9][0-9]*$`,
+            maxLength: 64,
+          },
+        },
+        ...WRITE_HEADERS,
+      },
+    }),
+    ApiBadRequestResponse({
+      description:
+        'VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key',
+      schema: { oneOf: [{ $ref: getSchemaPath(InvalidBodyDto) }, error] },
+    }),
+    ApiForbiddenResponse({
+      type: ErrorBodyDto,
+      description: `FORBIDDEN: the API key's scope is not ${scope}`,
+    }),
+    ApiNotFoundResponse({ type: ErrorBodyDto, description: notFound }),
+    ApiConflictResponse({
+      description: `${refusal.description} IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After).`,
+      headers: {
+        ...WRITE_HEADERS,
+        'Retry-After': {
+          description: 'IDEMPOTENCY_KEY_IN_USE: seconds to wait',
+          required: false,
+          schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 1 },
+        },
+      },
+      schema: { oneOf: [{ $ref: getSchemaPath(refusal.type) }, error] },
+    }),
+    ApiPayloadTooLargeResponse({
+      type: ErrorBodyDto,
+      description: `PAYLOAD_TOO_LARGE: a body of more than ${MAX_BODY_BYTES} bytes`,
+    }),
+    ApiUnsupportedMediaTypeResponse({
+      type: ErrorBodyDto,
+      description: `UNSUPPORTED_MEDIA_TYPE: a body that is not ${BODY_TYPES.join(' or ')}`,
+    }),
+    ApiUnprocessableEntityResponse({
+      type: ErrorBodyDto,
+      description:
+        'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours',
     }),
   );
 }

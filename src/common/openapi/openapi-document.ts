@@ -5,6 +5,11 @@ import {
   SwaggerModule,
 } from '@nestjs/swagger';
 import { license, version } from '../../../package.json';
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_EXPOSED_HEADERS,
+  CORS_METHODS,
+} from '../http/cors-options';
 import { ErrorBodyDto } from '../errors/error-body.dto';
 import { BASIC_AUTH, documentCommonResponses } from './openapi-responses';
 import committedExamples from './openapi-examples.json';
@@ -12,17 +17,17 @@ import committedExamples from './openapi-examples.json';
 /** A 200 example per operationId: what the demo data (seed 1) answers. */
 export type OpenApiExamples = Record<string, unknown>;
 
-const DESCRIPTION = `Read-only access to a box office's orders, events and issued tickets, in the style of the Ticket Tailor API. The full reference is docs/API.md in the repository.
+const DESCRIPTION = `Access to a box office's orders, events and issued tickets, in the style of the Ticket Tailor API, and the one write: door apps recording scans (POST /v1/check_ins). The full reference is docs/API.md in the repository.
 
-**Authentication.** HTTP Basic: the API key as the user name, an empty password (\`curl -u sk_…:\`). Only \`GET /v1/ping\` answers without a key; a wrong key is refused everywhere.
+**Authentication.** HTTP Basic: the API key as the user name, an empty password (\`curl -u sk_…:\`). Only \`GET /v1/ping\` answers without a key; a wrong key is refused everywhere. A key's scope is \`read\` or \`check_in\`; only \`check_in\` may record scans (else 403).
 
 **Conditional requests.** Every 200 carries a strong \`ETag\`. Send it back in \`If-None-Match\` (a list, \`W/\` forms and \`*\` work too) and an unchanged response is \`304 Not Modified\` with no body, whatever \`Cache-Control\` or \`Pragma\` the request carries (browsers and \`fetch\` add \`no-cache\` to such requests). \`HEAD\` answers as \`GET\` without a body.
 
 **Caching.** Responses to a request with a valid key are \`Cache-Control: private, no-cache\`; \`GET /v1/ping\` without a key is \`no-cache\`; errors are \`no-store\`.
 
-**CORS.** Origins are those of the server's CORS_ORIGINS setting (any by default). Methods GET, HEAD, OPTIONS; request headers Authorization, Content-Type, If-None-Match, X-Request-Id; the ETag, Retry-After, X-Request-Id and X-Rate-Limit-* response headers are exposed. OPTIONS on any path is a preflight, answered 204 (see \`x-unmatched-requests\`), remembered for 600 seconds.
+**CORS.** Origins are those of the server's CORS_ORIGINS setting (any by default). Methods ${CORS_METHODS.join(', ')}; request headers ${CORS_ALLOWED_HEADERS.join(', ')}; the ${CORS_EXPOSED_HEADERS.join(', ')} response headers are exposed. OPTIONS on any path is a preflight, answered 204 (see \`x-unmatched-requests\`), remembered for 600 seconds.
 
-**Errors.** Every non-2xx response has the ErrorBodyDto body and \`Cache-Control: no-store\`. Any method but GET, HEAD and OPTIONS on these paths answers 405 METHOD_NOT_ALLOWED with an Allow header; unknown paths answer 404 NOT_FOUND.
+**Errors.** Every non-2xx response has the ErrorBody body (InvalidBody adds \`errors\` for a request body's bad fields, ScanRefusal \`check_in\` for a refused scan) and \`Cache-Control: no-store\`. A method a path does not serve answers 405 METHOD_NOT_ALLOWED with an Allow header; unknown paths answer 404 NOT_FOUND.
 
 **Rate limits.** Per API key (per client IP without one), every request counted, reported in the X-Rate-Limit-* headers of every response.`;
 

@@ -132,7 +132,7 @@ const NO_STORE = cacheControl('Errors are never stored', [CACHE_CONTROL.error]);
 const retryAfter = (description: string) =>
   header(description, true, seconds());
 
-/** The headers of a success (200 or 304), whose Cache-Control depends on the operation. */
+/** The headers of a success (200, 201 or 304), whose Cache-Control depends on the operation. */
 const successHeaders = (cache: Header) => ({
   ...rateLimitHeaders(true),
   'X-Request-Id': REQUEST_ID,
@@ -243,7 +243,7 @@ const ANY_REQUEST: Responses = {
  */
 const UNMATCHED_REQUESTS = {
   description:
-    'What requests that match no operation are answered: `preflight` for OPTIONS on any path (a CORS preflight, counted by the rate limiter), `methodNotAllowed` for any other method but GET and HEAD on a documented path, `unknownPath` for any method on any other path.',
+    'What requests that match no operation are answered: `preflight` for OPTIONS on any path (a CORS preflight, counted by the rate limiter), `methodNotAllowed` for any other method than the path’s operations (GET and HEAD, and POST where documented) on a documented path, `unknownPath` for any method on any other path.',
   preflight: {
     '204': {
       description: 'The CORS preflight, answered with no body',
@@ -266,11 +266,16 @@ const UNMATCHED_REQUESTS = {
   },
   methodNotAllowed: {
     '405': errorResponse(
-      'METHOD_NOT_ALLOWED: the path exists, the method does not (the API is read-only)',
+      'METHOD_NOT_ALLOWED: the path exists, the method does not',
       {
         ...errorHeaders(),
         Allow: header('The methods the path takes', true, {
-          ...oneString(CORS_METHODS.join(', ')),
+          type: 'string',
+          enum: [
+            'GET, HEAD, OPTIONS',
+            // Where a POST operation is documented (POST /v1/check_ins).
+            CORS_METHODS.join(', '),
+          ],
         }),
       },
     ),
@@ -284,42 +289,49 @@ const UNMATCHED_REQUESTS = {
 
 /**
  * Completes every operation with what any operation can answer, and the headers of each
- * response: 304 for a matching If-None-Match, 401, 429, 500 and 503 (as shared components), and
- * on 200, 400 and 404 the headers of a success or an error. Operations without a security
- * requirement say so (`security: []`), and their successes may be public (Cache-Control). The
- * responses to requests that match no operation go in `x-unmatched-requests`.
+ * response: on a GET, 304 for a matching If-None-Match; 401, 429, 500 and 503 (as shared
+ * components); and on its own successes and errors the headers of a success or an error.
+ * Operations without a security requirement say so (`security: []`), and their successes may be
+ * public (Cache-Control). The responses to requests that match no operation go in
+ * `x-unmatched-requests`.
  */
 export function documentCommonResponses(
   document: OpenAPIObject,
 ): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
-    const operation = pathItem.get;
-    if (!operation) continue;
-    operation.security ??= [];
-    const cache = operation.security.length > 0 ? PRIVATE : PUBLIC_OR_PRIVATE;
-    const responses = operation.responses as Responses;
-    // A list's own page headers (ApiList's `pageHeaders`) come on top of every success's.
-    const ok = responses['200'];
-    const success = {
-      ...successHeaders(cache),
-      ...(ok && !('$ref' in ok) ? ok.headers : {}),
-    };
-    for (const [status, response] of Object.entries(responses)) {
-      if ('$ref' in response) continue;
-      // An operation's own error headers (the change feed's head) come on top of every error's.
-      response.headers =
-        status === '200' ? success : { ...errorHeaders(), ...response.headers };
+    for (const method of ['get', 'post'] as const) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      operation.security ??= [];
+      const cache = operation.security.length > 0 ? PRIVATE : PUBLIC_OR_PRIVATE;
+      const responses = operation.responses as Responses;
+      const successStatus = method === 'get' ? '200' : '201';
+      // An operation's own success headers (a list's page headers, a write's Location) come on
+      // top of every success's.
+      const ok = responses[successStatus];
+      const success = {
+        ...successHeaders(cache),
+        ...(ok && !('$ref' in ok) ? ok.headers : {}),
+      };
+      for (const [status, response] of Object.entries(responses)) {
+        if ('$ref' in response) continue;
+        // An operation's own error headers (the change feed's head) come on top of every
+        // error's.
+        response.headers =
+          status === successStatus
+            ? success
+            : { ...errorHeaders(), ...response.headers };
+      }
+      if (method === 'get') {
+        responses['304'] = {
+          description:
+            'Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body.',
+          headers: success,
+        };
+      }
+      Object.assign(responses, { '401': ref('Unauthorized'), ...ANY_REQUEST });
+      operation.responses = sortByStatus(responses);
     }
-    Object.assign(responses, {
-      '304': {
-        description:
-          'Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body.',
-        headers: success,
-      },
-      '401': ref('Unauthorized'),
-      ...ANY_REQUEST,
-    });
-    operation.responses = sortByStatus(responses);
   }
   document.components = {
     ...document.components,

@@ -1,0 +1,19 @@
+import { ErrorBodyDto } from '../../common/errors/error-body.dto';
+import { NullableNested, OneOf } from '../../common/openapi/api-properties';
+import { SCAN_REFUSALS } from '../scan-decision';
+import { CheckInDto } from './check-in.dto';
+
+/**
+ * A 409 of a scan the ticket's state refuses (docs/API.md, "POST /v1/check_ins"): the error body
+ * and the check-in that decides it, so that a door app can say when the ticket was scanned.
+ */
+export class ScanRefusalDto extends ErrorBodyDto {
+  @OneOf(SCAN_REFUSALS, { example: 'ALREADY_CHECKED_IN' })
+  declare error_code: (typeof SCAN_REFUSALS)[number];
+
+  @NullableNested(CheckInDto, {
+    description:
+      'The check-in that decides it: the one that already let the ticket in (ALREADY_CHECKED_IN), its last check-out (NOT_CHECKED_IN), or its last scan (TICKET_VOID); null when it has none',
+  })
+  check_in: CheckInDto | null;
+}

@@ -1,0 +1,188 @@
+import { HttpStatus } from '@nestjs/common';
+import { ApiError, errorBodyJson } from '../common/errors/api-error';
+import { ErrorCode } from '../common/errors/error-codes';
+import { quoteIfSafe } from '../common/errors/safe-text';
+import type { StoredResponse } from '../common/idempotency/idempotency-keys';
+import type { ResourceReader } from '../common/resources/resource-reader';
+import type { Row } from '../database/row-reader';
+import { type SqlDialect, SqlParams } from '../database/sql-dialect';
+import type { WriteWork } from '../database/write-transaction';
+import {
+  type RecordedScan,
+  type ScanRefusal,
+  decideScan,
+  refusalMessage,
+} from './scan-decision';
+
+/** How far ahead of the database's clock a scan's `check_in_at` may be (a fast device clock). */
+const MAX_CLOCK_AHEAD_S = 60;
+
+/** A scan as the request asks for it, validated. */
+export interface Scan {
+  ticket: { id: number } | { barcode: string };
+  quantity: 1 | -1;
+  /** When it was made; null: now. */
+  checkInAt: number | null;
+}
+
+/** What became of a scan: recorded, refused and why (docs/API.md, "Recording scans"). */
+export type ScanOutcome = 'recorded' | ScanRefusal;
+
+/** The answer to a scan, as sent (and kept for its Idempotency-Key), and what became of it. */
+export interface ScanAnswer extends StoredResponse {
+  outcome: ScanOutcome;
+}
+
+/**
+ * The write transaction of one scan (WriteWork): the ticket, locked on PostgreSQL (on SQLite the
+ * transaction holds the database's write lock); its scans; the decision (scan-decision.ts); and,
+ * when it is allowed, the new row, whose stamp, `updated_at` moves, `checked_in` and change entry
+ * the database's triggers write as for any writer. The answer, the CheckIn or the refusal with the
+ * deciding check-in, is built by the CheckIn field table, inside the transaction.
+ *
+ * A ticket that is not the box office's, or a `check_in_at` out of bounds, throws (404, 400):
+ * nothing is written.
+ */
+export class ScanRecorder {
+  constructor(
+    private readonly dialect: SqlDialect,
+    private readonly checkIns: ResourceReader,
+  ) {}
+
+  *record(boxOfficeId: number, scan: Scan): WriteWork<ScanAnswer> {
+    const ticket = yield* this.ticket(boxOfficeId, scan.ticket);
+    const now = Number(ticket.now);
+    const at = checkInAt(scan.checkInAt, now, Number(ticket.created_at));
+    const p = new SqlParams(this.dialect);
+    const history = (yield {
+      sql: `SELECT id, quantity, check_in_at, created_at FROM check_ins
+            WHERE issued_ticket_id = ${p.add(ticket.id)}`,
+      params: p.values,
+    }).map(recordedScan);
+    const voidedAt =
+      ticket.status === 'void' ? Number(ticket.voided_at ?? 0) : null;
+    const decision = decideScan(history, scan.quantity, at, voidedAt);
+    const ticketId = `it_${Number(ticket.id)}`;
+
+    if (!decision.accepted) {
+      const { reason, deciding } = decision;
+      const checkIn =
+        deciding === null
+          ? null
+          : (JSON.parse(
+              yield* this.checkInJson(boxOfficeId, deciding.id),
+            ) as unknown);
+      return {
+        status: HttpStatus.CONFLICT,
+        headers: {},
+        body: errorBodyJson(
+          HttpStatus.CONFLICT,
+          ErrorCode[reason],
+          refusalMessage(ticketId, decision, at, voidedAt),
+          { check_in: checkIn },
+        ),
+        outcome: reason,
+      };
+    }
+    const insert = new SqlParams(this.dialect);
+    // created_at is raised to the transaction's stamp by the triggers: at least `now`, so the
+    // scan is never recorded before it was made.
+    const [row] = yield {
+      sql: `INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_id,
+              quantity, check_in_at, created_at)
+            VALUES (${insert.add(boxOfficeId)}, ${insert.add(ticket.id)},
+              ${insert.add(ticket.event_id)}, ${insert.add(ticket.event_series_id)},
+              ${insert.add(scan.quantity)}, ${insert.add(at)}, ${insert.add(now)})
+            RETURNING id`,
+      params: insert.values,
+    };
+    const id = Number(row.id);
+    return {
+      status: HttpStatus.CREATED,
+      headers: { Location: `/v1/check_ins/ci_${id}` },
+      body: yield* this.checkInJson(boxOfficeId, id),
+      outcome: 'recorded',
+    };
+  }
+
+  /** The scanned ticket of the box office, with its event's series and the database's clock. */
+  private *ticket(boxOfficeId: number, named: Scan['ticket']): WriteWork<Row> {
+    const p = new SqlParams(this.dialect);
+    const office = p.add(boxOfficeId);
+    const match =
+      'id' in named
+        ? `t.id = ${p.add(named.id)}`
+        : `t.barcode = ${p.add(named.barcode)}`;
+    // PostgreSQL: the ticket's row lock orders every scan of it, on every instance.
+    const lock = this.dialect.name === 'postgres' ? ' FOR UPDATE OF t' : '';
+    const rows = yield {
+      sql: `SELECT t.id, t.status, t.voided_at, t.created_at, t.event_id, e.event_series_id,
+              ${this.dialect.now} AS now
+            FROM issued_tickets t JOIN events e ON e.id = t.event_id
+            WHERE t.box_office_id = ${office} AND ${match}
+            ORDER BY t.id LIMIT 2${lock}`,
+      params: p.values,
+    };
+    if (rows.length === 0) {
+      throw ApiError.notFound(
+        'id' in named
+          ? `No issued ticket it_${named.id} in this box office`
+          : `No issued ticket with barcode ${quoteIfSafe(named.barcode, '(as sent)')} in this box office`,
+      );
+    }
+    if (rows.length > 1) {
+      throw ApiError.invalidBody([
+        {
+          field: 'barcode',
+          messages: [
+            'barcode names more than one ticket of this box office: send issued_ticket_id',
+          ],
+        },
+      ]);
+    }
+    return rows[0];
+  }
+
+  /** A check-in's JSON, as GET /v1/check_ins/{id} serves it. */
+  private *checkInJson(boxOfficeId: number, id: number): WriteWork<string> {
+    const { json } = this.checkIns;
+    const rows = yield this.checkIns.oneStatement(boxOfficeId, id);
+    return json.render(json.resourceRows(rows))[0];
+  }
+}
+
+/**
+ * When the scan happened, as recorded: `requested` (null: now) within its bounds, and never
+ * later than `now`: a device whose clock runs ahead by up to a minute is believed to have
+ * scanned now, since no stored time is in the future (docs/API.md, "Recording scans").
+ */
+function checkInAt(
+  requested: number | null,
+  now: number,
+  ticketCreatedAt: number,
+): number {
+  if (requested === null) return now;
+  if (requested > now + MAX_CLOCK_AHEAD_S) {
+    throw badCheckInAt(
+      `check_in_at must not be more than ${MAX_CLOCK_AHEAD_S} seconds after the current time (${now})`,
+    );
+  }
+  if (requested < ticketCreatedAt) {
+    throw badCheckInAt(
+      `check_in_at must not be before the ticket was issued (${ticketCreatedAt})`,
+    );
+  }
+  return Math.min(requested, now);
+}
+
+const badCheckInAt = (message: string) =>
+  ApiError.invalidBody([{ field: 'check_in_at', messages: [message] }]);
+
+function recordedScan(row: Row): RecordedScan {
+  return {
+    id: Number(row.id),
+    quantity: Number(row.quantity),
+    checkInAt: Number(row.check_in_at),
+    createdAt: Number(row.created_at),
+  };
+}

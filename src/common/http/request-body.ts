@@ -1,0 +1,94 @@
+import { HttpStatus } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
+import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-codes';
+import { type ExpressLike, allowedMethods } from '../errors/route-methods';
+
+/** The largest request body read (docs/API.md, Limits): a scan's fields take a tenth of it. */
+export const MAX_BODY_BYTES = 1024;
+
+/** The media types a body may have (docs/API.md, "POST /v1/check_ins"). */
+export const BODY_TYPES = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+] as const;
+
+/**
+ * Reads the body of a request to a route that takes one (a POST route: `POST /v1/check_ins`),
+ * from a caller with a valid key: JSON or form fields, at most MAX_BODY_BYTES, into `req.body`.
+ * Any other request's body is never read (the HTTP server limits what it may cost: see
+ * http-server.ts), so a body sent to another route, or without a key, changes nothing: the
+ * route's 405 or the guard's 401 comes first.
+ *
+ * A request without a body gets `{}` (its fields are then missing: 400). A body of another media
+ * type is 415 UNSUPPORTED_MEDIA_TYPE, a larger one 413 PAYLOAD_TOO_LARGE, one that does not parse
+ * 400 VALIDATION_ERROR, each in the one error body.
+ */
+export function requestBody(app: ExpressLike): RequestHandler {
+  const options = { limit: MAX_BODY_BYTES, inflate: false } as const;
+  const parsers: Record<(typeof BODY_TYPES)[number], RequestHandler> = {
+    'application/json': express.json({ ...options, strict: true }),
+    // Plain `name=value` pairs (no nesting): a field given twice is an array, refused later.
+    'application/x-www-form-urlencoded': express.urlencoded({
+      ...options,
+      extended: false,
+      parameterLimit: 20,
+    }),
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'POST' || !req.caller) return next();
+    if (!allowedMethods(app, req.path).includes('POST')) return next();
+    if (!hasBody(req)) {
+      req.body = {};
+      return next();
+    }
+    const type = BODY_TYPES.find((candidate) => req.is(candidate));
+    if (type === undefined) {
+      return next(
+        new ApiError(
+          HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+          ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+          `Send the body as ${BODY_TYPES.join(' or ')}`,
+        ),
+      );
+    }
+    parsers[type](req, res, (error?: unknown) =>
+      next(error === undefined ? undefined : bodyError(error)),
+    );
+  };
+}
+
+/** Whether the request announces a body (a zero Content-Length is none). */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (
+    req.headers['transfer-encoding'] !== undefined ||
+    (length !== undefined && length !== '0')
+  );
+}
+
+/** body-parser's failures, as the API's errors. */
+function bodyError(error: unknown): ApiError {
+  const type = (error as { type?: unknown }).type;
+  switch (type) {
+    case 'entity.too.large':
+    case 'parameters.too.many':
+      return new ApiError(
+        HttpStatus.PAYLOAD_TOO_LARGE,
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        `The request body must not exceed ${MAX_BODY_BYTES} bytes`,
+      );
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError(
+        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+        ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        'Send the body as UTF-8, without Content-Encoding',
+      );
+    case 'entity.parse.failed':
+      return ApiError.validation('The request body must be a JSON object');
+    default:
+      return ApiError.validation('The request body did not arrive whole');
+  }
+}

@@ -1,0 +1,170 @@
+import type {
+  Database,
+  Statement as SqliteStatement,
+  Transaction,
+} from 'better-sqlite3';
+import type { Pool, PoolClient } from 'pg';
+import { type DataSource, QueryFailedError } from 'typeorm';
+import { MAX_SQLITE_STATEMENTS, type Row, statementNames } from './row-reader';
+import type { Statement } from './sql-dialect';
+
+/**
+ * The work of one write transaction, written once for both databases: a generator that yields
+ * each statement it sends and receives that statement's rows (none for a statement that returns
+ * none), deciding what to send next in plain TypeScript, and returns its result.
+ *
+ *     function* rename(id: number, name: string): WriteWork<boolean> {
+ *       const rows = yield { sql: 'UPDATE events SET name = ? WHERE id = ? RETURNING id', … };
+ *       return rows.length === 1;
+ *     }
+ *
+ * Why a generator: on SQLite the whole transaction must run without giving the event loop back
+ * (below), which an async function cannot do; a generator runs as fast as it is driven, so one
+ * function serves both databases.
+ */
+export type WriteWork<T> = Generator<Statement, T, Row[]>;
+
+/** Runs `work()` in one write transaction, committed when it returns, rolled back if it throws. */
+export type RunWrite = <T>(work: () => WriteWork<T>) => Promise<T>;
+
+/** A transaction PostgreSQL aborted for a conflict is run again from the start, this often. */
+const PG_ATTEMPTS = 3;
+/** deadlock_detected, serialization_failure: the transaction lost a race and wrote nothing. */
+const PG_RETRYABLE = new Set(['40P01', '40001']);
+
+/**
+ * How this service writes (docs/DEVELOPMENT.md, "Writes"): one transaction per command, in which
+ * the database, not the process, decides between concurrent writers.
+ *
+ * - SQLite: `BEGIN IMMEDIATE`, so the transaction holds the database's write lock from its first
+ *   statement (a deferred one could read, then fail to upgrade once another writer committed):
+ *   writers on every process using the file take turns, each reading what the previous one
+ *   committed. The work runs synchronously on the process's one connection, so no other request's
+ *   statement can run inside it; waiting for another process's lock is the busy timeout.
+ * - PostgreSQL: a connection of the pool of its own, BEGIN … COMMIT; the work takes the row locks
+ *   it needs (`SELECT … FOR UPDATE`). A deadlock or serialization failure rolls the transaction
+ *   back and runs it again, up to three times. Statements are named prepared statements, as the
+ *   readers' are (row-reader.ts).
+ *
+ * Every statement goes to the DataSource logger's `logQuery` (as the readers' do), and a driver
+ * failure is a QueryFailedError, which the exception filter maps (a database that cannot be
+ * reached is a 503).
+ */
+export function writeTransactions(dataSource: DataSource): RunWrite {
+  return dataSource.options.type === 'postgres'
+    ? postgresWrites(dataSource)
+    : sqliteWrites(dataSource);
+}
+
+function sqliteWrites(dataSource: DataSource): RunWrite {
+  const statements = new Map<string, SqliteStatement>();
+  const db = () =>
+    (dataSource.driver as unknown as { databaseConnection: Database })
+      .databaseConnection;
+  const prepare = (sql: string): SqliteStatement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db().prepare(sql);
+      if (statements.size >= MAX_SQLITE_STATEMENTS) {
+        statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const run = ({ sql, params }: Statement): Row[] => {
+    dataSource.logger.logQuery(sql, params);
+    try {
+      const statement = prepare(sql);
+      if (statement.reader) return statement.all(...params) as Row[];
+      statement.run(...params);
+      return [];
+    } catch (error) {
+      throw new QueryFailedError(sql, params, error as Error);
+    }
+  };
+  // One transaction function, made once the connection is open: better-sqlite3 runs it between
+  // BEGIN IMMEDIATE and COMMIT, rolling back when it throws.
+  let transaction:
+    Transaction<(work: WriteWork<unknown>) => unknown> | undefined;
+  return <T>(work: () => WriteWork<T>): Promise<T> => {
+    transaction ??= db().transaction((steps: WriteWork<unknown>) =>
+      drive(steps, run),
+    );
+    try {
+      return Promise.resolve(transaction.immediate(work()) as T);
+    } catch (error) {
+      // BEGIN IMMEDIATE or COMMIT failing (the lock not had within the busy timeout, say).
+      return Promise.reject(
+        isSqliteError(error) ? new QueryFailedError('', [], error) : error,
+      );
+    }
+  };
+}
+
+function postgresWrites(dataSource: DataSource): RunWrite {
+  // The pool TypeORM opened: the same settings (statement timeout) and type parsers as the reads.
+  const pool = () => (dataSource.driver as unknown as { master: Pool }).master;
+  // Named prepared statements, as the readers send theirs: parsed once per connection.
+  const nameOf = statementNames();
+  const run =
+    (client: PoolClient) =>
+    async ({ sql, params }: Statement): Promise<Row[]> => {
+      dataSource.logger.logQuery(sql, params);
+      try {
+        const name = params.length > 0 ? nameOf(sql) : undefined;
+        return (await client.query<Row>({ name, text: sql, values: params }))
+          .rows;
+      } catch (error) {
+        throw new QueryFailedError(sql, params, error as Error);
+      }
+    };
+  const control = (client: PoolClient, sql: string) =>
+    run(client)({ sql, params: [] });
+  return async <T>(work: () => WriteWork<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool().connect();
+      let broken: Error | undefined;
+      try {
+        await control(client, 'BEGIN');
+        const result = await driveAsync(work(), run(client));
+        await control(client, 'COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollback: Error) => {
+          broken = rollback; // the connection is gone: the pool must not hand it out again
+        });
+        if (attempt < PG_ATTEMPTS && isRetryable(error)) continue;
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    }
+  };
+}
+
+function drive<T>(work: WriteWork<T>, run: (statement: Statement) => Row[]): T {
+  let step = work.next();
+  while (!step.done) step = work.next(run(step.value));
+  return step.value;
+}
+
+async function driveAsync<T>(
+  work: WriteWork<T>,
+  run: (statement: Statement) => Promise<Row[]>,
+): Promise<T> {
+  let step = work.next();
+  while (!step.done) step = work.next(await run(step.value));
+  return step.value;
+}
+
+function isRetryable(error: unknown): boolean {
+  const cause = error instanceof QueryFailedError ? error.driverError : error;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && PG_RETRYABLE.has(code);
+}
+
+function isSqliteError(error: unknown): error is Error {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_');
+}
