@@ -1310,6 +1310,8 @@ describe('the seed’s history ends at its moment', () => {
         'check_ins.created_at',
         'event_series.created_at',
         'events.created_at',
+        'idempotency_keys.claimed_at',
+        'idempotency_keys.created_at',
         'issued_tickets.created_at',
         'issued_tickets.updated_at',
         'issued_tickets.voided_at',

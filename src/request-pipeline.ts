@@ -34,7 +34,6 @@ import { gracefulShutdown } from './common/http/graceful-shutdown';
 import { requestBody } from './common/http/request-body';
 import type { ExpressLike } from './common/errors/route-methods';
 import { requestIdMiddleware } from './common/http/request-id';
-import type { ExpressLike } from './common/errors/route-methods';
 import { Metrics } from './common/metrics/metrics';
 import { requestMetrics } from './common/metrics/request-metrics';
 import { PROBE_PATHS } from './health/probes.controller';

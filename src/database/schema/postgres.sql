@@ -99,8 +99,10 @@ CREATE TABLE api_keys (
   key_prefix character varying(16) NOT NULL,
   created_at bigint NOT NULL,
   revoked_at bigint,
+  scope character varying(16) DEFAULT 'read'::character varying NOT NULL,
   CONSTRAINT "PK_5c8a79801b44bd27b79228e1dad" PRIMARY KEY (id),
-  CONSTRAINT "FK_f8f45492d6a34760fc05c3c9b39" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE
+  CONSTRAINT "FK_f8f45492d6a34760fc05c3c9b39" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE,
+  CONSTRAINT "CHK_api_keys_scope" CHECK (scope::text = ANY (ARRAY['read'::character varying, 'check_in'::character varying]::text[]))
 );
 
 CREATE SEQUENCE api_keys_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY api_keys.id;
@@ -585,6 +587,22 @@ CREATE TRIGGER trg_events_sync_after
   AFTER INSERT OR DELETE OR UPDATE ON events
   FOR EACH ROW
   EXECUTE FUNCTION events_sync_after();
+
+CREATE TABLE idempotency_keys (
+  api_key_id integer NOT NULL,
+  idempotency_key character varying(255) NOT NULL,
+  request_hash character varying(64) NOT NULL,
+  claim_token character varying(32) NOT NULL,
+  claimed_at bigint NOT NULL,
+  created_at bigint NOT NULL,
+  status integer,
+  response_headers text,
+  response_body text,
+  CONSTRAINT "PK_idempotency_keys" PRIMARY KEY (api_key_id, idempotency_key),
+  CONSTRAINT "FK_idempotency_keys_api_key" FOREIGN KEY (api_key_id) REFERENCES api_keys(id) ON DELETE CASCADE
+);
+
+CREATE INDEX "IDX_idempotency_keys_created" ON public.idempotency_keys USING btree (created_at);
 
 CREATE TABLE import_generation (
   id integer NOT NULL,

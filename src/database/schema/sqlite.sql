@@ -11,6 +11,7 @@ CREATE TABLE "api_keys" (
   "key_prefix" varchar(16) NOT NULL,
   "created_at" bigint NOT NULL,
   "revoked_at" bigint,
+  scope varchar(16) NOT NULL DEFAULT 'read' CONSTRAINT "CHK_api_keys_scope" CHECK (scope IN ('read', 'check_in')),
   CONSTRAINT "FK_f8f45492d6a34760fc05c3c9b39" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE
 );
 
@@ -402,6 +403,22 @@ CREATE TRIGGER trg_events_sync_update AFTER UPDATE ON events
      WHERE event_id = NEW.id AND updated_at IS NOT unixepoch()
        AND NEW.event_series_id IS NOT OLD.event_series_id;
   END;
+
+CREATE TABLE idempotency_keys (
+  api_key_id integer NOT NULL,
+  idempotency_key varchar(255) NOT NULL,
+  request_hash varchar(64) NOT NULL,
+  claim_token varchar(32) NOT NULL,
+  claimed_at bigint NOT NULL,
+  created_at bigint NOT NULL,
+  status integer,
+  response_headers text,
+  response_body text,
+  CONSTRAINT "PK_idempotency_keys" PRIMARY KEY (api_key_id, idempotency_key),
+  CONSTRAINT "FK_idempotency_keys_api_key" FOREIGN KEY (api_key_id) REFERENCES api_keys (id) ON DELETE CASCADE
+);
+
+CREATE INDEX "IDX_idempotency_keys_created" ON idempotency_keys (created_at);
 
 CREATE TABLE "import_generation" (
   "id" integer PRIMARY KEY NOT NULL,
