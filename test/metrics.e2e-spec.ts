@@ -20,6 +20,7 @@ import { TestDatabase, onPostgres } from './utils/test-database';
 
 const TOKEN = randomBytes(32).toString('hex');
 const KEY = 'sk_metrics_e2e_key_0123456789abcdef';
+const DOOR_KEY = 'sk_metrics_e2e_door_0123456789abcdef';
 const BEARER = `Bearer ${TOKEN}`;
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
 const DATABASE = onPostgres ? 'postgres' : 'sqlite';
@@ -121,6 +122,7 @@ describe('GET /metrics with METRICS_TOKEN unset', () => {
 describe('GET /metrics with METRICS_TOKEN set', () => {
   let t: TestApp;
   let orderId: number;
+  let ticketIds: number[];
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -130,7 +132,10 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     });
     const f = new Factory(t.dataSource);
     const { office, event } = await f.tenant(KEY);
-    orderId = (await f.order(office.id, event.id)).id;
+    await f.apiKey(office.id, DOOR_KEY, false, 'check_in');
+    const order = await f.order(office.id, event.id);
+    orderId = order.id;
+    ticketIds = order.issuedTickets!.map((ticket) => ticket.id);
   });
 
   afterAll(() => t.close());
@@ -356,6 +361,59 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     expect(total).toBeGreaterThan(0);
     all = samples(await scrape(t));
     expect(valueOf(all, 'boxoffice_change_feed_head')).toBe(total);
+  });
+
+  it('counts door scans recorded, refused by reason, and answered again from their Idempotency-Key', async () => {
+    const counts = async () => {
+      const all = samples(await scrape(t));
+      return {
+        recorded: valueOf(all, 'boxoffice_scans_recorded_total'),
+        replayed: valueOf(all, 'boxoffice_scans_replayed_total'),
+        already: valueOf(all, 'boxoffice_scans_refused_total', {
+          reason: 'ALREADY_CHECKED_IN',
+        }),
+        notIn: valueOf(all, 'boxoffice_scans_refused_total', {
+          reason: 'NOT_CHECKED_IN',
+        }),
+        void: valueOf(all, 'boxoffice_scans_refused_total', {
+          reason: 'TICKET_VOID',
+        }),
+      };
+    };
+    // Every series is there before the first scan, at 0.
+    expect(await counts()).toEqual({
+      recorded: 0,
+      replayed: 0,
+      already: 0,
+      notIn: 0,
+      void: 0,
+    });
+    const scan = (body: object, idempotencyKey?: string) => {
+      const req = request(t.server)
+        .post('/v1/check_ins')
+        .set('Authorization', basicAuth(DOOR_KEY))
+        .send(body);
+      return idempotencyKey ? req.set('Idempotency-Key', idempotencyKey) : req;
+    };
+    const [first, second] = ticketIds.map((id) => `it_${id}`);
+    expect((await scan({ issued_ticket_id: first }, 'gate-1-a')).status).toBe(
+      201,
+    );
+    expect((await scan({ issued_ticket_id: first }, 'gate-1-a')).status).toBe(
+      201,
+    ); // replayed
+    expect((await scan({ issued_ticket_id: first })).status).toBe(409);
+    expect(
+      (await scan({ issued_ticket_id: second, quantity: -1 })).status,
+    ).toBe(409);
+    expect((await scan({ issued_ticket_id: second })).status).toBe(201);
+    expect(await counts()).toEqual({
+      recorded: 2,
+      replayed: 1,
+      already: 1,
+      notIn: 1,
+      void: 0,
+    });
   });
 
   it("carries the process's own: memory, CPU, event-loop lag, GC", async () => {

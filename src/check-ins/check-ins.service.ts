@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { Caller } from '../auth/auth.service';
 import { parsePrefixedId } from '../common/ids';
@@ -9,6 +10,7 @@ import {
   type StoredResponse,
   idempotentRequest,
 } from '../common/idempotency/idempotency-keys';
+import { Metrics } from '../common/metrics/metrics';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import type { Page } from '../common/pagination/page';
 import {
@@ -25,6 +27,7 @@ import { syncPage } from '../sync/sync-mode';
 import { CHECK_IN_SOURCE } from './check-in.fields';
 import { ListCheckInsQueryDto } from './dto/list-check-ins-query.dto';
 import { RecordCheckInDto } from './dto/record-check-in.dto';
+import { SCAN_REFUSALS } from './scan-decision';
 import { type Scan, type ScanOutcome, ScanRecorder } from './scan-recorder';
 
 /** Check-ins never change: sync reads them by created_at (docs/API.md, "Incremental sync"). */
@@ -40,16 +43,43 @@ export class CheckInsService {
   private readonly write: RunWrite;
   private readonly scans: ScanRecorder;
   private readonly idempotency: IdempotencyKeys;
+  /** Each outcome's count (docs/OPERATIONS.md, Metrics). */
+  private readonly counted: Record<ScanOutcome | 'replayed', Counter.Internal>;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly horizon: SyncHorizon,
+    metrics: Metrics,
   ) {
     this.reader = new ResourceReader(dataSource, CHECK_IN_SOURCE);
     const dialect = dialectFor(dataSource.options.type);
     this.write = writeTransactions(dataSource);
     this.scans = new ScanRecorder(dialect, this.reader);
     this.idempotency = new IdempotencyKeys(dialect);
+    const refused = metrics.counter({
+      name: 'boxoffice_scans_refused_total',
+      help: "Door scans refused 409 by the ticket's state, by reason (the error code); nothing was written",
+      labelNames: ['reason'],
+    });
+    // Every series exists from the start, at 0, so that rate() sees the first of each.
+    this.counted = {
+      recorded: metrics
+        .counter({
+          name: 'boxoffice_scans_recorded_total',
+          help: 'Door scans recorded (POST /v1/check_ins answered 201)',
+        })
+        .labels(),
+      replayed: metrics
+        .counter({
+          name: 'boxoffice_scans_replayed_total',
+          help: "Door scan retries answered with the first request's kept answer (Idempotent-Replayed)",
+        })
+        .labels(),
+      ...(Object.fromEntries(
+        SCAN_REFUSALS.map((reason) => [reason, refused.labels(reason)]),
+      ) as Record<(typeof SCAN_REFUSALS)[number], Counter.Internal>),
+    };
+    for (const counter of Object.values(this.counted)) counter.inc(0);
   }
 
   /**
@@ -59,6 +89,16 @@ export class CheckInsService {
    * gives the key back.
    */
   async record(
+    caller: Caller,
+    body: RecordCheckInDto,
+    idempotencyKey: string | undefined,
+  ): Promise<StoredResponse & { outcome: ScanOutcome | 'replayed' }> {
+    const answer = await this.answer(caller, body, idempotencyKey);
+    this.counted[answer.outcome].inc();
+    return answer;
+  }
+
+  private async answer(
     caller: Caller,
     body: RecordCheckInDto,
     idempotencyKey: string | undefined,
