@@ -32,6 +32,18 @@ import { StockVersion1765600000000 } from './migrations/1765600000000-StockVersi
 import { ActivityHours1765700000000 } from './migrations/1765700000000-ActivityHours';
 import { ActivityDays1765800000000 } from './migrations/1765800000000-ActivityDays';
 import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-TicketTypeIdsApart';
+import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
+import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
+import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
+import { Product } from '../products/entities/product.entity';
+import { ProductEventSeries } from '../products/entities/product-event-series.entity';
+import { Voucher } from '../vouchers/entities/voucher.entity';
+import { VoucherEventSeries } from '../vouchers/entities/voucher-event-series.entity';
+import { VoucherCode } from '../vouchers/entities/voucher-code.entity';
+import { Discount } from '../discounts/entities/discount.entity';
+import { DiscountTicketType } from '../discounts/entities/discount-ticket-type.entity';
+import { DiscountProduct } from '../discounts/entities/discount-product.entity';
+import { WaitlistSignup } from '../waitlist-signups/entities/waitlist-signup.entity';
 
 export const ENTITIES = [
   BoxOffice,
@@ -48,6 +60,15 @@ export const ENTITIES = [
   EventSeriesTicketGroup,
   EventSeriesTicketType,
   EventSeriesPaymentMethod,
+  Product,
+  ProductEventSeries,
+  Voucher,
+  VoucherEventSeries,
+  VoucherCode,
+  Discount,
+  DiscountTicketType,
+  DiscountProduct,
+  WaitlistSignup,
 ];
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -62,6 +83,9 @@ export const MIGRATIONS = [
   ActivityHours1765700000000,
   ActivityDays1765800000000,
   TicketTypeIdsApart1765900000000,
+  ConnectorCatalogue1766100000000,
+  LineItemSubjects1766110000000,
+  ConnectorCounters1766120000000,
 ];
 
 export interface DataSourceTuning {
