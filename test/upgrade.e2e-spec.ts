@@ -46,7 +46,10 @@ const served = read<
  */
 const ADDED_SINCE_RELEASE_1 = {
   order: ['updated_at'],
+  buyerDetails: ['first_name', 'last_name'],
+  eventSummary: ['event_series_id', 'venue'],
   issuedTicket: ['ticket_type_id', 'event_series_id', 'checked_in'],
+  lineItem: ['item_id'],
 };
 
 type Json = Record<string, unknown>;
@@ -66,8 +69,13 @@ function withoutAddedFields(body: string): string | null {
   ) as Json[];
   for (const order of orders) {
     strip(order, ADDED_SINCE_RELEASE_1.order);
+    strip(order.buyer_details as Json, ADDED_SINCE_RELEASE_1.buyerDetails);
+    strip(order.event_summary as Json, ADDED_SINCE_RELEASE_1.eventSummary);
     for (const ticket of order.issued_tickets as Json[]) {
       strip(ticket, ADDED_SINCE_RELEASE_1.issuedTicket);
+    }
+    for (const item of order.line_items as Json[]) {
+      strip(item, ADDED_SINCE_RELEASE_1.lineItem);
     }
   }
   return complete ? JSON.stringify(parsed) : null;

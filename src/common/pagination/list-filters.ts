@@ -74,6 +74,16 @@ export const filters = {
     };
   },
 
+  /** `column` is `text`, ignoring case in every script (the dialect's lower(), as `contains`). */
+  sameText(column: string, text: string): Filter {
+    return {
+      condition: (params) => {
+        const { lower } = params.dialect;
+        return `${lower(column)} = ${lower(params.add(text))}`;
+      },
+    };
+  },
+
   /** One of the values (a comma list in the query), deduplicated. */
   oneOf(column: string, values: readonly unknown[]): Filter {
     const distinct = [...new Set(values)];

@@ -19,6 +19,7 @@ export const LINE_ITEM_TYPES = [
   'tax',
   'gift_card',
   'donation',
+  'product',
 ] as const;
 export type LineItemType = (typeof LINE_ITEM_TYPES)[number];
 
