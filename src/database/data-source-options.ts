@@ -35,6 +35,7 @@ import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-Tick
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
 import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
 import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
+import { ConnectorColumnsInSync1766190000000 } from './migrations/1766190000000-ConnectorColumnsInSync';
 import { Product } from '../products/entities/product.entity';
 import { ProductEventSeries } from '../products/entities/product-event-series.entity';
 import { Voucher } from '../vouchers/entities/voucher.entity';
@@ -86,6 +87,7 @@ export const MIGRATIONS = [
   ConnectorCatalogue1766100000000,
   LineItemSubjects1766110000000,
   ConnectorCounters1766120000000,
+  ConnectorColumnsInSync1766190000000,
 ];
 
 export interface DataSourceTuning {
