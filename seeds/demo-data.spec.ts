@@ -204,7 +204,7 @@ const parseQuestions = (json: string) =>
   JSON.parse(json) as { question: unknown; answer: unknown }[];
 
 /**
- * What the connectors' demo holds (docs/API.md, "Demo data"), on any seeding day: box office 1
+ * What the connectors' demo holds (docs/DEVELOPMENT.md, "The demo data"), on any seeding day: box office 1
  * has at least five products, sold in at least 3% of its orders; at least three vouchers with at
  * least 50 codes among them, some codes partly spent, some wholly, some expired; four discounts
  * of both types, some limited to ticket types; signups on every series with a sold-out ticket

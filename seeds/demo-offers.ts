@@ -14,7 +14,7 @@ import type { SeededRandom } from './seeded-random';
 import type { Row, RowBatch } from './seed-writers';
 
 /**
- * What the demo box offices sell and give beside tickets (docs/API.md, "Demo data"): their
+ * What the demo box offices sell and give beside tickets (docs/DEVELOPMENT.md, "The demo data"): their
  * products, vouchers with their codes, discounts, and the waitlists of their series, from the
  * catalogue's plans (demo-catalogue.ts). The order generator asks it what an order may buy and
  * spend, and it keeps what each code has left, so that the rows always agree with the numbers
