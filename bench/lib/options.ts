@@ -47,7 +47,8 @@ export const USAGE = `npm run bench -- [options]
                     overview (series, check-ins, overview); syncwalk, feedpoll
                     (incremental sync, ours only);
                     firstpoll, getpoll, eventpoll, eventgetpoll (revalidations
-                    answered 304, ours only)
+                    answered 304, ours only); products, vouchers, codes, discounts,
+                    waitlists, productpoll (the connectors' other streams, ours only)
   --servers a,b     subset of: bare, ceiling, ours, ours2, ours4, typical
                     (ours4: the walk on four workers, only when named here)
   --connections a,b override the per-cell connection counts (e.g. 10)
