@@ -337,6 +337,34 @@ describe('sync horizon, change feed and the development writer', () => {
       expect(await changeHead(ds, office)).toBe(after);
     });
 
+    it('writes a new order as the connectors read it: its buyer’s names, its ticket line’s type', async () => {
+      const [created] = await writer.newOrder(`ev_${eventId}`, {
+        random: () => 0.25,
+      });
+      const id = Number(created.resource_id.replace('or_', ''));
+      const [order] = await ds.query<Record<string, unknown>[]>(
+        `SELECT buyer_name, buyer_first_name, buyer_last_name FROM orders WHERE id = ${id}`,
+      );
+      expect(order.buyer_name).toBe(
+        `${String(order.buyer_first_name)} ${String(order.buyer_last_name)}`,
+      );
+      const lines = await ds.query<{ type: string; ticket_type_id: unknown }[]>(
+        `SELECT type, ticket_type_id FROM line_items WHERE order_id = ${id} ORDER BY id`,
+      );
+      const [type] = await ds.query<{ id: unknown }[]>(
+        `SELECT id FROM ticket_types WHERE event_id = ${eventId} ORDER BY sort_order, id LIMIT 1`,
+      );
+      expect(
+        lines.map((li) => [
+          li.type,
+          li.ticket_type_id === null ? null : Number(li.ticket_type_id),
+        ]),
+      ).toEqual([
+        ['ticket', type === undefined ? null : Number(type.id)],
+        ['tax', null],
+      ]);
+    });
+
     it('prints, per change, exactly the entries it wrote: a new order, a cancellation, an edit, a deletion', async () => {
       const created = await writer.newOrder(`ev_${eventId}`, {
         random: () => 0.5,
