@@ -9,7 +9,8 @@ import {
 /**
  * The OpenAPI document's 200 examples: what the demo server (`npm start`: seed 1, the demo order
  * count) answers the first demo key, one request per operation whose answer does not move with
- * the clock (a series' upcoming dates and the overview's four weeks do: they have none). `npm run openapi` writes them to
+ * the clock (a series' upcoming dates, the overview's four weeks and vouchers' available codes
+ * do: they have none). `npm run openapi` writes them to
  * src/common/openapi/openapi-examples.json; an e2e test collects them again, on SQLite and on
  * PostgreSQL, and compares.
  */
@@ -51,6 +52,11 @@ export async function collectExamples(base: string): Promise<OpenApiExamples> {
     events.page as unknown as { data: { event_series_id: string }[] }
   ).data[0].event_series_id;
   const seriesEvents = await list(`/v1/event_series/${series}/events?limit=2`);
+  const products = await list('/v1/products?limit=2');
+  const discounts = await list('/v1/discounts?limit=2');
+  // A voucher's codes and a series' signups, under the first of each that has some.
+  const codes = await list('/v1/vouchers/vo_1/codes?limit=2');
+  const signups = await list('/v1/event_series/es_1/waitlist_signups?limit=2');
   return {
     ping: await get('/v1/ping'),
     listOrders: orders.page,
@@ -64,6 +70,16 @@ export async function collectExamples(base: string): Promise<OpenApiExamples> {
     listEventSeriesEvents: seriesEvents.page,
     retrieveEventSeriesEvent: await get(
       `/v1/event_series/${series}/events/${seriesEvents.firstId}`,
+    ),
+    listProducts: products.page,
+    retrieveProduct: await get(`/v1/products/${products.firstId}`),
+    listVoucherCodes: codes.page,
+    retrieveVoucherCode: await get(`/v1/vouchers/vo_1/codes/${codes.firstId}`),
+    listDiscounts: discounts.page,
+    retrieveDiscount: await get(`/v1/discounts/${discounts.firstId}`),
+    listEventSeriesWaitlistSignups: signups.page,
+    retrieveEventSeriesWaitlistSignup: await get(
+      `/v1/event_series/es_1/waitlist_signups/${signups.firstId}`,
     ),
   };
 }

@@ -1,5 +1,11 @@
 import type { CurrencyCode } from '../src/common/currencies';
 import type { TicketTypeKind } from '../src/common/statuses';
+import type { DiscountType } from '../src/discounts/entities/discount.entity';
+import type {
+  FulfilmentType,
+  ProductStatus,
+} from '../src/products/entities/product.entity';
+import type { VoucherType } from '../src/vouchers/entities/voucher.entity';
 import { toDateObject } from '../src/events/event-dates';
 
 /**
@@ -104,6 +110,55 @@ export interface InternalPaymentMethod {
   atVenue?: boolean;
 }
 
+/** An add-on sold beside tickets. Its price is in multiples of its currency's TYPICAL_PRICE. */
+export interface ProductPlan {
+  name: string;
+  description?: string;
+  price: number;
+  currency: CurrencyCode;
+  status: ProductStatus;
+  fulfilment: FulfilmentType;
+  /** The catalogue events whose series it is sold with; left out, every series. */
+  series?: readonly string[];
+}
+
+/**
+ * A batch of codes of one value (in multiples of the currency's TYPICAL_PRICE). Its expiry is
+ * given in days from the seeding day (below 0: expired); left out, it never expires.
+ */
+export interface VoucherPlan {
+  name: string;
+  type: VoucherType;
+  value: number;
+  currency: CurrencyCode;
+  partialRedemption: boolean;
+  expiresInDays?: number;
+  codes: number;
+  /** What its codes start with (`GC-`). */
+  codePrefix: string;
+  /** The catalogue events whose series its codes are usable on; left out, any event. */
+  series?: readonly string[];
+}
+
+/**
+ * A discount code. `fixed` amounts are minor units of the order's currency, so a fixed discount
+ * is limited to ticket types of events of one currency; `percentage` ones are whole percentages.
+ */
+export interface DiscountPlan {
+  name: string;
+  code: string;
+  type: DiscountType;
+  faceValue: number;
+  bookingFee: number;
+  /**
+   * The ticket types it applies to: those of the catalogue events named (every date of their
+   * series), with the type names given; left out, every type.
+   */
+  ticketTypes?: { events?: readonly string[]; names?: readonly string[] };
+  /** The products (by name) it also takes off. */
+  products?: readonly string[];
+}
+
 export interface BoxOfficePlan {
   id: number;
   /** The box office's part of its event page URLs. */
@@ -115,6 +170,9 @@ export interface BoxOfficePlan {
   offline: readonly InternalPaymentMethod[];
   operator: readonly InternalPaymentMethod[];
   buyerQuestions: readonly QuestionPlan[];
+  products: readonly ProductPlan[];
+  vouchers: readonly VoucherPlan[];
+  discounts: readonly DiscountPlan[];
 }
 
 /** A typical general-admission price in major units: the scale of every amount in a currency. */
@@ -808,6 +866,130 @@ const DEMO_BOX_OFFICE: BoxOfficePlan = {
       unanswered: 0,
     },
   ],
+  // Add-ons in the currencies of a good share of the orders (pounds, dollars, euros), so that
+  // about one order in twenty has one.
+  products: [
+    {
+      name: 'Souvenir programme',
+      description: 'The night’s running order, notes and photographs.',
+      price: 0.3,
+      currency: 'gbp',
+      status: 'available',
+      fulfilment: 'collect_at_venue',
+    },
+    {
+      name: 'Picnic hamper for two',
+      description:
+        'Collected at the gate: sandwiches, strawberries and a bottle of fizz.',
+      price: 2,
+      currency: 'gbp',
+      status: 'available',
+      fulfilment: 'collect_at_venue',
+      series: ['Proms in the Park'],
+    },
+    {
+      name: 'Live recording (download)',
+      price: 0.4,
+      currency: 'usd',
+      status: 'available',
+      fulfilment: 'digital',
+      series: ['Fall Back Jazz Night', 'Online Masterclass: Stagecraft'],
+    },
+    {
+      name: 'Tour T-shirt',
+      description: 'Organic cotton, posted within a week.',
+      price: 0.8,
+      currency: 'eur',
+      status: 'sold_out',
+      fulfilment: 'delivery',
+    },
+    {
+      name: 'Festival poncho',
+      price: 0.2,
+      currency: 'aud',
+      status: 'available',
+      fulfilment: 'collect_at_venue',
+      series: ['Harbour Lights Festival'],
+    },
+    {
+      name: 'Backstage tour',
+      description: 'Meet the comics after the show. Back next season.',
+      price: 1.5,
+      currency: 'gbp',
+      status: 'unavailable',
+      fulfilment: 'collect_at_venue',
+      series: ['Comedy Store Late Show'],
+    },
+  ],
+  vouchers: [
+    {
+      name: 'Gift voucher',
+      type: 'gift_card',
+      value: 2,
+      currency: 'gbp',
+      partialRedemption: true,
+      codes: 25,
+      codePrefix: 'GC-',
+    },
+    {
+      name: 'Credit note',
+      type: 'credit',
+      value: 1,
+      currency: 'usd',
+      partialRedemption: false,
+      expiresInDays: 365,
+      codes: 15,
+      codePrefix: 'CR-',
+      series: ['Fall Back Jazz Night', 'Brooklyn Warehouse New Year'],
+    },
+    {
+      name: 'Summer gift card',
+      type: 'gift_card',
+      value: 1,
+      currency: 'eur',
+      partialRedemption: true,
+      expiresInDays: -30,
+      codes: 12,
+      codePrefix: 'SG-',
+    },
+  ],
+  discounts: [
+    {
+      name: 'Supporters 10%',
+      code: 'SUPPORT10',
+      type: 'percentage',
+      faceValue: 10,
+      bookingFee: 0,
+    },
+    {
+      name: 'Students 20%, no booking fee',
+      code: 'STUDENT20',
+      type: 'percentage',
+      faceValue: 20,
+      bookingFee: 100,
+      ticketTypes: { names: ['Student', 'Concession', 'Child (5-15)'] },
+    },
+    {
+      name: 'Proms picnic deal',
+      code: 'PICNIC',
+      type: 'fixed',
+      faceValue: 250,
+      bookingFee: 50,
+      ticketTypes: { events: ['Proms in the Park'] },
+      products: ['Picnic hamper for two'],
+    },
+    {
+      name: '£5 off VIP',
+      code: 'VIP5',
+      type: 'fixed',
+      faceValue: 500,
+      bookingFee: 0,
+      ticketTypes: {
+        events: ['Clocks Go Forward: All-Night Rave', 'Comedy Store Late Show'],
+        names: ['VIP', 'Front Row'],
+      },
+    },
+  ],
 };
 
 /** Box office 2: a small UK and Ireland promoter, so tenancy tests have another box office's data. */
@@ -891,6 +1073,35 @@ const SECOND_BOX_OFFICE: BoxOfficePlan = {
       question: 'Company or group name',
       answers: ['Sunday Walkers', 'Riverside Book Club', 'Acme Ltd'],
       unanswered: 0.85,
+    },
+  ],
+  products: [
+    {
+      name: 'Ceilidh songbook',
+      price: 0.4,
+      currency: 'gbp',
+      status: 'available',
+      fulfilment: 'delivery',
+    },
+  ],
+  vouchers: [
+    {
+      name: 'Ceilidh gift voucher',
+      type: 'gift_card',
+      value: 1,
+      currency: 'gbp',
+      partialRedemption: true,
+      codes: 6,
+      codePrefix: 'CG-',
+    },
+  ],
+  discounts: [
+    {
+      name: 'Friends of the ceilidh',
+      code: 'CEILIDH10',
+      type: 'percentage',
+      faceValue: 10,
+      bookingFee: 0,
     },
   ],
 };

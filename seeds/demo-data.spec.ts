@@ -161,9 +161,18 @@ const TABLES = [
   'ticket_groups',
   'ticket_types',
   'event_payment_methods',
+  'products',
+  'product_event_series',
+  'vouchers',
+  'voucher_event_series',
+  'voucher_codes',
+  'discounts',
+  'discount_ticket_types',
+  'discount_products',
   'orders',
   'line_items',
   'issued_tickets',
+  'waitlist_signups',
 ] as const;
 
 const ORDERS = 300;
@@ -219,6 +228,83 @@ async function seedOnItsDay(dataSource: DataSource, options: SeedOptions) {
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const parseQuestions = (json: string) =>
   JSON.parse(json) as { question: unknown; answer: unknown }[];
+
+/**
+ * What the connectors' demo holds (docs/DEVELOPMENT.md, "The demo data"), on any seeding day: box office 1
+ * has at least five products, sold in at least 3% of its orders; at least three vouchers with at
+ * least 50 codes among them, some codes partly spent, some wholly, some expired; four discounts
+ * of both types, some limited to ticket types; signups on every series with a sold-out ticket
+ * type; box office 2 at least one of each.
+ */
+async function expectConnectorDemo(dataSource: DataSource, now: number) {
+  const rows = <T>(sql: string) => dataSource.query<T[]>(sql);
+  const perOffice = async (table: string) =>
+    Object.fromEntries(
+      (
+        await rows<{ office: number; n: number }>(
+          `SELECT box_office_id AS office, count(*) AS n FROM ${table} GROUP BY box_office_id`,
+        )
+      ).map(({ office, n }) => [office, n]),
+    );
+  const products = await perOffice('products');
+  expect(products[1]).toBeGreaterThanOrEqual(5);
+  expect(products[2]).toBeGreaterThanOrEqual(1);
+  const [sold] = await rows<{ with_product: number; orders: number }>(
+    `SELECT (SELECT count(DISTINCT li.order_id) FROM line_items li JOIN orders o ON o.id = li.order_id
+              WHERE o.box_office_id = 1 AND li.type = 'product') AS with_product,
+            (SELECT count(*) FROM orders WHERE box_office_id = 1) AS orders`,
+  );
+  expect(sold.with_product / sold.orders).toBeGreaterThanOrEqual(0.03);
+  const vouchers = await perOffice('vouchers');
+  expect(vouchers[1]).toBeGreaterThanOrEqual(3);
+  expect(vouchers[2]).toBeGreaterThanOrEqual(1);
+  const codes = await perOffice('voucher_codes');
+  expect(codes[1]).toBeGreaterThanOrEqual(50);
+  expect(codes[2]).toBeGreaterThanOrEqual(1);
+  const [states] = await rows<Record<string, number>>(
+    `SELECT sum(CASE WHEN c.spent > 0 AND c.spent < v.value THEN 1 ELSE 0 END) AS partly,
+            sum(CASE WHEN c.spent >= v.value THEN 1 ELSE 0 END) AS wholly,
+            sum(CASE WHEN v.expires_at <= ${now} THEN 1 ELSE 0 END) AS expired
+       FROM voucher_codes c JOIN vouchers v ON v.id = c.voucher_id WHERE c.box_office_id = 1`,
+  );
+  expect(states.partly).toBeGreaterThan(0);
+  expect(states.wholly).toBeGreaterThan(0);
+  expect(states.expired).toBeGreaterThan(0);
+  const discounts = await rows<{
+    office: number;
+    type: string;
+    limited: number;
+  }>(
+    `SELECT box_office_id AS office, type,
+            (SELECT count(*) FROM discount_ticket_types t WHERE t.discount_id = d.id) AS limited
+       FROM discounts d`,
+  );
+  const ofFirst = discounts.filter((d) => d.office === 1);
+  expect(ofFirst).toHaveLength(4);
+  expect(new Set(ofFirst.map((d) => d.type))).toEqual(
+    new Set(['fixed', 'percentage']),
+  );
+  expect(ofFirst.filter((d) => d.limited > 0).length).toBeGreaterThan(0);
+  expect(discounts.filter((d) => d.office === 2).length).toBeGreaterThan(0);
+  const withoutSignups = await rows(
+    `SELECT DISTINCT e.event_series_id FROM ticket_types t JOIN events e ON e.id = t.event_id
+      WHERE t.status = 'sold_out' AND NOT EXISTS
+        (SELECT 1 FROM waitlist_signups w WHERE w.event_series_id = e.event_series_id)`,
+  );
+  expect(withoutSignups).toEqual([]);
+  const signups = await perOffice('waitlist_signups');
+  expect(signups[1]).toBeGreaterThan(0);
+  expect(signups[2]).toBeGreaterThan(0);
+  // Every gift_card line names a code or a discount of its order's box office.
+  const unnamed = await rows(
+    `SELECT li.id FROM line_items li JOIN orders o ON o.id = li.order_id
+      WHERE li.type = 'gift_card' AND NOT EXISTS
+        (SELECT 1 FROM voucher_codes c WHERE c.id = li.voucher_code_id AND c.box_office_id = o.box_office_id)
+        AND NOT EXISTS
+        (SELECT 1 FROM discounts d WHERE d.id = li.discount_id AND d.box_office_id = o.box_office_id)`,
+  );
+  expect(unnamed).toEqual([]);
+}
 
 describe('seedDemoData', () => {
   let dataSource: DataSource;
@@ -1043,8 +1129,106 @@ describe('seedDemoData', () => {
              JOIN ticket_types t ON t.id = i.ticket_type_id`,
         ),
       ).toEqual(['donation', 'free', 'paid']);
+      await expectConnectorDemo(demo, CATALOGUE_CALENDAR.now);
     } finally {
       await demo.destroy();
+    }
+  });
+
+  it('holds what the connectors read: products, vouchers and codes, discounts and waitlists', async () => {
+    await expectConnectorDemo(dataSource, CATALOGUE_CALENDAR.now);
+  });
+
+  it('names in each line item what it sold or spent, of the order’s event and box office', () => {
+    const typesById = new Map(ticketTypes.map((t) => [t.id, t]));
+    const products = new Map(
+      (tables.products as Record<string, number | string>[]).map((p) => [
+        p.id,
+        p,
+      ]),
+    );
+    const codes = new Map(
+      (tables.voucher_codes as Record<string, number | string>[]).map((c) => [
+        c.id,
+        c,
+      ]),
+    );
+    const vouchers = new Map(
+      (tables.vouchers as Record<string, number | string | null>[]).map((v) => [
+        v.id,
+        v,
+      ]),
+    );
+    for (const order of orders) {
+      for (const li of (lineItems.get(order.id) ?? []) as (LineItemRow &
+        Record<string, number | null>)[]) {
+        const context = `line ${li.id} (${li.type})`;
+        const named = {
+          ticket_type_id: li.ticket_type_id,
+          product_id: li.product_id,
+          voucher_code_id: li.voucher_code_id,
+          discount_id: li.discount_id,
+        };
+        const set = Object.entries(named).filter(([, id]) => id !== null);
+        expect([context, set.length]).toEqual([
+          context,
+          ['ticket', 'void', 'product', 'gift_card'].includes(li.type) ? 1 : 0,
+        ]);
+        if (li.type === 'ticket' || li.type === 'void') {
+          const type = typesById.get(li.ticket_type_id!)!;
+          expect([context, type.event_id, type.name]).toEqual([
+            context,
+            order.event_id,
+            li.description.replace(/^Voided: /, ''),
+          ]);
+        }
+        if (li.type === 'product') {
+          const product = products.get(li.product_id!)!;
+          expect([context, product.box_office_id, product.currency]).toEqual([
+            context,
+            order.box_office_id,
+            order.currency,
+          ]);
+          expect(li.value).toBe(Number(product.price) * li.quantity);
+        }
+        if (li.type === 'gift_card' && li.voucher_code_id !== null) {
+          const voucher = vouchers.get(
+            codes.get(li.voucher_code_id)!.voucher_id,
+          )!;
+          expect([context, voucher.currency]).toEqual([
+            context,
+            order.currency,
+          ]);
+          if (voucher.expires_at !== null) {
+            expect(order.created_at).toBeLessThan(Number(voucher.expires_at));
+          }
+        }
+      }
+    }
+  });
+
+  it('spends no code beyond its value, and a code without partial redemption whole', async () => {
+    const codes = await dataSource.query<
+      { spent: number; value: number; partial: number; lines: number }[]
+    >(
+      `SELECT c.spent, v.value, v.partial_redemption AS partial,
+              (SELECT count(*) FROM line_items li JOIN orders o ON o.id = li.order_id
+                WHERE li.voucher_code_id = c.id AND o.status = 'completed') AS lines
+         FROM voucher_codes c JOIN vouchers v ON v.id = c.voucher_id`,
+    );
+    for (const code of codes) {
+      expect(code.spent).toBeLessThanOrEqual(code.value);
+      if (!code.partial) {
+        expect(code.spent).toBe(code.lines === 0 ? 0 : code.value);
+      }
+    }
+  });
+
+  it('gives buyers first and last names, their name the two joined', () => {
+    for (const order of orders as (OrderRow & Record<string, string>)[]) {
+      expect(order.buyer_name).toBe(
+        `${order.buyer_first_name} ${order.buyer_last_name}`,
+      );
     }
   });
 
@@ -1124,6 +1308,10 @@ describe('seedDemoData on any day', () => {
     });
 
     afterAll(() => dataSource.destroy());
+
+    it('holds what the connectors read on that day', async () => {
+      await expectConnectorDemo(dataSource, now);
+    });
 
     it('creates orders over the months before the day, some of them in its last fortnight', () => {
       const orders = tables.orders as OrderRow[];
@@ -1308,6 +1496,7 @@ describe('the seed’s history ends at its moment', () => {
         'changes.created_at',
         'check_ins.check_in_at',
         'check_ins.created_at',
+        'discounts.created_at',
         'event_series.created_at',
         'events.created_at',
         'idempotency_keys.claimed_at',
@@ -1319,10 +1508,15 @@ describe('the seed’s history ends at its moment', () => {
         'order_hours.hour',
         'orders.created_at',
         'orders.updated_at',
+        'products.created_at',
+        'products.updated_at',
         'revenue_days.day',
         'revenue_hours.hour',
         'ticket_days.day',
         'ticket_hours.hour',
+        'voucher_codes.created_at',
+        'vouchers.created_at',
+        'waitlist_signups.created_at',
       ]);
     } finally {
       await dataSource.destroy();

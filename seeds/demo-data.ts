@@ -136,15 +136,19 @@ export async function seedDemoData(
       done += batch.orders;
       options.onProgress?.(done, options.orders);
     }
-    // What is left of each ticket type, now that its tickets are sold.
+    // What is left of each ticket type, now that its tickets are sold, and who waits for more.
+    const stock = generator.ticketTypeStock();
     await writer.update(
       'ticket_types',
-      generator.ticketTypeStock().map(({ id, capacity, status }) => ({
+      stock.map(({ id, capacity, status }) => ({
         id,
         quantity_total: capacity,
         status,
       })),
     );
+    await writer.insert([
+      ['waitlist_signups', generator.waitlistSignups(stock)],
+    ]);
   });
   return { orders: options.orders, boxOffices: DEMO_BOX_OFFICES.length };
 }
@@ -206,8 +210,8 @@ export async function seedDemoDataIfEmpty(
 }
 
 /**
- * The box offices, their demo keys (stored hashed, as real keys are), and their events with ticket
- * groups, ticket types and accepted payment methods.
+ * The box offices, their demo keys (stored hashed, as real keys are), their events with ticket
+ * groups, ticket types and accepted payment methods, and their products, vouchers and discounts.
  */
 function setupRows(generator: OrderGenerator): RowBatch {
   const { setupAt } = generator.calendar;
@@ -276,6 +280,7 @@ function setupRows(generator: OrderGenerator): RowBatch {
       'event_payment_methods',
       events.flatMap(({ event }) => event.paymentMethods),
     ],
+    ...generator.offers.setupRows(),
   ];
 }
 

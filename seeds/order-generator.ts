@@ -18,6 +18,7 @@ import {
   type TypeChoices,
 } from './demo-events';
 import type { DemoCalendar } from './demo-calendar';
+import { DemoOffers, type ProductLine, type SeedCode } from './demo-offers';
 import { SeededRandom } from './seeded-random';
 import type { Row } from './seed-writers';
 
@@ -30,11 +31,14 @@ import type { Row } from './seed-writers';
  *   quantity (0 for a free type; for a donation type, the buyer's amount × quantity, at least its
  *   price), booking_fee = the type's fee × quantity, total = value + booking_fee;
  * - transaction_charge, donation: value = total = the amount, booking_fee 0;
- * - gift_card: value = total = minus the amount redeemed, never more than the order so far;
+ * - product: one line per product bought, described by its name; value = total = price × quantity;
+ * - gift_card: value = total = minus the amount redeemed, never more than the order so far, naming
+ *   the voucher code spent or the discount applied (at most one per order);
  * - void: records tickets voided after purchase, value = total = 0 (money returned is
  *   `refund_amount`, which the line items do not carry);
  * - tax: value = total = the tax added at checkout at the event's rate, last line.
  * subtotal = sum of the non-tax lines' totals, tax = the tax line's total, total = subtotal + tax.
+ * Each line names what it sold or spent (its ticket type, product, code or discount).
  *
  * Time: orders are created between 2025-01-01 and 2026-06-30 UTC in id order, often several in the
  * same second (sales bursts), each for an event then on sale. Tickets are issued when the order is
@@ -70,6 +74,8 @@ interface SeedBoxOffice {
   unsold: SeedEvent[];
   unsoldHead: number;
   ordersSoFar: number;
+  /** Its orders with a product line so far. */
+  productOrders: number;
 }
 
 interface OrderProfile {
@@ -176,6 +182,34 @@ const DAY = 86_400;
 /** Donation tickets: the buyer gives the type's price, or a multiple of it. */
 const DONATION_MULTIPLES = [1, 1, 2, 3];
 
+/**
+ * Products: an order that may add one (paid, with a product of its currency sold with its
+ * series) does one time in ten, and always while its box office is behind one order in 25.
+ */
+const PRODUCT_CHANCE = 0.1;
+const PRODUCT_ORDERS_AT_LEAST = 0.04;
+const PRODUCT_QUANTITIES = [
+  [1, 70],
+  [2, 25],
+  [3, 5],
+] as const;
+/**
+ * Codes: a gift-card order spends one half the time it may; until each voucher has been used by
+ * this many orders, any completed order that may spend one of its codes does, so that even the
+ * demo's 250 orders hold codes partly and wholly spent.
+ */
+const VOUCHER_USES_AT_LEAST = 4;
+/** The draws of what the demo adds to an order besides its tickets: another stream of the seed. */
+const OFFERS_STREAM = 0x0ffe75;
+
+/** What a line names (docs/API.md, "LineItem": its item_id). */
+interface Subject {
+  ticketType?: number;
+  product?: number;
+  code?: number;
+  discount?: number;
+}
+
 function onSaleTracker(
   plan: BoxOfficePlan,
   events: SeedEvent[],
@@ -199,6 +233,7 @@ function onSaleTracker(
     unsold: [],
     unsoldHead: 0,
     ordersSoFar: 0,
+    productOrders: 0,
   };
 }
 
@@ -281,6 +316,9 @@ export class OrderGenerator {
   private readonly rng: SeededRandom;
   private readonly pools: Pools;
   private readonly barcodes: BarcodeMaker;
+  /** Draws of products, codes, discounts and waitlists, apart from the orders' own. */
+  private readonly extras: SeededRandom;
+  readonly offers: DemoOffers;
   private readonly paymentMixes = new Map<SeedEvent, PaymentMixes>();
   private lineItemId = 0;
   private ticketId = 0;
@@ -302,6 +340,8 @@ export class OrderGenerator {
     this.boxOffices = buildDemoEvents(orderCount, this.rng, calendar).map(
       ({ plan, events }) => onSaleTracker(plan, events),
     );
+    this.extras = new SeededRandom(seed + OFFERS_STREAM);
+    this.offers = new DemoOffers(this.boxOffices, calendar, this.extras);
   }
 
   /** Each box office with its events, by id. */
@@ -343,6 +383,18 @@ export class OrderGenerator {
     );
   }
 
+  /** The series' waitlists, from the ticket types' stock (see DemoOffers.waitlistRows). */
+  waitlistSignups(stock: readonly TicketTypeStock[]): Row[] {
+    const { extras, pools } = this;
+    return this.offers.waitlistRows(this.boxOffices, stock, () =>
+      this.email(
+        extras.pick(pools.firstNames),
+        extras.pick(pools.lastNames),
+        extras,
+      ),
+    );
+  }
+
   /**
    * Creation times, non-decreasing, spread evenly over the period. A quarter of the moments are
    * bursts of 2–8 orders in one second, as when tickets go on sale; the second moment always is,
@@ -378,6 +430,7 @@ export class OrderGenerator {
     const lastName = rng.pick(this.pools.lastNames);
     const email = this.email(firstName, lastName);
     const lines = this.ticketLines(event, story, createdAt);
+    const products = this.productLines(boxOffice, event, story);
 
     const { shape, ...times } = this.history(story, event, createdAt);
     const issuesTickets =
@@ -391,7 +444,14 @@ export class OrderGenerator {
     if (issuesTickets && shape.status === 'cancelled') voidFrom = 0;
     else if (issuesTickets && shape.voidOne) voidFrom = ticketCount - 1;
 
-    const amounts = this.lineItems(orderId, event, shape, lines, voidFrom);
+    const amounts = this.lineItems(
+      orderId,
+      event,
+      shape,
+      { tickets: lines, products },
+      voidFrom,
+      createdAt,
+    );
     const voided = lines[lines.length - 1];
     // A cancelled order is refunded in full; a ticket voided later is, half the time.
     const refund =
@@ -417,6 +477,8 @@ export class OrderGenerator {
       created_at: createdAt,
       updated_at: times.updatedAt,
       buyer_name: `${firstName} ${lastName}`,
+      buyer_first_name: firstName,
+      buyer_last_name: lastName,
       buyer_email: email,
       buyer_email_lookup: email.toLowerCase(),
       buyer_phone: rng.chance(0.6) ? rng.pick(this.pools.phones) : null,
@@ -586,12 +648,38 @@ export class OrderGenerator {
     return { type, quantity, unitPrice };
   }
 
+  /**
+   * Products: a paid order whose event sells one (in its currency, with its series) adds one
+   * time in ten, and always while its box office has fewer than one order in 25 with a product.
+   */
+  private productLines(
+    boxOffice: SeedBoxOffice,
+    event: SeedEvent,
+    shape: OrderProfile,
+  ): ProductLine[] {
+    if (shape.payment === 'no_cost') return [];
+    const products = this.offers.productsFor(event);
+    if (products.length === 0) return [];
+    const due =
+      boxOffice.productOrders <
+      Math.ceil(PRODUCT_ORDERS_AT_LEAST * boxOffice.ordersSoFar);
+    if (!due && !this.extras.chance(PRODUCT_CHANCE)) return [];
+    boxOffice.productOrders++;
+    return [
+      {
+        product: this.extras.pick(products),
+        quantity: this.extras.weighted(PRODUCT_QUANTITIES),
+      },
+    ];
+  }
+
   private lineItems(
     orderId: number,
     event: SeedEvent,
     shape: OrderProfile,
-    lines: TicketLine[],
+    bought: { tickets: TicketLine[]; products: ProductLine[] },
     voidFrom: number,
+    createdAt: number,
   ) {
     const rows: Row[] = [];
     let subtotal = 0;
@@ -601,6 +689,7 @@ export class OrderGenerator {
       quantity: number,
       value: number,
       bookingFee = 0,
+      subject: Subject = {},
     ) => {
       const total = value + bookingFee;
       rows.push({
@@ -612,10 +701,15 @@ export class OrderGenerator {
         value,
         booking_fee: bookingFee,
         total,
+        ticket_type_id: subject.ticketType ?? null,
+        product_id: subject.product ?? null,
+        voucher_code_id: subject.code ?? null,
+        discount_id: subject.discount ?? null,
       });
       if (type !== 'tax') subtotal += total;
     };
 
+    const lines = bought.tickets;
     for (const { type, quantity, unitPrice } of lines) {
       add(
         'ticket',
@@ -623,7 +717,13 @@ export class OrderGenerator {
         quantity,
         unitPrice * quantity,
         type.bookingFee * quantity,
+        { ticketType: type.id },
       );
+    }
+    for (const { product, quantity } of bought.products) {
+      add('product', product.name, quantity, product.price * quantity, 0, {
+        product: product.id,
+      });
     }
     const online = shape.payment === 'stripe' || shape.payment === 'paypal';
     if (online && event.transactionCharge > 0) {
@@ -642,20 +742,76 @@ export class OrderGenerator {
       );
       add('donation', 'Donation to the Musicians’ Benevolent Fund', 1, amount);
     }
-    if (shape.giftCard) {
-      const card = money(
-        typical * this.rng.pick([0.5, 1, 2]),
-        event.multiplier,
-      );
-      const redeemed = Math.min(card, subtotal);
-      const code = `GC-${this.rng.string(UPPER_ALNUM, 4)}-${this.rng.string(UPPER_ALNUM, 4)}`;
-      if (redeemed > 0) add('gift_card', `Gift card ${code}`, 1, -redeemed);
+    const spent = this.redemption(event, shape, bought, subtotal, createdAt);
+    if (spent !== null) {
+      add('gift_card', spent.description, 1, -spent.amount, 0, spent.subject);
     }
     this.voidLines(lines, voidFrom, add);
 
     const tax = Math.round(subtotal * (event.plan.taxRate ?? 0));
     if (tax > 0) add('tax', event.plan.taxLabel ?? 'Tax', 1, tax);
     return { rows, subtotal, tax, total: subtotal + tax };
+  }
+
+  /**
+   * The gift_card line of an order, if any: a voucher code spent (a gift-card order half the
+   * time it may; any completed order that may, while one of the codes' vouchers has had fewer
+   * than VOUCHER_USES_AT_LEAST uses) or a discount applied (the other gift-card orders, when one
+   * takes something off). Never more than the order so far (`worth`); a code's value goes down
+   * only for a completed order, as the database counts it.
+   */
+  private redemption(
+    event: SeedEvent,
+    shape: OrderProfile,
+    bought: { tickets: TicketLine[]; products: ProductLine[] },
+    worth: number,
+    createdAt: number,
+  ): { amount: number; description: string; subject: Subject } | null {
+    if (shape.payment === 'no_cost' || worth <= 0) return null;
+    const extras = this.extras;
+    const codes = this.offers.codesFor(event, createdAt, worth);
+    const behind = codes.filter(
+      (code) => code.voucher.uses < VOUCHER_USES_AT_LEAST,
+    );
+    const spendCode = (from: readonly SeedCode[]) => {
+      const code = extras.pick(from);
+      const wanted = money(
+        TYPICAL_PRICE[event.plan.currency] * extras.pick([0.5, 1, 2]),
+        event.multiplier,
+      );
+      const amount = this.offers.spend(
+        code,
+        worth,
+        wanted,
+        shape.status === 'completed',
+      );
+      return {
+        amount,
+        description: `${code.voucher.name} ${code.code}`,
+        subject: { code: code.id },
+      };
+    };
+    if (!shape.giftCard) {
+      return shape.status === 'completed' && behind.length > 0
+        ? spendCode(behind)
+        : null;
+    }
+    if (codes.length > 0 && extras.chance(0.5)) return spendCode(codes);
+    const discounts = this.offers.discountsFor(
+      event,
+      bought.tickets,
+      bought.products,
+      worth,
+    );
+    if (discounts.length > 0) {
+      const { discount, amount } = extras.pick(discounts);
+      return {
+        amount,
+        description: `${discount.name} (${discount.code})`,
+        subject: { discount: discount.id },
+      };
+    }
+    return codes.length > 0 ? spendCode(codes) : null;
   }
 
   /** One `void` line per ticket type with tickets voided (tickets from `voidFrom` on). */
@@ -667,12 +823,18 @@ export class OrderGenerator {
       description: string,
       quantity: number,
       value: number,
+      bookingFee: number,
+      subject: Subject,
     ) => void,
   ) {
     let first = 0;
     for (const { type, quantity } of lines) {
       const voided = first + quantity - Math.max(voidFrom, first);
-      if (voided > 0) add('void', `Voided: ${type.name}`, voided, 0);
+      if (voided > 0) {
+        add('void', `Voided: ${type.name}`, voided, 0, 0, {
+          ticketType: type.id,
+        });
+      }
       first += quantity;
     }
   }
@@ -825,8 +987,11 @@ export class OrderGenerator {
   }
 
   /** Mostly lower case; some buyers type capitals (`Jane.Doe@Example.com`), kept as typed. */
-  private email(firstName: string, lastName: string): string {
-    const rng = this.rng;
+  private email(
+    firstName: string,
+    lastName: string,
+    rng: SeededRandom = this.rng,
+  ): string {
     const first = firstName.replace(/[^A-Za-z]/g, '') || 'guest';
     const last = lastName.replace(/[^A-Za-z]/g, '') || 'buyer';
     const local = [

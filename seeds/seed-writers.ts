@@ -18,8 +18,9 @@ export type Value = string | number | null;
 export type Row = Record<string, Value>;
 
 /**
- * The seeded tables and their columns, parents before children. Events' order and ticket counters
- * are not among them: the database's triggers keep those as the rows are inserted.
+ * The seeded tables and their columns, parents before children. Counters (events' orders and
+ * tickets, products sold, codes spent, discounts used) are not among them: the database's
+ * triggers keep those as the rows are inserted.
  */
 export const SEED_TABLES = {
   box_offices: ['id', 'name', 'created_at'],
@@ -133,6 +134,44 @@ export const SEED_TABLES = {
     'name',
     'instructions',
   ],
+  products: [
+    'id',
+    'box_office_id',
+    'name',
+    'description',
+    'price',
+    'currency',
+    'status',
+    'fulfilment_type',
+    'created_at',
+    'updated_at',
+  ],
+  product_event_series: ['id', 'product_id', 'event_series_id'],
+  vouchers: [
+    'id',
+    'box_office_id',
+    'name',
+    'type',
+    'value',
+    'currency',
+    'expires_at',
+    'partial_redemption',
+    'created_at',
+  ],
+  voucher_event_series: ['id', 'voucher_id', 'event_series_id'],
+  voucher_codes: ['id', 'box_office_id', 'voucher_id', 'code', 'created_at'],
+  discounts: [
+    'id',
+    'box_office_id',
+    'name',
+    'code',
+    'type',
+    'face_value_amount',
+    'booking_fee_amount',
+    'created_at',
+  ],
+  discount_ticket_types: ['id', 'discount_id', 'ticket_type_id'],
+  discount_products: ['id', 'discount_id', 'product_id'],
   orders: [
     'id',
     'box_office_id',
@@ -148,6 +187,8 @@ export const SEED_TABLES = {
     'created_at',
     'updated_at',
     'buyer_name',
+    'buyer_first_name',
+    'buyer_last_name',
     'buyer_email',
     'buyer_email_lookup',
     'buyer_phone',
@@ -171,6 +212,10 @@ export const SEED_TABLES = {
     'value',
     'booking_fee',
     'total',
+    'ticket_type_id',
+    'product_id',
+    'voucher_code_id',
+    'discount_id',
   ],
   issued_tickets: [
     'id',
@@ -200,6 +245,14 @@ export const SEED_TABLES = {
     'event_series_id',
     'quantity',
     'check_in_at',
+    'created_at',
+  ],
+  waitlist_signups: [
+    'id',
+    'box_office_id',
+    'event_series_id',
+    'event_id',
+    'email',
     'created_at',
   ],
 } as const;

@@ -9,6 +9,7 @@ import { RateLimitModule } from './common/rate-limit/rate-limit.module';
 import { AppConfig } from './config/app-config';
 import { CheckInsModule } from './check-ins/check-ins.module';
 import { ConfigModule } from './config/config.module';
+import { DiscountsModule } from './discounts/discounts.module';
 import { DatabaseModule } from './database/database.module';
 import { EventSeriesModule } from './event-series/event-series.module';
 import { EventsModule } from './events/events.module';
@@ -18,8 +19,11 @@ import { loggerOptions } from './logger-options';
 import { MetricsModule } from './metrics/metrics.module';
 import { OrdersModule } from './orders/orders.module';
 import { OverviewModule } from './overview/overview.module';
+import { ProductsModule } from './products/products.module';
 import { NEST_STEPS } from './request-pipeline';
 import { SyncModule } from './sync/sync.module';
+import { VouchersModule } from './vouchers/vouchers.module';
+import { WaitlistSignupsModule } from './waitlist-signups/waitlist-signups.module';
 
 /**
  * Every global behaviour is registered here. App-level settings live in createApp (create-app.ts),
@@ -42,6 +46,10 @@ import { SyncModule } from './sync/sync.module';
     SyncModule,
     ChangesModule,
     OverviewModule,
+    ProductsModule,
+    VouchersModule,
+    DiscountsModule,
+    WaitlistSignupsModule,
   ],
   // The global guard, pipe, interceptors and filter: request-pipeline.ts lists them in order.
   providers: [...NEST_STEPS],

@@ -29,6 +29,14 @@ import { IssuedTicketDto } from './common/dto/issued-ticket.dto';
 import { ISSUED_TICKET_FIELDS } from './issued-tickets/issued-ticket.fields';
 import { OrderDto } from './orders/dto/order.dto';
 import { ORDER_FIELDS } from './orders/order.fields';
+import { DiscountDto } from './discounts/dto/discount.dto';
+import { DISCOUNT_FIELDS } from './discounts/discount.fields';
+import { ProductDto } from './products/dto/product.dto';
+import { PRODUCT_FIELDS } from './products/product.fields';
+import { VoucherCodeDto, VoucherDto } from './vouchers/dto/voucher.dto';
+import { VOUCHER_CODE_FIELDS, VOUCHER_FIELDS } from './vouchers/voucher.fields';
+import { WaitlistSignupDto } from './waitlist-signups/dto/waitlist-signup.dto';
+import { WAITLIST_SIGNUP_FIELDS } from './waitlist-signups/waitlist-signup.fields';
 
 /**
  * A resource's JSON is described twice: by its field table, which writes the bytes, and by its
@@ -185,6 +193,11 @@ const RESOURCES: [name: string, fields: Fields, dto: Type][] = [
   ['event series', EVENT_SERIES_FIELDS, EventSeriesDto],
   ['check-in', CHECK_IN_FIELDS, CheckInDto],
   ['change', CHANGE_FIELDS, ChangeDto],
+  ['product', PRODUCT_FIELDS, ProductDto],
+  ['voucher', VOUCHER_FIELDS, VoucherDto],
+  ['voucher code', VOUCHER_CODE_FIELDS, VoucherCodeDto],
+  ['discount', DISCOUNT_FIELDS, DiscountDto],
+  ['waitlist signup', WAITLIST_SIGNUP_FIELDS, WaitlistSignupDto],
 ];
 
 describe('each resource described once: field table and response DTO agree', () => {

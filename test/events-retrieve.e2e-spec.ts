@@ -512,9 +512,11 @@ describe('GET /v1/events/{event_id}', () => {
         .event_summary;
       expect(summary).toEqual({
         id: `ev_${event.id}`,
+        event_series_id: res.body.event_series_id,
         name: res.body.name,
         start_date: res.body.start,
         end_date: res.body.end,
+        venue: res.body.venue,
       });
     },
   );

@@ -201,6 +201,18 @@ describe('hostile input, property-based (FUZZ_SEED reproduces a run)', () => {
       await f.event(b.id, { name: B_EVENT_NAME }),
       await f.event(b.id, { name: B_EVENT_NAME }),
     ];
+    // A's catalogue (voucher vo_1, a signup on es_1, A's first series), and B's, whose names and
+    // codes must never show to A.
+    await f.voucher(a.id, {}, { codes: 2 });
+    await f.product(a.id);
+    await f.discount(a.id);
+    await f.signup(a.id, aEvents[0].eventSeriesId);
+    await f.product(b.id, { name: 'Bea Secret Poster' });
+    await f.voucher(b.id, { name: 'Bea Secret Voucher' }, { codes: 1 });
+    await f.discount(b.id, { code: 'BEASECRET', name: 'Bea Secret Deal' });
+    await f.signup(b.id, bEvents[0].eventSeriesId, {
+      email: 'bea.waiting@secret.example',
+    });
     const aOrders = [];
     const bOrders = [];
     // Interleaved in ids and in time, so that a leak would land inside A's pages.
@@ -237,6 +249,8 @@ describe('hostile input, property-based (FUZZ_SEED reproduces a run)', () => {
       B_EMAIL,
       B_EVENT_NAME,
       'Bea Secret',
+      'BEASECRET',
+      'bea.waiting@secret.example',
     ];
     bSecrets = tokens.map((token) => ({
       token,

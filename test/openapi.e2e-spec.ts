@@ -114,6 +114,18 @@ describe('openapi.json', () => {
       '/v1/issued_tickets': 'listIssuedTickets',
       '/v1/issued_tickets/{issued_ticket_id}': 'retrieveIssuedTicket',
       '/v1/overview': 'getOverview',
+      '/v1/products': 'listProducts',
+      '/v1/products/{product_id}': 'retrieveProduct',
+      '/v1/vouchers': 'listVouchers',
+      '/v1/vouchers/{voucher_id}': 'retrieveVoucher',
+      '/v1/vouchers/{voucher_id}/codes': 'listVoucherCodes',
+      '/v1/vouchers/{voucher_id}/codes/{code_id}': 'retrieveVoucherCode',
+      '/v1/discounts': 'listDiscounts',
+      '/v1/discounts/{discount_id}': 'retrieveDiscount',
+      '/v1/event_series/{event_series_id}/waitlist_signups':
+        'listEventSeriesWaitlistSignups',
+      '/v1/event_series/{event_series_id}/waitlist_signups/{signup_id}':
+        'retrieveEventSeriesWaitlistSignup',
     });
   });
 

@@ -18,6 +18,7 @@ describe('GET /v1/orders/{order_id}', () => {
   let london: Order;
   let yen: Order;
   let londonEventId: number;
+  let tokyoSeriesId: number;
   let londonSeriesId: number;
   let tokyoEventId: number;
   let foreign: Order;
@@ -37,6 +38,8 @@ describe('GET /v1/orders/{order_id}', () => {
       startAt: 1_781_980_200,
       endAt: 1_781_991_000,
       timezone: 'Europe/London',
+      venueName: 'Ronnie’s Basement',
+      venuePostalCode: 'W1D 4HT',
     });
     londonEventId = summer.id;
     londonSeriesId = summer.eventSeriesId;
@@ -48,6 +51,7 @@ describe('GET /v1/orders/{order_id}', () => {
       timezone: 'Asia/Tokyo',
     });
     tokyoEventId = tokyo.id;
+    tokyoSeriesId = tokyo.eventSeriesId;
 
     london = await f.order(office.id, summer.id, {
       status: 'completed',
@@ -61,6 +65,8 @@ describe('GET /v1/orders/{order_id}', () => {
       createdAt: 1_750_000_000,
       updatedAt: 1_750_000_600,
       buyerName: 'Jane Doe',
+      buyerFirstName: 'Jane',
+      buyerLastName: 'Doe',
       buyerEmail: 'Jane.Doe@Example.com',
       buyerPhone: '+44 20 7946 0000',
       address1: '12 High Street',
@@ -195,6 +201,8 @@ describe('GET /v1/orders/{order_id}', () => {
           { question: 'Dietary requirements', answer: null },
         ],
         email: 'Jane.Doe@Example.com',
+        first_name: 'Jane',
+        last_name: 'Doe',
         name: 'Jane Doe',
         phone: '+44 20 7946 0000',
       },
@@ -202,6 +210,7 @@ describe('GET /v1/orders/{order_id}', () => {
       currency: { code: 'gbp', base_multiplier: 100 },
       event_summary: {
         id: `ev_${londonEventId}`,
+        event_series_id: `es_${londonSeriesId}`,
         name: 'Summer Jazz Night',
         start_date: {
           date: '2026-06-20',
@@ -219,6 +228,7 @@ describe('GET /v1/orders/{order_id}', () => {
           timezone: '+01:00',
           unix: 1_781_991_000,
         },
+        venue: { name: 'Ronnie’s Basement', postal_code: 'W1D 4HT' },
       },
       issued_tickets: [
         {
@@ -274,6 +284,7 @@ describe('GET /v1/orders/{order_id}', () => {
           id: `li_${li1}`,
           booking_fee: 200,
           description: 'General Admission',
+          item_id: null,
           type: 'ticket',
           total: 5200,
           value: 5000,
@@ -284,6 +295,7 @@ describe('GET /v1/orders/{order_id}', () => {
           id: `li_${li2}`,
           booking_fee: 0,
           description: 'VAT 20%',
+          item_id: null,
           type: 'tax',
           total: 1040,
           value: 1040,
@@ -326,6 +338,8 @@ describe('GET /v1/orders/{order_id}', () => {
         },
         custom_questions: [],
         email: 'taro@example.jp',
+        first_name: null,
+        last_name: null,
         name: 'Taro Yamada',
         phone: null,
       },
@@ -333,6 +347,7 @@ describe('GET /v1/orders/{order_id}', () => {
       currency: { code: 'jpy', base_multiplier: 1 },
       event_summary: {
         id: `ev_${tokyoEventId}`,
+        event_series_id: `es_${tokyoSeriesId}`,
         name: 'New Year Taiko',
         start_date: {
           date: '2027-01-01',
@@ -350,6 +365,7 @@ describe('GET /v1/orders/{order_id}', () => {
           timezone: '+09:00',
           unix: 1_798_740_000,
         },
+        venue: { name: null, postal_code: null },
       },
       issued_tickets: [],
       line_items: [
@@ -358,6 +374,7 @@ describe('GET /v1/orders/{order_id}', () => {
           id: `li_${li1}`,
           booking_fee: 0,
           description: 'Standing',
+          item_id: null,
           type: 'ticket',
           total: 3000,
           value: 3000,

@@ -44,6 +44,9 @@ describe('protocol and query abuse on every route', () => {
     const f = new Factory(t.dataSource);
     const { office, event } = await f.tenant(KEY);
     await f.order(office.id, event.id);
+    // What the nested routes need: voucher vo_1, and a signup on the event's series (es_1).
+    await f.voucher(office.id, {}, { codes: 1 });
+    await f.signup(office.id, event.eventSeriesId);
     port = await portOf(t.server);
   });
   afterAll(() => t.close());

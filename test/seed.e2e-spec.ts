@@ -41,7 +41,7 @@ async function dump(dataSource: DataSource) {
           typeof value === 'boolean'
             ? Number(value)
             : typeof value === 'string' &&
-                /^((created|updated|voided|revoked|start|end|check_in)_at|completed_revenue)$/.test(
+                /^((created|updated|voided|revoked|start|end|check_in|expires)_at|completed_revenue)$/.test(
                   column,
                 )
               ? Number(value)

@@ -390,6 +390,34 @@ describe('sync horizon, change feed and the development writer', () => {
       expect(await changeHead(ds, office)).toBe(after);
     });
 
+    it('writes a new order as the connectors read it: its buyer’s names, its ticket line’s type', async () => {
+      const [created] = await writer.newOrder(`ev_${eventId}`, {
+        random: () => 0.25,
+      });
+      const id = Number(created.resource_id.replace('or_', ''));
+      const [order] = await ds.query<Record<string, unknown>[]>(
+        `SELECT buyer_name, buyer_first_name, buyer_last_name FROM orders WHERE id = ${id}`,
+      );
+      expect(order.buyer_name).toBe(
+        `${String(order.buyer_first_name)} ${String(order.buyer_last_name)}`,
+      );
+      const lines = await ds.query<{ type: string; ticket_type_id: unknown }[]>(
+        `SELECT type, ticket_type_id FROM line_items WHERE order_id = ${id} ORDER BY id`,
+      );
+      const [type] = await ds.query<{ id: unknown }[]>(
+        `SELECT id FROM ticket_types WHERE event_id = ${eventId} ORDER BY sort_order, id LIMIT 1`,
+      );
+      expect(
+        lines.map((li) => [
+          li.type,
+          li.ticket_type_id === null ? null : Number(li.ticket_type_id),
+        ]),
+      ).toEqual([
+        ['ticket', type === undefined ? null : Number(type.id)],
+        ['tax', null],
+      ]);
+    });
+
     it('prints, per change, exactly the entries it wrote: a new order, a cancellation, an edit, a deletion', async () => {
       const created = await writer.newOrder(`ev_${eventId}`, {
         random: () => 0.5,
@@ -476,16 +504,31 @@ describe('upgrading: orders.updated_at is backfilled', () => {
       "INSERT INTO box_offices (name, created_at) VALUES ('Upgrade', 1700000000) RETURNING id",
     );
     const event = (await f.event(office)).id;
-    // The factory writes in import mode, which needs the new tables: plain saves here.
-    const repository = before.getRepository('Order');
-    const behind = await repository.save(
-      f['orderFields'](office, event, { createdAt: 1_750_000_000 }),
-    );
-    const ahead = await repository.save(
-      f['orderFields'](office, event, { createdAt: 1_750_000_000 }),
-    );
+    // Orders and tickets as that release's writers wrote them: its columns only, plain SQL.
+    const order = async (barcode: string) => {
+      const [{ id }] = await before.query<{ id: number }[]>(
+        `INSERT INTO orders (box_office_id, event_id, status, currency, subtotal, tax, total,
+           refund_amount, created_at, updated_at, buyer_name, buyer_email, buyer_email_lookup,
+           address_1, buyer_custom_questions, payment_method_type)
+         VALUES (${office}, ${event}, 'completed', 'gbp', 5200, 1040, 6240, 0, 1750000000,
+           1750000060, 'Jane Doe', 'jane@example.com', 'jane@example.com', '12 High Street',
+           '[]', 'stripe') RETURNING id`,
+      );
+      for (const n of [1, 2]) {
+        await before.query(
+          `INSERT INTO issued_tickets (box_office_id, order_id, event_id, status, barcode,
+             barcode_url, qr_code_url, description, custom_questions, created_at, updated_at)
+           VALUES (${office}, ${id}, ${event}, 'valid', '${barcode}${n}',
+             'https://cdn.boxoffice.example/b.png', 'https://cdn.boxoffice.example/q.png',
+             'General Admission', '[]', 1750000000, 1750000000)`,
+        );
+      }
+      return { id: Number(id) };
+    };
+    const behind = await order('BEHIND');
+    const ahead = await order('AHEAD');
     await before.query(
-      `UPDATE issued_tickets SET updated_at = 1750009999 WHERE order_id = ${(behind as { id: number }).id}`,
+      `UPDATE issued_tickets SET updated_at = 1750009999 WHERE order_id = ${behind.id}`,
     );
     await before.destroy();
 
@@ -495,8 +538,8 @@ describe('upgrading: orders.updated_at is backfilled', () => {
         'SELECT id, updated_at FROM orders ORDER BY id',
       );
       expect(times.map((t) => [Number(t.id), Number(t.updated_at)])).toEqual([
-        [(behind as { id: number }).id, 1_750_009_999],
-        [(ahead as { id: number }).id, 1_750_000_060],
+        [behind.id, 1_750_009_999],
+        [ahead.id, 1_750_000_060],
       ]);
       expect(await after.query('SELECT * FROM changes')).toEqual([]);
     } finally {

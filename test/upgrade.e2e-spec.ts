@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
+import { LineItemSubjects1766110000000 } from '../src/database/migrations/1766110000000-LineItemSubjects';
 import { basicAuth, startOn } from './utils/create-test-app';
 import {
   durableTestDatabase,
@@ -43,7 +44,10 @@ const served = read<
  */
 const ADDED_SINCE_RELEASE_1 = {
   order: ['updated_at'],
+  buyerDetails: ['first_name', 'last_name'],
+  eventSummary: ['event_series_id', 'venue'],
   issuedTicket: ['ticket_type_id', 'event_series_id', 'checked_in'],
+  lineItem: ['item_id'],
 };
 
 type Json = Record<string, unknown>;
@@ -63,8 +67,13 @@ function withoutAddedFields(body: string): string | null {
   ) as Json[];
   for (const order of orders) {
     strip(order, ADDED_SINCE_RELEASE_1.order);
+    strip(order.buyer_details as Json, ADDED_SINCE_RELEASE_1.buyerDetails);
+    strip(order.event_summary as Json, ADDED_SINCE_RELEASE_1.eventSummary);
     for (const ticket of order.issued_tickets as Json[]) {
       strip(ticket, ADDED_SINCE_RELEASE_1.issuedTicket);
+    }
+    for (const item of order.line_items as Json[]) {
+      strip(item, ADDED_SINCE_RELEASE_1.lineItem);
     }
   }
   return complete ? JSON.stringify(parsed) : null;
@@ -165,6 +174,69 @@ describe('upgrading a database of the previous release', () => {
     expect(series).toMatchObject({ total_occurrences: 1 });
   });
 
+  it('gives the fields the connectors read where the data can say, null where it cannot', async () => {
+    // Release 1 had no ticket types, products, codes or discounts, nor buyers' first names.
+    const orders = await all(`/v1/orders`, served[0].key);
+    expect(orders.length).toBeGreaterThan(0);
+    for (const order of orders) {
+      const buyer = order.buyer_details as Json;
+      expect([buyer.first_name, buyer.last_name]).toEqual([null, null]);
+      for (const item of order.line_items as Json[]) {
+        expect([order.id, item.id, item.item_id]).toEqual([
+          order.id,
+          item.id,
+          null,
+        ]);
+      }
+      // Each event a series of its own (migration EventSeries); no venue was ever set.
+      const summary = order.event_summary as Json;
+      expect(summary.event_series_id).toBe(
+        String(summary.id).replace('ev_', 'es_'),
+      );
+      expect(summary.venue).toEqual({ name: null, postal_code: null });
+    }
+  });
+
+  it('serves the connectors’ new lists, empty, and series with no vouchers', async () => {
+    const key = served[0].key;
+    for (const path of ['/v1/products', '/v1/vouchers', '/v1/discounts']) {
+      const res = await fetch(base + path, {
+        headers: { Authorization: basicAuth(key) },
+      });
+      expect([path, res.status, await res.json()]).toEqual([
+        path,
+        200,
+        { data: [], links: { next: null, previous: null } },
+      ]);
+    }
+    for (const series of await all('/v1/event_series', key)) {
+      expect(series.voucher_ids).toEqual([]);
+      const signups = await fetch(
+        `${base}/v1/event_series/${String(series.id)}/waitlist_signups`,
+        { headers: { Authorization: basicAuth(key) } },
+      );
+      expect(((await signups.json()) as { data: unknown[] }).data).toEqual([]);
+    }
+  });
+
+  /** Every item of a list, following links.next. */
+  async function all(start: string, key: string): Promise<Json[]> {
+    const items: Json[] = [];
+    let path: string | null = start;
+    while (path !== null) {
+      const res: Response = await fetch(base + path, {
+        headers: { Authorization: basicAuth(key) },
+      });
+      const page = (await res.json()) as {
+        data: Json[];
+        links: { next: string | null };
+      };
+      items.push(...page.data);
+      path = page.links.next;
+    }
+    return items;
+  }
+
   it(`serves every list page and every order (${served.length} responses) byte for byte as the previous release did, with the fields added since`, async () => {
     expect(served.filter((r) => r.path.startsWith('/v1/orders/'))).toHaveLength(
       release1.tables.orders.length,
@@ -184,5 +256,83 @@ describe('upgrading a database of the previous release', () => {
       }
     }
     expect(differing).toEqual([]);
+  });
+});
+
+// docs/API.md, Upgrading (LineItemSubjects1766110000000): an existing ticket line names the ticket
+// type of its order's event named as the line is, when exactly one type has that name; any other
+// line names nothing.
+describe('upgrading line items: what a ticket line sold, where the data can say', () => {
+  let database: TestDatabase;
+
+  afterAll(() => database?.drop());
+
+  it('names the one ticket type of the event named as the line, and nothing when two or none are', async () => {
+    database = await durableTestDatabase();
+    const before = MIGRATIONS.slice(
+      0,
+      MIGRATIONS.indexOf(LineItemSubjects1766110000000),
+    );
+    const release = await openWithMigrations(database.url, [
+      InitialSchema1763800000000,
+    ]);
+    await load(release, release1.tables);
+    await release.destroy();
+    const previous = await openWithMigrations(database.url, before);
+    // Types for two events: one named as their ticket lines, two of one name for the other.
+    const orders = release1.tables.orders;
+    const lines = release1.tables.line_items;
+    const eventOf = new Map(orders.map((o) => [o.id, o.event_id]));
+    const ticketLines = lines.filter((li) => li.type === 'ticket');
+    const [named, ambiguous] = [
+      ...new Set(ticketLines.map((li) => eventOf.get(li.order_id))),
+    ];
+    const descriptionOf = (event: unknown) =>
+      ticketLines.find((li) => eventOf.get(li.order_id) === event)!
+        .description as string;
+    const insertType = (event: unknown, name: string) =>
+      previous.query(
+        `INSERT INTO ticket_types (event_id, name, price, booking_fee, min_per_order, max_per_order,
+           quantity_total, status, type, sort_order) VALUES (${Number(event)}, '${name.replace(/'/g, "''")}',
+           1000, 0, 1, 10, 100, 'on_sale', 'paid', 1) RETURNING id`,
+      ) as Promise<{ id: number }[]>;
+    const [{ id: typeId }] = await insertType(named, descriptionOf(named));
+    await insertType(ambiguous, descriptionOf(ambiguous));
+    await insertType(ambiguous, descriptionOf(ambiguous));
+    await previous.destroy();
+
+    const migrated = await openWithMigrations(database.url, MIGRATIONS);
+    try {
+      const rows = await migrated.query<
+        {
+          id: number;
+          order_id: number;
+          type: string;
+          description: string;
+          ticket_type_id: number | null;
+        }[]
+      >(
+        'SELECT id, order_id, type, description, ticket_type_id FROM line_items ORDER BY id',
+      );
+      expect(rows).toHaveLength(lines.length);
+      for (const row of rows) {
+        const event = eventOf.get(row.order_id);
+        const expected =
+          row.type === 'ticket' &&
+          event === named &&
+          row.description === descriptionOf(named)
+            ? Number(typeId)
+            : null;
+        expect([
+          row.id,
+          row.ticket_type_id === null ? null : Number(row.ticket_type_id),
+        ]).toEqual([row.id, expected]);
+      }
+      expect(
+        rows.filter((row) => row.ticket_type_id !== null).length,
+      ).toBeGreaterThan(0);
+    } finally {
+      await migrated.destroy();
+    }
   });
 });

@@ -49,7 +49,9 @@ export const USAGE = `npm run bench -- [options]
                     firstpoll, getpoll, eventpoll, eventgetpoll (revalidations
                     answered 304, ours only); doorrush, doorrush200 (door scans
                     recorded: POST /v1/check_ins, ours and ours2); walkscans (the
-                    walk while the rush runs at 200 scans/s, ours only)
+                    walk while the rush runs at 200 scans/s, ours only); products,
+                    vouchers, codes, discounts, waitlists, productpoll (the
+                    connectors' other streams, ours only)
   --servers a,b     subset of: bare, ceiling, ours, metrics, ours2, ours4, typical
                     (ours4: the walk on four workers, only when named here; metrics: ours
                     with METRICS_TOKEN set and scraped each second, on retrieve and walk)

@@ -266,6 +266,22 @@ export function targets(
     '≥ 500',
     (v) => v >= 500,
   );
+  // Every stream Ticket Tailor's connectors read: each new list at 500 pages a second.
+  for (const [scenario, what] of [
+    ['products', 'products list'],
+    ['vouchers', 'vouchers list'],
+    ['codes', "a voucher's codes"],
+    ['discounts', 'discounts list'],
+    ['waitlists', "a series' waitlist signups"],
+  ] as const) {
+    add(
+      `${what} req/s (1 process)`,
+      `req/s, ${scenario} @10`,
+      ours(scenario)?.rps ?? NaN,
+      '≥ 500',
+      (v) => v >= 500,
+    );
+  }
   add(
     "a series' dates: nested ÷ filtered",
     'req/s ratio @10, seriesevents ÷ seriesfilter',

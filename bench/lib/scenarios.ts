@@ -39,6 +39,12 @@ export const SCENARIO_NAMES = [
   'doorrush',
   'doorrush200',
   'walkscans',
+  'products',
+  'vouchers',
+  'codes',
+  'discounts',
+  'waitlists',
+  'productpoll',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -73,6 +79,15 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
     'door rush: POST /v1/check_ins by barcode, each scanner its own tickets, 3% scanned twice',
   doorrush200: 'door rush, paced at 200 scans/s',
   walkscans: 'cursor walk while the door rush runs at 200 scans/s',
+  products: 'products list, a page (and by status)',
+  vouchers: 'vouchers list, a page',
+  codes:
+    "a voucher's codes, nested: /v1/vouchers/{id}/codes, cursors among them",
+  discounts: 'discounts list, a page (and by code)',
+  waitlists:
+    "a series' waitlist signups, nested: /v1/event_series/{id}/waitlist_signups",
+  productpoll:
+    'products list, revalidated (304 from the data and catalogue versions)',
 };
 
 /** The paced door rush's rate, scans per second over all connections. */
@@ -92,6 +107,12 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'doorrush',
   'doorrush200',
   'walkscans',
+  'products',
+  'vouchers',
+  'codes',
+  'discounts',
+  'waitlists',
+  'productpoll',
 ]);
 
 /** The orders' scenarios, the only ones the framework-free baseline serves (bench/bare.ts). */
@@ -150,6 +171,12 @@ export interface DatasetFacts {
   seriesCount: number;
   checkIns: number;
   ticketDeep99Position: number;
+  /** What the connectors read besides: the benchmarked box office's rows of each. */
+  products: number;
+  vouchers: number;
+  codes: number;
+  discounts: number;
+  signups: number;
 }
 
 const DAY = 86_400;
@@ -404,6 +431,7 @@ export async function buildScenarios(
     deepWindow,
   );
   const series = await seriesScenarios(db, boxOfficeId, random);
+  const catalogue = await catalogueScenarios(db, boxOfficeId, random);
 
   // Sync walk: keyed cursors (id@updated_at) anywhere in the first 100 pages in updated_at order.
   const byUpdate = await db.all<{
@@ -495,6 +523,7 @@ export async function buildScenarios(
     ...events.scenarios,
     ...tickets.scenarios,
     ...series.scenarios,
+    ...catalogue.scenarios,
     {
       name: 'syncwalk',
       title: SCENARIO_TITLES.syncwalk,
@@ -543,6 +572,7 @@ export async function buildScenarios(
       ticketDeep99Position: tickets.deep99Position,
       seriesCount: series.count,
       checkIns: series.checkIns,
+      ...catalogue.counts,
     },
   };
 }
@@ -819,6 +849,125 @@ async function doorRushScenarios(
   ];
 }
 
+/**
+ * What Ticket Tailor's connectors read besides (each a stream of Airbyte's connector): the
+ * products, vouchers and discounts lists (a box office has a page of each, at any number of
+ * orders), a voucher's codes through cursors among them, a series' waitlist signups, and the
+ * products list revalidated as a poller sends it.
+ */
+async function catalogueScenarios(
+  db: BenchDb,
+  boxOfficeId: number,
+  random: () => number,
+): Promise<{
+  scenarios: Scenario[];
+  counts: Pick<
+    DatasetFacts,
+    'products' | 'vouchers' | 'codes' | 'discounts' | 'signups'
+  >;
+}> {
+  const countOf = (table: string) =>
+    count(db, `SELECT count(*) AS n FROM ${table} WHERE box_office_id = ?`, [
+      boxOfficeId,
+    ]);
+  const counts = {
+    products: await countOf('products'),
+    vouchers: await countOf('vouchers'),
+    codes: await countOf('voucher_codes'),
+    discounts: await countOf('discounts'),
+    signups: await countOf('waitlist_signups'),
+  };
+  for (const [what, n] of Object.entries(counts)) {
+    if (n === 0) throw new Error(`box office 1 has no ${what}: seed again`);
+  }
+  // A voucher's codes: its first page, and pages from a cursor among its codes.
+  const codes = await db.all<{
+    id: number | string;
+    voucher_id: number | string;
+  }>(
+    'SELECT id, voucher_id FROM voucher_codes WHERE box_office_id = ? ORDER BY voucher_id, created_at DESC, id DESC',
+    [boxOfficeId],
+  );
+  const codePaths = [
+    ...new Set(
+      codes.map((c) => `/v1/vouchers/vo_${Number(c.voucher_id)}/codes`),
+    ),
+    ...pick(
+      codes.map((_, i) => i),
+      200,
+      random,
+    ).map(
+      (i) =>
+        `/v1/vouchers/vo_${Number(codes[i].voucher_id)}/codes?starting_after=vc_${Number(codes[i].id)}`,
+    ),
+  ];
+  const [discount] = await db.all<{ code: string }>(
+    'SELECT code FROM discounts WHERE box_office_id = ? ORDER BY id LIMIT 1',
+    [boxOfficeId],
+  );
+  const waitlisted = (
+    await db.all<{ id: number | string }>(
+      'SELECT DISTINCT event_series_id AS id FROM waitlist_signups WHERE box_office_id = ? ORDER BY 1',
+      [boxOfficeId],
+    )
+  ).map((row) => Number(row.id));
+  const none = new Map<string, number>();
+  const ok = { okStatuses: [200], expected: none };
+  const productPages = [
+    '/v1/products',
+    '/v1/products?status=available,sold_out',
+  ];
+  return {
+    counts,
+    scenarios: [
+      {
+        name: 'products',
+        title: SCENARIO_TITLES.products,
+        paths: productPages,
+        ...ok,
+      },
+      {
+        name: 'vouchers',
+        title: SCENARIO_TITLES.vouchers,
+        paths: ['/v1/vouchers'],
+        ...ok,
+      },
+      {
+        name: 'codes',
+        title: SCENARIO_TITLES.codes,
+        paths: shuffle(codePaths, random),
+        ...ok,
+      },
+      {
+        name: 'discounts',
+        title: SCENARIO_TITLES.discounts,
+        // The code filter as a client types it, another letter case.
+        paths: [
+          '/v1/discounts',
+          `/v1/discounts?code=${encodeURIComponent(discount.code.toLowerCase())}`,
+        ],
+        ...ok,
+      },
+      {
+        name: 'waitlists',
+        title: SCENARIO_TITLES.waitlists,
+        paths: shuffle(waitlisted, random).map(
+          (id) => `/v1/event_series/es_${id}/waitlist_signups`,
+        ),
+        ...ok,
+      },
+      {
+        name: 'productpoll',
+        title: SCENARIO_TITLES.productpoll,
+        paths: productPages,
+        okStatuses: [304],
+        expected: none,
+        revalidate: true,
+      },
+    ],
+  };
+}
+
 /** The scenarios named with --scenarios (all of them when none is named). */
 export function selectScenarios(
   all: readonly Scenario[],
@@ -842,6 +991,8 @@ export function describeFacts(facts: DatasetFacts): string {
     `${facts.events} events with > 100 orders); ` +
     `${n(facts.eventCount)} events, ${n(facts.tickets)} issued tickets ` +
     `(deep cursors at ${n(facts.ticketDeep99Position)}), ` +
-    `${n(facts.seriesCount)} series, ${n(facts.checkIns)} check-ins`
+    `${n(facts.seriesCount)} series, ${n(facts.checkIns)} check-ins; ` +
+    `${n(facts.products)} products, ${n(facts.vouchers)} vouchers with ${n(facts.codes)} codes, ` +
+    `${n(facts.discounts)} discounts, ${n(facts.signups)} waitlist signups`
   );
 }

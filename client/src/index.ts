@@ -13,6 +13,11 @@ export type IssuedTicket = components['schemas']['IssuedTicket'];
 export type EventSeries = components['schemas']['EventSeries'];
 export type CheckIn = components['schemas']['CheckIn'];
 export type Overview = components['schemas']['Overview'];
+export type Product = components['schemas']['Product'];
+export type Voucher = components['schemas']['Voucher'];
+export type VoucherCode = components['schemas']['VoucherCode'];
+export type Discount = components['schemas']['Discount'];
+export type WaitlistSignup = components['schemas']['WaitlistSignup'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 /** An entry of the change feed (docs/API.md, GET /v1/changes). */
 export type Change = components['schemas']['Change'];

@@ -184,6 +184,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/event_series/{event_series_id}/waitlist_signups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a series' waitlist signups
+         * @description Newest first (created_at, then id, descending). An unknown series is not found; a cursor naming a signup of another series is an INVALID_CURSOR.
+         */
+        get: operations["listEventSeriesWaitlistSignups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event_series/{event_series_id}/waitlist_signups/{signup_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one waitlist signup of a series
+         * @description The same object as in the list; not found unless the signup belongs to the series.
+         */
+        get: operations["retrieveEventSeriesWaitlistSignup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/issued_tickets": {
         parameters: {
             query?: never;
@@ -260,6 +300,166 @@ export interface paths {
          * @description The same object as in the list; another box office’s check-in is not found.
          */
         get: operations["retrieveCheckIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's products
+         * @description Add-ons sold beside tickets, newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters.
+         */
+        get: operations["listProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/products/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one product
+         * @description The same object as its entry in the list; another box office’s product is not found.
+         */
+        get: operations["retrieveProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vouchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's vouchers
+         * @description Gift vouchers and credit, each a batch of codes of one value, newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous.
+         */
+        get: operations["listVouchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vouchers/{voucher_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one voucher
+         * @description The same object as its entry in the list; another box office’s voucher is not found.
+         */
+        get: operations["retrieveVoucher"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vouchers/{voucher_id}/codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a voucher's codes
+         * @description Newest first (created_at, then id, descending). An unknown voucher is not found; a cursor naming another voucher’s code is an INVALID_CURSOR.
+         */
+        get: operations["listVoucherCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vouchers/{voucher_id}/codes/{code_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one code of a voucher
+         * @description The same object as in the list; not found unless the code belongs to the voucher.
+         */
+        get: operations["retrieveVoucherCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's discounts
+         * @description Discount codes, newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters.
+         */
+        get: operations["listDiscounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/discounts/{discount_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one discount
+         * @description The same object as its entry in the list; another box office’s discount is not found.
+         */
+        get: operations["retrieveDiscount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -349,7 +549,20 @@ export interface components {
              * @example jane.doe@example.com
              */
             email: string;
-            /** @example Jane Doe */
+            /**
+             * @description First name
+             * @example Jane
+             */
+            first_name: string | null;
+            /**
+             * @description Last name
+             * @example Doe
+             */
+            last_name: string | null;
+            /**
+             * @description Full name: the first and last names joined, when both are set
+             * @example Jane Doe
+             */
             name: string;
             /**
              * @description Phone number
@@ -406,13 +619,32 @@ export interface components {
              */
             unix: number;
         };
+        Venue: {
+            /**
+             * @description Venue name
+             * @example Royal Albert Hall
+             */
+            name: string | null;
+            /**
+             * @description Venue postal code
+             * @example SW7 2AP
+             */
+            postal_code: string | null;
+        };
         EventSummary: {
             /** @example ev_1 */
             id: string;
+            /**
+             * @description The event’s series
+             * @example es_1
+             */
+            event_series_id: string;
             /** @example Summer Jazz Night */
             name: string;
             start_date: components["schemas"]["DateObject"];
             end_date: components["schemas"]["DateObject"];
+            /** @description The event’s venue */
+            venue: components["schemas"]["Venue"];
         };
         IssuedTicket: {
             /**
@@ -504,8 +736,13 @@ export interface components {
             booking_fee: number;
             /** @example General Admission */
             description: string;
+            /**
+             * @description What it sold or spent: the ticket type (tt_) of a ticket or void line, the product (pr_) of a product line, the voucher code (vc_) or discount (di_) of a gift_card line; null for the other types, and where the data cannot say
+             * @example tt_1
+             */
+            item_id: string | null;
             /** @enum {string} */
-            type: "ticket" | "transaction_charge" | "void" | "tax" | "gift_card" | "donation";
+            type: "ticket" | "transaction_charge" | "void" | "tax" | "gift_card" | "donation" | "product";
             /**
              * Format: int32
              * @description Total including tax, minor units
@@ -750,18 +987,6 @@ export interface components {
              */
             quantity_in_baskets: number;
         };
-        Venue: {
-            /**
-             * @description Venue name
-             * @example Royal Albert Hall
-             */
-            name: string | null;
-            /**
-             * @description Venue postal code
-             * @example SW7 2AP
-             */
-            postal_code: string | null;
-        };
         Event: {
             /**
              * @description Always "event"
@@ -920,7 +1145,7 @@ export interface components {
              * @description The most tickets one date may sell in all; null for no limit beyond its ticket types’
              */
             default_max_tickets_sold_per_occurrence: number | null;
-            /** @description Always empty: this service models no vouchers */
+            /** @description The vouchers usable on it, by id: those naming it, and its box office’s usable on any event */
             voucher_ids: string[];
             /** @description The start of its first date whose end is after the request, in events’ list order; null when none is */
             next_occurrence_date: {
@@ -1296,6 +1521,343 @@ export interface components {
              */
             event_occurrences_draft: number;
         };
+        Product: {
+            /**
+             * @description Always "product"
+             * @example product
+             * @enum {string}
+             */
+            object: "product";
+            /** @example pr_1 */
+            id: string;
+            /** @example Souvenir programme */
+            name: string;
+            /** @description Description */
+            description: string | null;
+            /**
+             * Format: int32
+             * @description Price of one, minor units of its currency
+             * @example 800
+             */
+            price: number;
+            /**
+             * @example gbp
+             * @enum {string}
+             */
+            currency: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
+            /** @enum {string} */
+            status: "available" | "unavailable" | "sold_out";
+            /**
+             * @description How the buyer receives it
+             * @enum {string}
+             */
+            fulfilment_type: "collect_at_venue" | "delivery" | "digital";
+            /**
+             * @description "true" when it names no series: sold with every series
+             * @enum {string}
+             */
+            linked_to_all_event_series: "true" | "false";
+            /** @description The series it is sold with, by id; [] when linked to all of them */
+            event_series_ids: string[];
+            /**
+             * Format: int32
+             * @description Units in completed orders: the Σ quantity of the product line items naming it
+             */
+            quantity_sold: number;
+            /** @description When it was created, in the box office’s time zone */
+            created_at: components["schemas"]["DateObject"];
+            /** @description When what it shows last changed (not its sales), in the box office’s time zone */
+            updated_at: components["schemas"]["DateObject"];
+        };
+        ProductListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/products?starting_after=pr_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        ProductList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["Product"][];
+            links: components["schemas"]["ProductListLinks"];
+        };
+        Voucher: {
+            /**
+             * @description Always "voucher"
+             * @example voucher
+             * @enum {string}
+             */
+            object: "voucher";
+            /** @example vo_1 */
+            id: string;
+            /** @example Gift voucher */
+            name: string;
+            /** @enum {string} */
+            type: "gift_card" | "credit";
+            /**
+             * Format: int32
+             * @description What each code was issued with, minor units of its currency
+             * @example 2500
+             */
+            value: number;
+            /**
+             * @example gbp
+             * @enum {string}
+             */
+            currency: "gbp" | "usd" | "eur" | "sgd" | "aud" | "brl" | "cad" | "czk" | "dkk" | "hkd" | "huf" | "ils" | "jpy" | "myr" | "mxn" | "nok" | "nzd" | "php" | "pln" | "rub" | "sek" | "chf" | "twd" | "thb" | "try";
+            /** @description When its codes expire (they cannot be spent from that instant), in the box office’s time zone; null when they never do */
+            expiry: {
+                /**
+                 * Format: date
+                 * @description Local date
+                 * @example 2026-06-20
+                 */
+                date: string;
+                /**
+                 * @description Local date and time in English, 12-hour clock
+                 * @example Sat 20 Jun 2026 7:30 PM
+                 */
+                formatted: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 local date-time with its UTC offset
+                 * @example 2026-06-20T19:30:00+01:00
+                 */
+                iso: string;
+                /**
+                 * @description Local time, 24-hour
+                 * @example 19:30
+                 */
+                time: string;
+                /**
+                 * @description UTC offset at that instant in the event's time zone
+                 * @example +01:00
+                 */
+                timezone: string;
+                /**
+                 * Format: int64
+                 * @description Unix seconds
+                 * @example 1781980200
+                 */
+                unix: number;
+            } | null;
+            /**
+             * @description "true": a code may be spent over several orders; "false": once, whole
+             * @enum {string}
+             */
+            partial_redemption: "true" | "false";
+            /**
+             * Format: int32
+             * @description Its codes
+             */
+            total_codes: number;
+            /**
+             * Format: int32
+             * @description Its codes with value left, while not expired (0 once the voucher has expired)
+             */
+            available_codes: number;
+            /**
+             * @description "true" when it names no series: usable on any event
+             * @enum {string}
+             */
+            usable_on_any_event: "true" | "false";
+            /** @description The series its codes are usable on; [] when usable on any */
+            event_series_ids: string[];
+        };
+        VoucherListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/vouchers?starting_after=vo_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        VoucherList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["Voucher"][];
+            links: components["schemas"]["VoucherListLinks"];
+        };
+        VoucherCode: {
+            /**
+             * @description Always "voucher_code"
+             * @example voucher_code
+             * @enum {string}
+             */
+            object: "voucher_code";
+            /** @example vc_1 */
+            id: string;
+            /**
+             * @description What the buyer types
+             * @example GC-7K2M-QX4P
+             */
+            code: string;
+            /**
+             * @description Its voucher
+             * @example vo_1
+             */
+            voucher_id: string;
+            /**
+             * Format: int32
+             * @description What is left: the voucher’s value less the gift_card line items naming the code in completed orders, never below 0
+             */
+            value: number;
+            /** @description When its codes expire (they cannot be spent from that instant), in the box office’s time zone; null when they never do */
+            expiry: {
+                /**
+                 * Format: date
+                 * @description Local date
+                 * @example 2026-06-20
+                 */
+                date: string;
+                /**
+                 * @description Local date and time in English, 12-hour clock
+                 * @example Sat 20 Jun 2026 7:30 PM
+                 */
+                formatted: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 local date-time with its UTC offset
+                 * @example 2026-06-20T19:30:00+01:00
+                 */
+                iso: string;
+                /**
+                 * @description Local time, 24-hour
+                 * @example 19:30
+                 */
+                time: string;
+                /**
+                 * @description UTC offset at that instant in the event's time zone
+                 * @example +01:00
+                 */
+                timezone: string;
+                /**
+                 * Format: int64
+                 * @description Unix seconds
+                 * @example 1781980200
+                 */
+                unix: number;
+            } | null;
+        };
+        VoucherCodeListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/vouchers/vo_1/codes?starting_after=vc_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        VoucherCodeList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["VoucherCode"][];
+            links: components["schemas"]["VoucherCodeListLinks"];
+        };
+        Discount: {
+            /**
+             * @description Always "discount"
+             * @example discount
+             * @enum {string}
+             */
+            object: "discount";
+            /** @example di_1 */
+            id: string;
+            /** @example Supporters 10% */
+            name: string;
+            /**
+             * @description What the buyer types
+             * @example SUPPORT10
+             */
+            code: string;
+            /** @enum {string} */
+            type: "fixed" | "percentage";
+            /**
+             * Format: int32
+             * @description fixed: minor units off each ticket’s price; percentage: a whole percentage (1–100) off it
+             */
+            face_value_amount: number;
+            /**
+             * Format: int32
+             * @description fixed: minor units off each ticket’s booking fee; percentage: a whole percentage (1–100) off it
+             */
+            booking_fee_amount: number;
+            /** @description The ticket types it applies to; [] for all */
+            ticket_types: string[];
+            /** @description The products it also takes off */
+            products: string[];
+            /**
+             * Format: int32
+             * @description Completed orders whose gift_card line items name it (a discount applies to an order once)
+             */
+            times_used: number;
+        };
+        DiscountListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/discounts?starting_after=di_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        DiscountList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["Discount"][];
+            links: components["schemas"]["DiscountListLinks"];
+        };
+        WaitlistSignup: {
+            /**
+             * @description Always "waitlist_signup"
+             * @example waitlist_signup
+             * @enum {string}
+             */
+            object: "waitlist_signup";
+            /** @example ws_1 */
+            id: string;
+            /**
+             * @description Who is waiting
+             * @example jane.doe@example.com
+             */
+            email: string;
+            /**
+             * @description The date asked for, an event of the series; null for any date
+             * @example ev_1
+             */
+            event_id: string | null;
+            /** @description When they signed up, in the series’ time zone */
+            created_at: components["schemas"]["DateObject"];
+        };
+        WaitlistSignupListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/event_series/es_1/waitlist_signups?starting_after=ws_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        WaitlistSignupList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["WaitlistSignup"][];
+            links: components["schemas"]["WaitlistSignupListLinks"];
+        };
     };
     responses: {
         /** @description UNAUTHORIZED: the API key is missing (where one is needed), malformed, unknown or revoked. The message is the same whatever was wrong. */
@@ -1590,269 +2152,289 @@ export interface operations {
                      *           "id": "or_249",
                      *           "buyer_details": {
                      *             "address": {
-                     *               "address_1": "5 Middle Street",
-                     *               "address_2": "Apt. 709",
-                     *               "address_3": "East Goyette",
-                     *               "postal_code": "DD1 1MZ"
-                     *             },
-                     *             "custom_questions": [
-                     *               {
-                     *                 "question": "How did you hear about this event?",
-                     *                 "answer": "Newsletter"
-                     *               },
-                     *               {
-                     *                 "question": "May we send you news of future events?",
-                     *                 "answer": "No"
-                     *               }
-                     *             ],
-                     *             "email": "kpfannerstill@unlined-toothbrush.co.uk",
-                     *             "name": "Kira Pfannerstill",
-                     *             "phone": null
-                     *           },
-                     *           "created_at": 1782625040,
-                     *           "currency": {
-                     *             "code": "eur",
-                     *             "base_multiplier": 100
-                     *           },
-                     *           "event_summary": {
-                     *             "id": "ev_6",
-                     *             "name": "Techno Marathon",
-                     *             "start_date": {
-                     *               "date": "2026-08-21",
-                     *               "formatted": "Fri 21 Aug 2026 10:00 PM",
-                     *               "iso": "2026-08-21T22:00:00+02:00",
-                     *               "time": "22:00",
-                     *               "timezone": "+02:00",
-                     *               "unix": 1787342400
-                     *             },
-                     *             "end_date": {
-                     *               "date": "2026-08-22",
-                     *               "formatted": "Sat 22 Aug 2026 10:00 AM",
-                     *               "iso": "2026-08-22T10:00:00+02:00",
-                     *               "time": "10:00",
-                     *               "timezone": "+02:00",
-                     *               "unix": 1787385600
-                     *             }
-                     *           },
-                     *           "issued_tickets": [],
-                     *           "line_items": [
-                     *             {
-                     *               "object": "line_item",
-                     *               "id": "li_444",
-                     *               "booking_fee": 1440,
-                     *               "description": "General Admission",
-                     *               "type": "ticket",
-                     *               "total": 19440,
-                     *               "value": 18000,
-                     *               "quantity": 6
-                     *             },
-                     *             {
-                     *               "object": "line_item",
-                     *               "id": "li_445",
-                     *               "booking_fee": 0,
-                     *               "description": "Gift card GC-YA7M-CG0M",
-                     *               "type": "gift_card",
-                     *               "total": -6000,
-                     *               "value": -6000,
-                     *               "quantity": 1
-                     *             }
-                     *           ],
-                     *           "payment_method": {
-                     *             "external_id": null,
-                     *             "id": "pm_1102",
-                     *             "type": "offline",
-                     *             "name": "Pay on the door",
-                     *             "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
-                     *           },
-                     *           "refund_amount": 0,
-                     *           "status": "pending",
-                     *           "status_message": "Awaiting payment",
-                     *           "subtotal": 13440,
-                     *           "tax": 0,
-                     *           "total": 13440,
-                     *           "txn_id": null,
-                     *           "updated_at": 1782625040
-                     *         },
-                     *         {
-                     *           "object": "order",
-                     *           "id": "or_248",
-                     *           "buyer_details": {
-                     *             "address": {
-                     *               "address_1": "149 Bayer Way",
+                     *               "address_1": "3 Rath Brae",
                      *               "address_2": null,
-                     *               "address_3": "Old Gerholdstone",
-                     *               "postal_code": "SL36 76F"
+                     *               "address_3": null,
+                     *               "postal_code": "LU05 91Q"
                      *             },
                      *             "custom_questions": [
                      *               {
                      *                 "question": "How did you hear about this event?",
-                     *                 "answer": "Newsletter"
+                     *                 "answer": "Instagram"
                      *               },
                      *               {
                      *                 "question": "May we send you news of future events?",
                      *                 "answer": "Yes"
                      *               }
                      *             ],
-                     *             "email": "pietro.brekke@proton.me",
-                     *             "name": "Pietro Brekke",
-                     *             "phone": null
+                     *             "email": "SKunze@Trusty-strait.gov.uk",
+                     *             "first_name": "Silas",
+                     *             "last_name": "Kunze",
+                     *             "name": "Silas Kunze",
+                     *             "phone": "01571 198950"
                      *           },
-                     *           "created_at": 1782135214,
+                     *           "created_at": 1782107438,
                      *           "currency": {
-                     *             "code": "thb",
+                     *             "code": "gbp",
                      *             "base_multiplier": 100
                      *           },
                      *           "event_summary": {
-                     *             "id": "ev_26",
-                     *             "name": "Riverside Luk Thung",
+                     *             "id": "ev_28",
+                     *             "event_series_id": "es_28",
+                     *             "name": "Comedy Store Late Show",
                      *             "start_date": {
-                     *               "date": "2026-11-14",
-                     *               "formatted": "Sat 14 Nov 2026 6:00 PM",
-                     *               "iso": "2026-11-14T18:00:00+07:00",
-                     *               "time": "18:00",
-                     *               "timezone": "+07:00",
-                     *               "unix": 1794654000
+                     *               "date": "2026-10-17",
+                     *               "formatted": "Sat 17 Oct 2026 10:00 PM",
+                     *               "iso": "2026-10-17T22:00:00+01:00",
+                     *               "time": "22:00",
+                     *               "timezone": "+01:00",
+                     *               "unix": 1792270800
                      *             },
                      *             "end_date": {
-                     *               "date": "2026-11-14",
-                     *               "formatted": "Sat 14 Nov 2026 11:00 PM",
-                     *               "iso": "2026-11-14T23:00:00+07:00",
-                     *               "time": "23:00",
-                     *               "timezone": "+07:00",
-                     *               "unix": 1794672000
+                     *               "date": "2026-10-18",
+                     *               "formatted": "Sun 18 Oct 2026 12:30 AM",
+                     *               "iso": "2026-10-18T00:30:00+01:00",
+                     *               "time": "00:30",
+                     *               "timezone": "+01:00",
+                     *               "unix": 1792279800
+                     *             },
+                     *             "venue": {
+                     *               "name": "The Cellar Comedy Club",
+                     *               "postal_code": "SW1Y 4QE"
                      *             }
                      *           },
                      *           "issued_tickets": [
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_518",
-                     *               "barcode": "292W1ETHTF",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/292W1ETHTF.png",
-                     *               "created_at": 1782381520,
+                     *               "id": "it_563",
+                     *               "barcode": "Z860P07Z57",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/Z860P07Z57.png",
+                     *               "created_at": 1782107438,
                      *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "pietro.brekke@proton.me",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Pietro Brekke",
-                     *               "first_name": "Pietro",
-                     *               "last_name": "Brekke",
+                     *               "description": "Concession",
+                     *               "email": "SKunze@Trusty-strait.gov.uk",
+                     *               "event_id": "ev_28",
+                     *               "full_name": "Rachael Bergstrom",
+                     *               "first_name": "Rachael",
+                     *               "last_name": "Bergstrom",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1782381520,
+                     *               "updated_at": 1782107438,
                      *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/292W1ETHTF.png",
-                     *               "ticket_type_id": "tt_96",
-                     *               "event_series_id": "es_26",
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/Z860P07Z57.png",
+                     *               "ticket_type_id": "tt_102",
+                     *               "event_series_id": "es_28",
                      *               "checked_in": "false"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_519",
-                     *               "barcode": "DM5NHXX0AF",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/DM5NHXX0AF.png",
-                     *               "created_at": 1782381520,
+                     *               "id": "it_564",
+                     *               "barcode": "8K2THQRX4Y",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/8K2THQRX4Y.png",
+                     *               "created_at": 1782107438,
                      *               "custom_questions": [],
-                     *               "description": "General Admission",
-                     *               "email": "pietro.brekke@proton.me",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Xander Nicolas",
-                     *               "first_name": "Xander",
-                     *               "last_name": "Nicolas",
+                     *               "description": "Concession",
+                     *               "email": "SKunze@Trusty-strait.gov.uk",
+                     *               "event_id": "ev_28",
+                     *               "full_name": "Laury Miller",
+                     *               "first_name": "Laury",
+                     *               "last_name": "Miller",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1782381520,
+                     *               "updated_at": 1782107438,
                      *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/DM5NHXX0AF.png",
-                     *               "ticket_type_id": "tt_96",
-                     *               "event_series_id": "es_26",
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/8K2THQRX4Y.png",
+                     *               "ticket_type_id": "tt_102",
+                     *               "event_series_id": "es_28",
                      *               "checked_in": "false"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_520",
-                     *               "barcode": "247EHH4EYJ",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/247EHH4EYJ.png",
-                     *               "created_at": 1782381520,
+                     *               "id": "it_565",
+                     *               "barcode": "PDFAFX0TT2",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/PDFAFX0TT2.png",
+                     *               "created_at": 1782107438,
                      *               "custom_questions": [],
-                     *               "description": "VIP",
-                     *               "email": "pietro.brekke@proton.me",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Tomasa Roberts",
-                     *               "first_name": "Tomasa",
-                     *               "last_name": "Roberts",
+                     *               "description": "Concession",
+                     *               "email": "SKunze@Trusty-strait.gov.uk",
+                     *               "event_id": "ev_28",
+                     *               "full_name": "Ladarius Herman",
+                     *               "first_name": "Ladarius",
+                     *               "last_name": "Herman",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1782381520,
+                     *               "updated_at": 1782107438,
                      *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/247EHH4EYJ.png",
-                     *               "ticket_type_id": "tt_97",
-                     *               "event_series_id": "es_26",
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/PDFAFX0TT2.png",
+                     *               "ticket_type_id": "tt_102",
+                     *               "event_series_id": "es_28",
                      *               "checked_in": "false"
                      *             },
                      *             {
                      *               "object": "issued_ticket",
-                     *               "id": "it_521",
-                     *               "barcode": "NG1BMGX0EC",
-                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
-                     *               "created_at": 1782381520,
+                     *               "id": "it_566",
+                     *               "barcode": "NXDANZVWBG",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/NXDANZVWBG.png",
+                     *               "created_at": 1782107438,
                      *               "custom_questions": [],
-                     *               "description": "VIP",
-                     *               "email": "pietro.brekke@proton.me",
-                     *               "event_id": "ev_26",
-                     *               "full_name": "Vanessa Fritsch",
-                     *               "first_name": "Vanessa",
-                     *               "last_name": "Fritsch",
+                     *               "description": "Concession",
+                     *               "email": "SKunze@Trusty-strait.gov.uk",
+                     *               "event_id": "ev_28",
+                     *               "full_name": "Iva Dickens-Kiehn",
+                     *               "first_name": "Iva",
+                     *               "last_name": "Dickens-Kiehn",
                      *               "reservation": null,
                      *               "status": "valid",
-                     *               "updated_at": 1782381520,
+                     *               "updated_at": 1782107438,
                      *               "voided_at": null,
-                     *               "order_id": "or_248",
-                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
-                     *               "ticket_type_id": "tt_97",
-                     *               "event_series_id": "es_26",
+                     *               "order_id": "or_249",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/NXDANZVWBG.png",
+                     *               "ticket_type_id": "tt_102",
+                     *               "event_series_id": "es_28",
                      *               "checked_in": "false"
                      *             }
                      *           ],
                      *           "line_items": [
                      *             {
                      *               "object": "line_item",
-                     *               "id": "li_442",
-                     *               "booking_fee": 24000,
-                     *               "description": "General Admission",
+                     *               "id": "li_437",
+                     *               "booking_fee": 560,
+                     *               "description": "Concession",
+                     *               "item_id": "tt_102",
                      *               "type": "ticket",
-                     *               "total": 324000,
-                     *               "value": 300000,
-                     *               "quantity": 2
-                     *             },
-                     *             {
-                     *               "object": "line_item",
-                     *               "id": "li_443",
-                     *               "booking_fee": 60000,
-                     *               "description": "VIP",
-                     *               "type": "ticket",
-                     *               "total": 810000,
-                     *               "value": 750000,
-                     *               "quantity": 2
+                     *               "total": 7560,
+                     *               "value": 7000,
+                     *               "quantity": 4
                      *             }
                      *           ],
                      *           "payment_method": {
-                     *             "external_id": null,
-                     *             "id": "pm_1102",
-                     *             "type": "offline",
-                     *             "name": "Pay on the door",
-                     *             "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *             "external_id": "ch_3qcyQEkZdAs9eEhGh4A9eGxi",
+                     *             "id": null,
+                     *             "type": "stripe",
+                     *             "name": "Stripe",
+                     *             "instructions": null
                      *           },
                      *           "refund_amount": 0,
                      *           "status": "completed",
                      *           "status_message": null,
-                     *           "subtotal": 1134000,
+                     *           "subtotal": 7560,
                      *           "tax": 0,
-                     *           "total": 1134000,
-                     *           "txn_id": null,
-                     *           "updated_at": 1782381520
+                     *           "total": 7560,
+                     *           "txn_id": "txn_39dTxlfTCR4NSeO6qjm0ksAw",
+                     *           "updated_at": 1782107438
+                     *         },
+                     *         {
+                     *           "object": "order",
+                     *           "id": "or_248",
+                     *           "buyer_details": {
+                     *             "address": {
+                     *               "address_1": "9 Furman Meadow",
+                     *               "address_2": null,
+                     *               "address_3": "Little Kovacek",
+                     *               "postal_code": "SW9Z 9ZS"
+                     *             },
+                     *             "custom_questions": [
+                     *               {
+                     *                 "question": "How did you hear about this event?",
+                     *                 "answer": null
+                     *               },
+                     *               {
+                     *                 "question": "May we send you news of future events?",
+                     *                 "answer": "Yes"
+                     *               }
+                     *             ],
+                     *             "email": "Marion.Gutkowski@Proton.me",
+                     *             "first_name": "Marion",
+                     *             "last_name": "Gutkowski",
+                     *             "name": "Marion Gutkowski",
+                     *             "phone": "01342 07611"
+                     *           },
+                     *           "created_at": 1782107438,
+                     *           "currency": {
+                     *             "code": "gbp",
+                     *             "base_multiplier": 100
+                     *           },
+                     *           "event_summary": {
+                     *             "id": "ev_28",
+                     *             "event_series_id": "es_28",
+                     *             "name": "Comedy Store Late Show",
+                     *             "start_date": {
+                     *               "date": "2026-10-17",
+                     *               "formatted": "Sat 17 Oct 2026 10:00 PM",
+                     *               "iso": "2026-10-17T22:00:00+01:00",
+                     *               "time": "22:00",
+                     *               "timezone": "+01:00",
+                     *               "unix": 1792270800
+                     *             },
+                     *             "end_date": {
+                     *               "date": "2026-10-18",
+                     *               "formatted": "Sun 18 Oct 2026 12:30 AM",
+                     *               "iso": "2026-10-18T00:30:00+01:00",
+                     *               "time": "00:30",
+                     *               "timezone": "+01:00",
+                     *               "unix": 1792279800
+                     *             },
+                     *             "venue": {
+                     *               "name": "The Cellar Comedy Club",
+                     *               "postal_code": "SW1Y 4QE"
+                     *             }
+                     *           },
+                     *           "issued_tickets": [
+                     *             {
+                     *               "object": "issued_ticket",
+                     *               "id": "it_562",
+                     *               "barcode": "V6T8HTQZHP",
+                     *               "barcode_url": "https://cdn.boxoffice.example/barcodes/V6T8HTQZHP.png",
+                     *               "created_at": 1782107438,
+                     *               "custom_questions": [],
+                     *               "description": "Industry",
+                     *               "email": "Marion.Gutkowski@Proton.me",
+                     *               "event_id": "ev_28",
+                     *               "full_name": "Marion Gutkowski",
+                     *               "first_name": "Marion",
+                     *               "last_name": "Gutkowski",
+                     *               "reservation": null,
+                     *               "status": "valid",
+                     *               "updated_at": 1782107438,
+                     *               "voided_at": null,
+                     *               "order_id": "or_248",
+                     *               "qr_code_url": "https://cdn.boxoffice.example/qr/V6T8HTQZHP.png",
+                     *               "ticket_type_id": "tt_103",
+                     *               "event_series_id": "es_28",
+                     *               "checked_in": "false"
+                     *             }
+                     *           ],
+                     *           "line_items": [
+                     *             {
+                     *               "object": "line_item",
+                     *               "id": "li_436",
+                     *               "booking_fee": 100,
+                     *               "description": "Industry",
+                     *               "item_id": "tt_103",
+                     *               "type": "ticket",
+                     *               "total": 1350,
+                     *               "value": 1250,
+                     *               "quantity": 1
+                     *             }
+                     *           ],
+                     *           "payment_method": {
+                     *             "external_id": "ch_3pHedT74h8epCLoW9Dquduz9",
+                     *             "id": null,
+                     *             "type": "stripe",
+                     *             "name": "Stripe",
+                     *             "instructions": null
+                     *           },
+                     *           "refund_amount": 0,
+                     *           "status": "completed",
+                     *           "status_message": null,
+                     *           "subtotal": 1350,
+                     *           "tax": 0,
+                     *           "total": 1350,
+                     *           "txn_id": "txn_3Ra1hrPb3hwvRaNbjnUuu965",
+                     *           "updated_at": 1782107438
                      *         }
                      *       ],
                      *       "links": {
@@ -1957,184 +2539,182 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "order",
-                     *       "id": "or_248",
+                     *       "id": "or_249",
                      *       "buyer_details": {
                      *         "address": {
-                     *           "address_1": "149 Bayer Way",
+                     *           "address_1": "3 Rath Brae",
                      *           "address_2": null,
-                     *           "address_3": "Old Gerholdstone",
-                     *           "postal_code": "SL36 76F"
+                     *           "address_3": null,
+                     *           "postal_code": "LU05 91Q"
                      *         },
                      *         "custom_questions": [
                      *           {
                      *             "question": "How did you hear about this event?",
-                     *             "answer": "Newsletter"
+                     *             "answer": "Instagram"
                      *           },
                      *           {
                      *             "question": "May we send you news of future events?",
                      *             "answer": "Yes"
                      *           }
                      *         ],
-                     *         "email": "pietro.brekke@proton.me",
-                     *         "name": "Pietro Brekke",
-                     *         "phone": null
+                     *         "email": "SKunze@Trusty-strait.gov.uk",
+                     *         "first_name": "Silas",
+                     *         "last_name": "Kunze",
+                     *         "name": "Silas Kunze",
+                     *         "phone": "01571 198950"
                      *       },
-                     *       "created_at": 1782135214,
+                     *       "created_at": 1782107438,
                      *       "currency": {
-                     *         "code": "thb",
+                     *         "code": "gbp",
                      *         "base_multiplier": 100
                      *       },
                      *       "event_summary": {
-                     *         "id": "ev_26",
-                     *         "name": "Riverside Luk Thung",
+                     *         "id": "ev_28",
+                     *         "event_series_id": "es_28",
+                     *         "name": "Comedy Store Late Show",
                      *         "start_date": {
-                     *           "date": "2026-11-14",
-                     *           "formatted": "Sat 14 Nov 2026 6:00 PM",
-                     *           "iso": "2026-11-14T18:00:00+07:00",
-                     *           "time": "18:00",
-                     *           "timezone": "+07:00",
-                     *           "unix": 1794654000
+                     *           "date": "2026-10-17",
+                     *           "formatted": "Sat 17 Oct 2026 10:00 PM",
+                     *           "iso": "2026-10-17T22:00:00+01:00",
+                     *           "time": "22:00",
+                     *           "timezone": "+01:00",
+                     *           "unix": 1792270800
                      *         },
                      *         "end_date": {
-                     *           "date": "2026-11-14",
-                     *           "formatted": "Sat 14 Nov 2026 11:00 PM",
-                     *           "iso": "2026-11-14T23:00:00+07:00",
-                     *           "time": "23:00",
-                     *           "timezone": "+07:00",
-                     *           "unix": 1794672000
+                     *           "date": "2026-10-18",
+                     *           "formatted": "Sun 18 Oct 2026 12:30 AM",
+                     *           "iso": "2026-10-18T00:30:00+01:00",
+                     *           "time": "00:30",
+                     *           "timezone": "+01:00",
+                     *           "unix": 1792279800
+                     *         },
+                     *         "venue": {
+                     *           "name": "The Cellar Comedy Club",
+                     *           "postal_code": "SW1Y 4QE"
                      *         }
                      *       },
                      *       "issued_tickets": [
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_518",
-                     *           "barcode": "292W1ETHTF",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/292W1ETHTF.png",
-                     *           "created_at": 1782381520,
+                     *           "id": "it_563",
+                     *           "barcode": "Z860P07Z57",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/Z860P07Z57.png",
+                     *           "created_at": 1782107438,
                      *           "custom_questions": [],
-                     *           "description": "General Admission",
-                     *           "email": "pietro.brekke@proton.me",
-                     *           "event_id": "ev_26",
-                     *           "full_name": "Pietro Brekke",
-                     *           "first_name": "Pietro",
-                     *           "last_name": "Brekke",
+                     *           "description": "Concession",
+                     *           "email": "SKunze@Trusty-strait.gov.uk",
+                     *           "event_id": "ev_28",
+                     *           "full_name": "Rachael Bergstrom",
+                     *           "first_name": "Rachael",
+                     *           "last_name": "Bergstrom",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782381520,
+                     *           "updated_at": 1782107438,
                      *           "voided_at": null,
-                     *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/292W1ETHTF.png",
-                     *           "ticket_type_id": "tt_96",
-                     *           "event_series_id": "es_26",
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/Z860P07Z57.png",
+                     *           "ticket_type_id": "tt_102",
+                     *           "event_series_id": "es_28",
                      *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_519",
-                     *           "barcode": "DM5NHXX0AF",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/DM5NHXX0AF.png",
-                     *           "created_at": 1782381520,
+                     *           "id": "it_564",
+                     *           "barcode": "8K2THQRX4Y",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/8K2THQRX4Y.png",
+                     *           "created_at": 1782107438,
                      *           "custom_questions": [],
-                     *           "description": "General Admission",
-                     *           "email": "pietro.brekke@proton.me",
-                     *           "event_id": "ev_26",
-                     *           "full_name": "Xander Nicolas",
-                     *           "first_name": "Xander",
-                     *           "last_name": "Nicolas",
+                     *           "description": "Concession",
+                     *           "email": "SKunze@Trusty-strait.gov.uk",
+                     *           "event_id": "ev_28",
+                     *           "full_name": "Laury Miller",
+                     *           "first_name": "Laury",
+                     *           "last_name": "Miller",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782381520,
+                     *           "updated_at": 1782107438,
                      *           "voided_at": null,
-                     *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/DM5NHXX0AF.png",
-                     *           "ticket_type_id": "tt_96",
-                     *           "event_series_id": "es_26",
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/8K2THQRX4Y.png",
+                     *           "ticket_type_id": "tt_102",
+                     *           "event_series_id": "es_28",
                      *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_520",
-                     *           "barcode": "247EHH4EYJ",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/247EHH4EYJ.png",
-                     *           "created_at": 1782381520,
+                     *           "id": "it_565",
+                     *           "barcode": "PDFAFX0TT2",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/PDFAFX0TT2.png",
+                     *           "created_at": 1782107438,
                      *           "custom_questions": [],
-                     *           "description": "VIP",
-                     *           "email": "pietro.brekke@proton.me",
-                     *           "event_id": "ev_26",
-                     *           "full_name": "Tomasa Roberts",
-                     *           "first_name": "Tomasa",
-                     *           "last_name": "Roberts",
+                     *           "description": "Concession",
+                     *           "email": "SKunze@Trusty-strait.gov.uk",
+                     *           "event_id": "ev_28",
+                     *           "full_name": "Ladarius Herman",
+                     *           "first_name": "Ladarius",
+                     *           "last_name": "Herman",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782381520,
+                     *           "updated_at": 1782107438,
                      *           "voided_at": null,
-                     *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/247EHH4EYJ.png",
-                     *           "ticket_type_id": "tt_97",
-                     *           "event_series_id": "es_26",
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/PDFAFX0TT2.png",
+                     *           "ticket_type_id": "tt_102",
+                     *           "event_series_id": "es_28",
                      *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_521",
-                     *           "barcode": "NG1BMGX0EC",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
-                     *           "created_at": 1782381520,
+                     *           "id": "it_566",
+                     *           "barcode": "NXDANZVWBG",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/NXDANZVWBG.png",
+                     *           "created_at": 1782107438,
                      *           "custom_questions": [],
-                     *           "description": "VIP",
-                     *           "email": "pietro.brekke@proton.me",
-                     *           "event_id": "ev_26",
-                     *           "full_name": "Vanessa Fritsch",
-                     *           "first_name": "Vanessa",
-                     *           "last_name": "Fritsch",
+                     *           "description": "Concession",
+                     *           "email": "SKunze@Trusty-strait.gov.uk",
+                     *           "event_id": "ev_28",
+                     *           "full_name": "Iva Dickens-Kiehn",
+                     *           "first_name": "Iva",
+                     *           "last_name": "Dickens-Kiehn",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782381520,
+                     *           "updated_at": 1782107438,
                      *           "voided_at": null,
-                     *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
-                     *           "ticket_type_id": "tt_97",
-                     *           "event_series_id": "es_26",
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/NXDANZVWBG.png",
+                     *           "ticket_type_id": "tt_102",
+                     *           "event_series_id": "es_28",
                      *           "checked_in": "false"
                      *         }
                      *       ],
                      *       "line_items": [
                      *         {
                      *           "object": "line_item",
-                     *           "id": "li_442",
-                     *           "booking_fee": 24000,
-                     *           "description": "General Admission",
+                     *           "id": "li_437",
+                     *           "booking_fee": 560,
+                     *           "description": "Concession",
+                     *           "item_id": "tt_102",
                      *           "type": "ticket",
-                     *           "total": 324000,
-                     *           "value": 300000,
-                     *           "quantity": 2
-                     *         },
-                     *         {
-                     *           "object": "line_item",
-                     *           "id": "li_443",
-                     *           "booking_fee": 60000,
-                     *           "description": "VIP",
-                     *           "type": "ticket",
-                     *           "total": 810000,
-                     *           "value": 750000,
-                     *           "quantity": 2
+                     *           "total": 7560,
+                     *           "value": 7000,
+                     *           "quantity": 4
                      *         }
                      *       ],
                      *       "payment_method": {
-                     *         "external_id": null,
-                     *         "id": "pm_1102",
-                     *         "type": "offline",
-                     *         "name": "Pay on the door",
-                     *         "instructions": "Pay in cash or by card at the box office on the night; bring your order number."
+                     *         "external_id": "ch_3qcyQEkZdAs9eEhGh4A9eGxi",
+                     *         "id": null,
+                     *         "type": "stripe",
+                     *         "name": "Stripe",
+                     *         "instructions": null
                      *       },
                      *       "refund_amount": 0,
                      *       "status": "completed",
                      *       "status_message": null,
-                     *       "subtotal": 1134000,
+                     *       "subtotal": 7560,
                      *       "tax": 0,
-                     *       "total": 1134000,
-                     *       "txn_id": null,
-                     *       "updated_at": 1782381520
+                     *       "total": 7560,
+                     *       "txn_id": "txn_39dTxlfTCR4NSeO6qjm0ksAw",
+                     *       "updated_at": 1782107438
                      *     }
                      */
                     "application/json": components["schemas"]["Order"];
@@ -2388,9 +2968,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 1,
                      *               "type": "paid",
-                     *               "quantity": 90,
-                     *               "quantity_total": 90,
-                     *               "quantity_issued": 0,
+                     *               "quantity": 1198,
+                     *               "quantity_total": 1200,
+                     *               "quantity_issued": 2,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -2408,8 +2988,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 2,
                      *               "type": "paid",
-                     *               "quantity": 30,
-                     *               "quantity_total": 30,
+                     *               "quantity": 400,
+                     *               "quantity_total": 400,
                      *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -2428,8 +3008,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 3,
                      *               "type": "free",
-                     *               "quantity": 19,
-                     *               "quantity_total": 20,
+                     *               "quantity": 159,
+                     *               "quantity_total": 160,
                      *               "quantity_issued": 1,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -2448,8 +3028,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 4,
                      *               "type": "donation",
-                     *               "quantity": 20,
-                     *               "quantity_total": 20,
+                     *               "quantity": 140,
+                     *               "quantity_total": 140,
                      *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -2468,8 +3048,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 5,
                      *               "type": "paid",
-                     *               "quantity": 10,
-                     *               "quantity_total": 10,
+                     *               "quantity": 100,
+                     *               "quantity_total": 100,
                      *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -2477,8 +3057,8 @@ export interface operations {
                      *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "America/Mexico_City",
-                     *           "total_issued_tickets": 1,
-                     *           "total_orders": 1,
+                     *           "total_issued_tickets": 3,
+                     *           "total_orders": 2,
                      *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *           "venue": {
                      *             "name": "Salón Garibaldi",
@@ -2585,9 +3165,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 1,
                      *               "type": "paid",
-                     *               "quantity": 250,
-                     *               "quantity_total": 250,
-                     *               "quantity_issued": 0,
+                     *               "quantity": 57,
+                     *               "quantity_total": 60,
+                     *               "quantity_issued": 3,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -2605,9 +3185,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 2,
                      *               "type": "paid",
-                     *               "quantity": 742,
-                     *               "quantity_total": 750,
-                     *               "quantity_issued": 8,
+                     *               "quantity": 176,
+                     *               "quantity_total": 180,
+                     *               "quantity_issued": 4,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -2625,9 +3205,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 3,
                      *               "type": "paid",
-                     *               "quantity": 178,
-                     *               "quantity_total": 180,
-                     *               "quantity_issued": 2,
+                     *               "quantity": 50,
+                     *               "quantity_total": 50,
+                     *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -2645,8 +3225,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 4,
                      *               "type": "free",
-                     *               "quantity": 60,
-                     *               "quantity_total": 60,
+                     *               "quantity": 20,
+                     *               "quantity_total": 20,
                      *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -2654,7 +3234,7 @@ export interface operations {
                      *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "Europe/Prague",
-                     *           "total_issued_tickets": 10,
+                     *           "total_issued_tickets": 7,
                      *           "total_orders": 2,
                      *           "url": "https://www.boxoffice.example/demo-box-office/events/11",
                      *           "venue": {
@@ -2861,9 +3441,9 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 1,
                      *           "type": "paid",
-                     *           "quantity": 90,
-                     *           "quantity_total": 90,
-                     *           "quantity_issued": 0,
+                     *           "quantity": 1198,
+                     *           "quantity_total": 1200,
+                     *           "quantity_issued": 2,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
                      *         },
@@ -2881,8 +3461,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 2,
                      *           "type": "paid",
-                     *           "quantity": 30,
-                     *           "quantity_total": 30,
+                     *           "quantity": 400,
+                     *           "quantity_total": 400,
                      *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -2901,8 +3481,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 3,
                      *           "type": "free",
-                     *           "quantity": 19,
-                     *           "quantity_total": 20,
+                     *           "quantity": 159,
+                     *           "quantity_total": 160,
                      *           "quantity_issued": 1,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -2921,8 +3501,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 4,
                      *           "type": "donation",
-                     *           "quantity": 20,
-                     *           "quantity_total": 20,
+                     *           "quantity": 140,
+                     *           "quantity_total": 140,
                      *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -2941,8 +3521,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 5,
                      *           "type": "paid",
-                     *           "quantity": 10,
-                     *           "quantity_total": 10,
+                     *           "quantity": 100,
+                     *           "quantity_total": 100,
                      *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -2950,8 +3530,8 @@ export interface operations {
                      *       ],
                      *       "tickets_available": "false",
                      *       "timezone": "America/Mexico_City",
-                     *       "total_issued_tickets": 1,
-                     *       "total_orders": 1,
+                     *       "total_issued_tickets": 3,
+                     *       "total_orders": 2,
                      *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *       "venue": {
                      *         "name": "Salón Garibaldi",
@@ -3440,9 +4020,9 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 1,
                      *               "type": "paid",
-                     *               "quantity": 90,
-                     *               "quantity_total": 90,
-                     *               "quantity_issued": 0,
+                     *               "quantity": 1198,
+                     *               "quantity_total": 1200,
+                     *               "quantity_issued": 2,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
                      *             },
@@ -3460,8 +4040,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 2,
                      *               "type": "paid",
-                     *               "quantity": 30,
-                     *               "quantity_total": 30,
+                     *               "quantity": 400,
+                     *               "quantity_total": 400,
                      *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -3480,8 +4060,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 3,
                      *               "type": "free",
-                     *               "quantity": 19,
-                     *               "quantity_total": 20,
+                     *               "quantity": 159,
+                     *               "quantity_total": 160,
                      *               "quantity_issued": 1,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -3500,8 +4080,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 4,
                      *               "type": "donation",
-                     *               "quantity": 20,
-                     *               "quantity_total": 20,
+                     *               "quantity": 140,
+                     *               "quantity_total": 140,
                      *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -3520,8 +4100,8 @@ export interface operations {
                      *               "status": "unavailable",
                      *               "sort_order": 5,
                      *               "type": "paid",
-                     *               "quantity": 10,
-                     *               "quantity_total": 10,
+                     *               "quantity": 100,
+                     *               "quantity_total": 100,
                      *               "quantity_issued": 0,
                      *               "quantity_held": 0,
                      *               "quantity_in_baskets": 0
@@ -3529,8 +4109,8 @@ export interface operations {
                      *           ],
                      *           "tickets_available": "false",
                      *           "timezone": "America/Mexico_City",
-                     *           "total_issued_tickets": 1,
-                     *           "total_orders": 1,
+                     *           "total_issued_tickets": 3,
+                     *           "total_orders": 2,
                      *           "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *           "venue": {
                      *             "name": "Salón Garibaldi",
@@ -3763,9 +4343,9 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 1,
                      *           "type": "paid",
-                     *           "quantity": 90,
-                     *           "quantity_total": 90,
-                     *           "quantity_issued": 0,
+                     *           "quantity": 1198,
+                     *           "quantity_total": 1200,
+                     *           "quantity_issued": 2,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
                      *         },
@@ -3783,8 +4363,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 2,
                      *           "type": "paid",
-                     *           "quantity": 30,
-                     *           "quantity_total": 30,
+                     *           "quantity": 400,
+                     *           "quantity_total": 400,
                      *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -3803,8 +4383,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 3,
                      *           "type": "free",
-                     *           "quantity": 19,
-                     *           "quantity_total": 20,
+                     *           "quantity": 159,
+                     *           "quantity_total": 160,
                      *           "quantity_issued": 1,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -3823,8 +4403,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 4,
                      *           "type": "donation",
-                     *           "quantity": 20,
-                     *           "quantity_total": 20,
+                     *           "quantity": 140,
+                     *           "quantity_total": 140,
                      *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -3843,8 +4423,8 @@ export interface operations {
                      *           "status": "unavailable",
                      *           "sort_order": 5,
                      *           "type": "paid",
-                     *           "quantity": 10,
-                     *           "quantity_total": 10,
+                     *           "quantity": 100,
+                     *           "quantity_total": 100,
                      *           "quantity_issued": 0,
                      *           "quantity_held": 0,
                      *           "quantity_in_baskets": 0
@@ -3852,8 +4432,8 @@ export interface operations {
                      *       ],
                      *       "tickets_available": "false",
                      *       "timezone": "America/Mexico_City",
-                     *       "total_issued_tickets": 1,
-                     *       "total_orders": 1,
+                     *       "total_issued_tickets": 3,
+                     *       "total_orders": 2,
                      *       "url": "https://www.boxoffice.example/demo-box-office/events/17",
                      *       "venue": {
                      *         "name": "Salón Garibaldi",
@@ -3914,6 +4494,301 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description NOT_FOUND: no such event in this event series of this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventSeriesWaitlistSignups: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last waitlist signup id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first waitlist signup id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The event series's id */
+                event_series_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of waitlist signups */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "waitlist_signup",
+                     *           "id": "ws_12",
+                     *           "email": "arthur.wilkinson@gmail.com",
+                     *           "event_id": "ev_1",
+                     *           "created_at": {
+                     *             "date": "2026-06-16",
+                     *             "formatted": "Tue 16 Jun 2026 5:57 AM",
+                     *             "iso": "2026-06-16T05:57:42+01:00",
+                     *             "time": "05:57",
+                     *             "timezone": "+01:00",
+                     *             "unix": 1781585862
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "waitlist_signup",
+                     *           "id": "ws_11",
+                     *           "email": "sshields@outlook.com",
+                     *           "event_id": null,
+                     *           "created_at": {
+                     *             "date": "2026-06-05",
+                     *             "formatted": "Fri 5 Jun 2026 9:36 PM",
+                     *             "iso": "2026-06-05T21:36:16+01:00",
+                     *             "time": "21:36",
+                     *             "timezone": "+01:00",
+                     *             "unix": 1780691776
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/event_series/es_1/waitlist_signups?starting_after=ws_11&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WaitlistSignupList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no waitlist signup of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such event series in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveEventSeriesWaitlistSignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event series's id */
+                event_series_id: string;
+                /** @description The waitlist signup's id; anything else names no waitlist signup (404) */
+                signup_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waitlist signup */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "waitlist_signup",
+                     *       "id": "ws_12",
+                     *       "email": "arthur.wilkinson@gmail.com",
+                     *       "event_id": "ev_1",
+                     *       "created_at": {
+                     *         "date": "2026-06-16",
+                     *         "formatted": "Tue 16 Jun 2026 5:57 AM",
+                     *         "iso": "2026-06-16T05:57:42+01:00",
+                     *         "time": "05:57",
+                     *         "timezone": "+01:00",
+                     *         "unix": 1781585862
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WaitlistSignup"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such waitlist signup in this event series of this box office, or a malformed id */
             404: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -4026,53 +4901,53 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_521",
-                     *           "barcode": "NG1BMGX0EC",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
-                     *           "created_at": 1782381520,
+                     *           "id": "it_566",
+                     *           "barcode": "NXDANZVWBG",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/NXDANZVWBG.png",
+                     *           "created_at": 1782107438,
                      *           "custom_questions": [],
-                     *           "description": "VIP",
-                     *           "email": "pietro.brekke@proton.me",
-                     *           "event_id": "ev_26",
-                     *           "full_name": "Vanessa Fritsch",
-                     *           "first_name": "Vanessa",
-                     *           "last_name": "Fritsch",
+                     *           "description": "Concession",
+                     *           "email": "SKunze@Trusty-strait.gov.uk",
+                     *           "event_id": "ev_28",
+                     *           "full_name": "Iva Dickens-Kiehn",
+                     *           "first_name": "Iva",
+                     *           "last_name": "Dickens-Kiehn",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782381520,
+                     *           "updated_at": 1782107438,
                      *           "voided_at": null,
-                     *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
-                     *           "ticket_type_id": "tt_97",
-                     *           "event_series_id": "es_26",
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/NXDANZVWBG.png",
+                     *           "ticket_type_id": "tt_102",
+                     *           "event_series_id": "es_28",
                      *           "checked_in": "false"
                      *         },
                      *         {
                      *           "object": "issued_ticket",
-                     *           "id": "it_520",
-                     *           "barcode": "247EHH4EYJ",
-                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/247EHH4EYJ.png",
-                     *           "created_at": 1782381520,
+                     *           "id": "it_565",
+                     *           "barcode": "PDFAFX0TT2",
+                     *           "barcode_url": "https://cdn.boxoffice.example/barcodes/PDFAFX0TT2.png",
+                     *           "created_at": 1782107438,
                      *           "custom_questions": [],
-                     *           "description": "VIP",
-                     *           "email": "pietro.brekke@proton.me",
-                     *           "event_id": "ev_26",
-                     *           "full_name": "Tomasa Roberts",
-                     *           "first_name": "Tomasa",
-                     *           "last_name": "Roberts",
+                     *           "description": "Concession",
+                     *           "email": "SKunze@Trusty-strait.gov.uk",
+                     *           "event_id": "ev_28",
+                     *           "full_name": "Ladarius Herman",
+                     *           "first_name": "Ladarius",
+                     *           "last_name": "Herman",
                      *           "reservation": null,
                      *           "status": "valid",
-                     *           "updated_at": 1782381520,
+                     *           "updated_at": 1782107438,
                      *           "voided_at": null,
-                     *           "order_id": "or_248",
-                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/247EHH4EYJ.png",
-                     *           "ticket_type_id": "tt_97",
-                     *           "event_series_id": "es_26",
+                     *           "order_id": "or_249",
+                     *           "qr_code_url": "https://cdn.boxoffice.example/qr/PDFAFX0TT2.png",
+                     *           "ticket_type_id": "tt_102",
+                     *           "event_series_id": "es_28",
                      *           "checked_in": "false"
                      *         }
                      *       ],
                      *       "links": {
-                     *         "next": "/v1/issued_tickets?starting_after=it_520&limit=2",
+                     *         "next": "/v1/issued_tickets?starting_after=it_565&limit=2",
                      *         "previous": null
                      *       }
                      *     }
@@ -4173,25 +5048,25 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "issued_ticket",
-                     *       "id": "it_521",
-                     *       "barcode": "NG1BMGX0EC",
-                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/NG1BMGX0EC.png",
-                     *       "created_at": 1782381520,
+                     *       "id": "it_566",
+                     *       "barcode": "NXDANZVWBG",
+                     *       "barcode_url": "https://cdn.boxoffice.example/barcodes/NXDANZVWBG.png",
+                     *       "created_at": 1782107438,
                      *       "custom_questions": [],
-                     *       "description": "VIP",
-                     *       "email": "pietro.brekke@proton.me",
-                     *       "event_id": "ev_26",
-                     *       "full_name": "Vanessa Fritsch",
-                     *       "first_name": "Vanessa",
-                     *       "last_name": "Fritsch",
+                     *       "description": "Concession",
+                     *       "email": "SKunze@Trusty-strait.gov.uk",
+                     *       "event_id": "ev_28",
+                     *       "full_name": "Iva Dickens-Kiehn",
+                     *       "first_name": "Iva",
+                     *       "last_name": "Dickens-Kiehn",
                      *       "reservation": null,
                      *       "status": "valid",
-                     *       "updated_at": 1782381520,
+                     *       "updated_at": 1782107438,
                      *       "voided_at": null,
-                     *       "order_id": "or_248",
-                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/NG1BMGX0EC.png",
-                     *       "ticket_type_id": "tt_97",
-                     *       "event_series_id": "es_26",
+                     *       "order_id": "or_249",
+                     *       "qr_code_url": "https://cdn.boxoffice.example/qr/NXDANZVWBG.png",
+                     *       "ticket_type_id": "tt_102",
+                     *       "event_series_id": "es_28",
                      *       "checked_in": "false"
                      *     }
                      */
@@ -4352,27 +5227,27 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "object": "check_in",
-                     *           "id": "ci_289",
-                     *           "issued_ticket_id": "it_451",
+                     *           "id": "ci_46",
+                     *           "issued_ticket_id": "it_62",
                      *           "event_id": "ev_23",
                      *           "event_series_id": "es_23",
                      *           "quantity": 1,
-                     *           "check_in_at": 1781895530,
-                     *           "created_at": 1781895530
+                     *           "check_in_at": 1781890554,
+                     *           "created_at": 1781893948
                      *         },
                      *         {
                      *           "object": "check_in",
-                     *           "id": "ci_288",
-                     *           "issued_ticket_id": "it_451",
+                     *           "id": "ci_262",
+                     *           "issued_ticket_id": "it_449",
                      *           "event_id": "ev_23",
                      *           "event_series_id": "es_23",
                      *           "quantity": -1,
-                     *           "check_in_at": 1781893262,
-                     *           "created_at": 1781893262
+                     *           "check_in_at": 1781892549,
+                     *           "created_at": 1781892549
                      *         }
                      *       ],
                      *       "links": {
-                     *         "next": "/v1/check_ins?starting_after=ci_288&limit=2",
+                     *         "next": "/v1/check_ins?starting_after=ci_262&limit=2",
                      *         "previous": null
                      *       }
                      *     }
@@ -4704,13 +5579,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "object": "check_in",
-                     *       "id": "ci_289",
-                     *       "issued_ticket_id": "it_451",
+                     *       "id": "ci_46",
+                     *       "issued_ticket_id": "it_62",
                      *       "event_id": "ev_23",
                      *       "event_series_id": "es_23",
                      *       "quantity": 1,
-                     *       "check_in_at": 1781895530,
-                     *       "created_at": 1781895530
+                     *       "check_in_at": 1781890554,
+                     *       "created_at": 1781893948
                      *     }
                      */
                     "application/json": components["schemas"]["CheckIn"];
@@ -4766,6 +5641,1112 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             /** @description NOT_FOUND: no such check-in in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last product id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first product id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description One of available, unavailable, sold_out, or a comma list of them (`available,unavailable`) */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of products */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "product",
+                     *           "id": "pr_2",
+                     *           "name": "Picnic hamper for two",
+                     *           "description": "Collected at the gate: sandwiches, strawberries and a bottle of fizz.",
+                     *           "price": 5000,
+                     *           "currency": "gbp",
+                     *           "status": "available",
+                     *           "fulfilment_type": "collect_at_venue",
+                     *           "linked_to_all_event_series": "false",
+                     *           "event_series_ids": [
+                     *             "es_3"
+                     *           ],
+                     *           "quantity_sold": 2,
+                     *           "created_at": {
+                     *             "date": "2024-12-24",
+                     *             "formatted": "Tue 24 Dec 2024 12:00 AM",
+                     *             "iso": "2024-12-24T00:00:00+00:00",
+                     *             "time": "00:00",
+                     *             "timezone": "+00:00",
+                     *             "unix": 1734998400
+                     *           },
+                     *           "updated_at": {
+                     *             "date": "2025-01-10",
+                     *             "formatted": "Fri 10 Jan 2025 12:00 AM",
+                     *             "iso": "2025-01-10T00:00:00+00:00",
+                     *             "time": "00:00",
+                     *             "timezone": "+00:00",
+                     *             "unix": 1736467200
+                     *           }
+                     *         },
+                     *         {
+                     *           "object": "product",
+                     *           "id": "pr_4",
+                     *           "name": "Tour T-shirt",
+                     *           "description": "Organic cotton, posted within a week.",
+                     *           "price": 2400,
+                     *           "currency": "eur",
+                     *           "status": "sold_out",
+                     *           "fulfilment_type": "delivery",
+                     *           "linked_to_all_event_series": "true",
+                     *           "event_series_ids": [],
+                     *           "quantity_sold": 0,
+                     *           "created_at": {
+                     *             "date": "2024-12-18",
+                     *             "formatted": "Wed 18 Dec 2024 12:00 AM",
+                     *             "iso": "2024-12-18T00:00:00+00:00",
+                     *             "time": "00:00",
+                     *             "timezone": "+00:00",
+                     *             "unix": 1734480000
+                     *           },
+                     *           "updated_at": {
+                     *             "date": "2024-12-18",
+                     *             "formatted": "Wed 18 Dec 2024 12:00 AM",
+                     *             "iso": "2024-12-18T00:00:00+00:00",
+                     *             "time": "00:00",
+                     *             "timezone": "+00:00",
+                     *             "unix": 1734480000
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/products?starting_after=pr_4&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProductList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no product of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The product's id; anything else names no product (404) */
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "product",
+                     *       "id": "pr_2",
+                     *       "name": "Picnic hamper for two",
+                     *       "description": "Collected at the gate: sandwiches, strawberries and a bottle of fizz.",
+                     *       "price": 5000,
+                     *       "currency": "gbp",
+                     *       "status": "available",
+                     *       "fulfilment_type": "collect_at_venue",
+                     *       "linked_to_all_event_series": "false",
+                     *       "event_series_ids": [
+                     *         "es_3"
+                     *       ],
+                     *       "quantity_sold": 2,
+                     *       "created_at": {
+                     *         "date": "2024-12-24",
+                     *         "formatted": "Tue 24 Dec 2024 12:00 AM",
+                     *         "iso": "2024-12-24T00:00:00+00:00",
+                     *         "time": "00:00",
+                     *         "timezone": "+00:00",
+                     *         "unix": 1734998400
+                     *       },
+                     *       "updated_at": {
+                     *         "date": "2025-01-10",
+                     *         "formatted": "Fri 10 Jan 2025 12:00 AM",
+                     *         "iso": "2025-01-10T00:00:00+00:00",
+                     *         "time": "00:00",
+                     *         "timezone": "+00:00",
+                     *         "unix": 1736467200
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Product"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such product in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listVouchers: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last voucher id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first voucher id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of vouchers */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoucherList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no voucher of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveVoucher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The voucher's id; anything else names no voucher (404) */
+                voucher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Voucher"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such voucher in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listVoucherCodes: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last voucher code id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first voucher code id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The voucher's id */
+                voucher_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of voucher codes */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "voucher_code",
+                     *           "id": "vc_25",
+                     *           "code": "GC-BFH5-WUQL",
+                     *           "voucher_id": "vo_1",
+                     *           "value": 5000,
+                     *           "expiry": null
+                     *         },
+                     *         {
+                     *           "object": "voucher_code",
+                     *           "id": "vc_24",
+                     *           "code": "GC-37RZ-V249",
+                     *           "voucher_id": "vo_1",
+                     *           "value": 5000,
+                     *           "expiry": null
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/vouchers/vo_1/codes?starting_after=vc_24&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VoucherCodeList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no voucher code of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such voucher in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveVoucherCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The voucher's id */
+                voucher_id: string;
+                /** @description The voucher code's id; anything else names no voucher code (404) */
+                code_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voucher code */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "voucher_code",
+                     *       "id": "vc_25",
+                     *       "code": "GC-BFH5-WUQL",
+                     *       "voucher_id": "vo_1",
+                     *       "value": 5000,
+                     *       "expiry": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["VoucherCode"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such voucher code in this voucher of this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDiscounts: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last discount id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first discount id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+                /** @description The discount with this code, ignoring case */
+                code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of discounts */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "discount",
+                     *           "id": "di_2",
+                     *           "name": "Students 20%, no booking fee",
+                     *           "code": "STUDENT20",
+                     *           "type": "percentage",
+                     *           "face_value_amount": 20,
+                     *           "booking_fee_amount": 100,
+                     *           "ticket_types": [
+                     *             "tt_34",
+                     *             "tt_38",
+                     *             "tt_41",
+                     *             "tt_49",
+                     *             "tt_62",
+                     *             "tt_68",
+                     *             "tt_80",
+                     *             "tt_92",
+                     *             "tt_102",
+                     *             "tt_109",
+                     *             "tt_137",
+                     *             "tt_141",
+                     *             "tt_145",
+                     *             "tt_149",
+                     *             "tt_153",
+                     *             "tt_157"
+                     *           ],
+                     *           "products": [],
+                     *           "times_used": 1
+                     *         },
+                     *         {
+                     *           "object": "discount",
+                     *           "id": "di_3",
+                     *           "name": "Proms picnic deal",
+                     *           "code": "PICNIC",
+                     *           "type": "fixed",
+                     *           "face_value_amount": 250,
+                     *           "booking_fee_amount": 50,
+                     *           "ticket_types": [
+                     *             "tt_9",
+                     *             "tt_10",
+                     *             "tt_11",
+                     *             "tt_12"
+                     *           ],
+                     *           "products": [
+                     *             "pr_2"
+                     *           ],
+                     *           "times_used": 0
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "next": "/v1/discounts?starting_after=di_3&limit=2",
+                     *         "previous": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DiscountList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no discount of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The discount's id; anything else names no discount (404) */
+                discount_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The discount */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "discount",
+                     *       "id": "di_2",
+                     *       "name": "Students 20%, no booking fee",
+                     *       "code": "STUDENT20",
+                     *       "type": "percentage",
+                     *       "face_value_amount": 20,
+                     *       "booking_fee_amount": 100,
+                     *       "ticket_types": [
+                     *         "tt_34",
+                     *         "tt_38",
+                     *         "tt_41",
+                     *         "tt_49",
+                     *         "tt_62",
+                     *         "tt_68",
+                     *         "tt_80",
+                     *         "tt_92",
+                     *         "tt_102",
+                     *         "tt_109",
+                     *         "tt_137",
+                     *         "tt_141",
+                     *         "tt_145",
+                     *         "tt_149",
+                     *         "tt_153",
+                     *         "tt_157"
+                     *       ],
+                     *       "products": [],
+                     *       "times_used": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Discount"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such discount in this box office, or a malformed id */
             404: {
                 headers: {
                     /** @description Requests allowed per window */

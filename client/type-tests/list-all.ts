@@ -11,6 +11,11 @@ import {
   type ItemOf,
   type ListPath,
   type Order,
+  type Product,
+  type Voucher,
+  type VoucherCode,
+  type Discount,
+  type WaitlistSignup,
 } from '../src/index.js';
 
 type Equal<A, B> =
@@ -29,6 +34,21 @@ expectType<
     | '/v1/issued_tickets'
     | '/v1/check_ins'
     | '/v1/changes'
+    | '/v1/products'
+    | '/v1/vouchers'
+    | '/v1/vouchers/{voucher_id}/codes'
+    | '/v1/discounts'
+    | '/v1/event_series/{event_series_id}/waitlist_signups'
+  >
+>();
+expectType<Equal<ItemOf<'/v1/products'>, Product>>();
+expectType<Equal<ItemOf<'/v1/vouchers'>, Voucher>>();
+expectType<Equal<ItemOf<'/v1/vouchers/{voucher_id}/codes'>, VoucherCode>>();
+expectType<Equal<ItemOf<'/v1/discounts'>, Discount>>();
+expectType<
+  Equal<
+    ItemOf<'/v1/event_series/{event_series_id}/waitlist_signups'>,
+    WaitlistSignup
   >
 >();
 expectType<Equal<ItemOf<'/v1/orders'>, Order>>();
@@ -67,6 +87,16 @@ export async function typedWalks(): Promise<string[]> {
   })) {
     expectType<Equal<typeof change, Change>>();
     seen.push(change.resource_url, position);
+  }
+  for await (const code of listAll(client, '/v1/vouchers/{voucher_id}/codes', {
+    path: { voucher_id: 'vo_1' },
+  })) {
+    seen.push(code.code);
+  }
+  for await (const discount of listAll(client, '/v1/discounts', {
+    query: { code: 'support10' },
+  })) {
+    seen.push(...discount.ticket_types);
   }
   // @ts-expect-error: the position is given apart, not as a query parameter
   changesSince(client, 'chg_0', { query: { starting_after: 'chg_1' } });

@@ -166,21 +166,25 @@ export class ActivityWriter {
       const [order] = await this.db.query<{ id: unknown }>(
         sql`INSERT INTO orders (box_office_id, event_id, status, status_message, currency,
               subtotal, tax, total, refund_amount, txn_id, created_at, updated_at, buyer_name,
-              buyer_email, buyer_email_lookup, buyer_phone, address_1, address_2, address_3,
-              postal_code, buyer_custom_questions, payment_method_type, payment_method_id,
-              payment_method_external_id, payment_method_name, payment_method_instructions)
+              buyer_first_name, buyer_last_name, buyer_email, buyer_email_lookup, buyer_phone,
+              address_1, address_2, address_3, postal_code, buyer_custom_questions,
+              payment_method_type, payment_method_id, payment_method_external_id,
+              payment_method_name, payment_method_instructions)
             VALUES (${ev.box_office_id}, ${eventId}, 'completed', NULL, ${ev.currency},
               ${subtotal}, ${tax}, ${subtotal + tax}, 0, ${`ch_activity_${tag}`}, ${now}, ${now},
-              ${buyer}, ${email}, ${email}, NULL, ${'1 Activity Street'}, NULL, NULL, NULL, '[]',
-              'stripe', NULL, ${`ch_ext_${tag}`}, 'Card', NULL)
+              ${buyer}, 'Activity', ${`Buyer ${tag}`}, ${email}, ${email}, NULL,
+              ${'1 Activity Street'}, NULL, NULL, NULL, '[]', 'stripe', NULL, ${`ch_ext_${tag}`},
+              'Card', NULL)
             RETURNING id`,
       );
       const orderId = Number(order.id);
       const description = type ? String(type.name) : 'General Admission';
       await this.db.query(
-        sql`INSERT INTO line_items (order_id, type, description, quantity, value, booking_fee, total)
-            VALUES (${orderId}, 'ticket', ${description}, ${count}, ${count * price}, ${count * fee}, ${subtotal}),
-                   (${orderId}, 'tax', 'VAT 20%', 1, ${tax}, 0, ${tax})`,
+        sql`INSERT INTO line_items (order_id, type, description, quantity, value, booking_fee, total,
+              ticket_type_id)
+            VALUES (${orderId}, 'ticket', ${description}, ${count}, ${count * price}, ${count * fee}, ${subtotal},
+                    ${type ? type.id : null}),
+                   (${orderId}, 'tax', 'VAT 20%', 1, ${tax}, 0, ${tax}, NULL)`,
       );
       for (let n = 1; n <= count; n++) {
         const barcode = `ACT${tag}${n}`.toUpperCase();

@@ -35,6 +35,19 @@ import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-Tick
 import { StampsPerBoxOffice1766000000000 } from './migrations/1766000000000-StampsPerBoxOffice';
 import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
 import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
+import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
+import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
+import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
+import { ConnectorColumnsInSync1766190000000 } from './migrations/1766190000000-ConnectorColumnsInSync';
+import { Product } from '../products/entities/product.entity';
+import { ProductEventSeries } from '../products/entities/product-event-series.entity';
+import { Voucher } from '../vouchers/entities/voucher.entity';
+import { VoucherEventSeries } from '../vouchers/entities/voucher-event-series.entity';
+import { VoucherCode } from '../vouchers/entities/voucher-code.entity';
+import { Discount } from '../discounts/entities/discount.entity';
+import { DiscountTicketType } from '../discounts/entities/discount-ticket-type.entity';
+import { DiscountProduct } from '../discounts/entities/discount-product.entity';
+import { WaitlistSignup } from '../waitlist-signups/entities/waitlist-signup.entity';
 
 export const ENTITIES = [
   BoxOffice,
@@ -51,6 +64,15 @@ export const ENTITIES = [
   EventSeriesTicketGroup,
   EventSeriesTicketType,
   EventSeriesPaymentMethod,
+  Product,
+  ProductEventSeries,
+  Voucher,
+  VoucherEventSeries,
+  VoucherCode,
+  Discount,
+  DiscountTicketType,
+  DiscountProduct,
+  WaitlistSignup,
 ];
 export const MIGRATIONS = [
   InitialSchema1763800000000,
@@ -67,6 +89,10 @@ export const MIGRATIONS = [
   TicketTypeIdsApart1765900000000,
   StampsPerBoxOffice1766000000000,
   SearchFold1766010000000,
+  ConnectorCatalogue1766100000000,
+  LineItemSubjects1766110000000,
+  ConnectorCounters1766120000000,
+  ConnectorColumnsInSync1766190000000,
   CheckInWrites1766200000000,
 ];
 

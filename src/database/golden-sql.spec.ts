@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { Filter } from '../common/pagination/list-filters';
+import { type Filter, filters } from '../common/pagination/list-filters';
 import {
   type PageRequest,
   ResourceReader,
@@ -28,6 +28,17 @@ import { orderFilters } from '../orders/orders.service';
 import type { Row } from './row-reader';
 import { dialectFor } from './sql-dialect';
 import type { WriteWork } from './write-transaction';
+import { ListDiscountsQueryDto } from '../discounts/dto/list-discounts-query.dto';
+import { DISCOUNT_SOURCE } from '../discounts/discount.fields';
+import { discountFilters } from '../discounts/discounts.service';
+import { ListProductsQueryDto } from '../products/dto/list-products-query.dto';
+import { PRODUCT_SOURCE } from '../products/product.fields';
+import { productFilters } from '../products/products.service';
+import {
+  VOUCHER_CODE_SOURCE,
+  VOUCHER_SOURCE,
+} from '../vouchers/voucher.fields';
+import { WAITLIST_SIGNUP_SOURCE } from '../waitlist-signups/waitlist-signup.fields';
 
 /**
  * The statements each resource sends, checked in as `src/<resource>/sql/<name>.<database>.sql`
@@ -146,6 +157,41 @@ const RESOURCES: GoldenResource[] = [
         quantity: '-1',
       }),
     ),
+  },
+  {
+    name: 'products',
+    folder: 'products',
+    source: PRODUCT_SOURCE,
+    everyFilter: productFilters(
+      query(ListProductsQueryDto, { status: 'available,sold_out' }),
+    ),
+  },
+  {
+    name: 'vouchers',
+    folder: 'vouchers',
+    source: VOUCHER_SOURCE,
+    everyFilter: [],
+  },
+  {
+    name: 'voucher-codes',
+    folder: 'vouchers',
+    source: VOUCHER_CODE_SOURCE,
+    // The nested list's one condition is its voucher, the scope.
+    everyFilter: [filters.equals('vc.voucher_id', 7)],
+  },
+  {
+    name: 'discounts',
+    folder: 'discounts',
+    source: DISCOUNT_SOURCE,
+    everyFilter: discountFilters(
+      query(ListDiscountsQueryDto, { code: 'support10' }),
+    ),
+  },
+  {
+    name: 'waitlist-signups',
+    folder: 'waitlist-signups',
+    source: WAITLIST_SIGNUP_SOURCE,
+    everyFilter: [filters.equals('ws.event_series_id', 3)],
   },
 ];
 

@@ -33,7 +33,8 @@ const SERIES_DATES: RowAggregate = {
 /**
  * The EventSeries resource (docs/API.md, "Event series"), field by field, in the order it is
  * served. Aliases: `es` event_series, `st`/`sg`/`pm` its template's ticket types, groups and
- * payment methods, `sd` its dates' aggregate (above), `rq.now` the request's time.
+ * payment methods, `sv` the vouchers usable on it (view event_series_vouchers, migration
+ * ConnectorCatalogue), `sd` its dates' aggregate (above), `rq.now` the request's time.
  */
 export const EVENT_SERIES_FIELDS: Fields = [
   ['object', json.literal('event_series')],
@@ -97,7 +98,17 @@ export const EVENT_SERIES_FIELDS: Fields = [
     'default_max_tickets_sold_per_occurrence',
     json.nullableInteger('es.max_tickets_sold_per_occurrence'),
   ],
-  ['voucher_ids', json.literal([])],
+  // Those naming the series, and its box office's that name none (the view's two halves).
+  [
+    'voucher_ids',
+    json.array({
+      of: json.id('vo_', 'sv.voucher_id'),
+      from: 'event_series_vouchers sv',
+      link: ['sv.event_series_id', 'es.id'],
+      orderBy: ['sv.voucher_id'],
+      indexOrdered: false,
+    }),
+  ],
   // The start of its first date not yet over; null when none is left.
   [
     'next_occurrence_date',

@@ -1,11 +1,23 @@
 import { toDateObject } from './event-dates';
 
 /** The event columns an order's `event_summary` is made of, as the driver returns them. */
+const COLUMNS = [
+  'id',
+  'event_series_id',
+  'name',
+  'start_at',
+  'end_at',
+  'timezone',
+  'venue_name',
+  'venue_postal_code',
+] as const;
+
 export type EventSummaryColumns = Readonly<
-  Record<'id' | 'name' | 'start_at' | 'end_at' | 'timezone', unknown>
+  Record<(typeof COLUMNS)[number], unknown>
 >;
 
-interface CachedSummary extends EventSummaryColumns {
+interface CachedSummary {
+  readonly columns: EventSummaryColumns;
   readonly json: string;
 }
 
@@ -21,21 +33,20 @@ export function eventSummaryJson(event: EventSummaryColumns): string {
   const cached = cache.get(event.id);
   if (
     cached !== undefined &&
-    cached.name === event.name &&
-    cached.start_at === event.start_at &&
-    cached.end_at === event.end_at &&
-    cached.timezone === event.timezone
+    COLUMNS.every((column) => cached.columns[column] === event[column])
   ) {
     return cached.json;
   }
   const timezone = event.timezone as string;
   const json = JSON.stringify({
     id: `ev_${String(event.id)}`,
+    event_series_id: `es_${String(event.event_series_id)}`,
     name: event.name,
     start_date: toDateObject(Number(event.start_at), timezone),
     end_date: toDateObject(Number(event.end_at), timezone),
+    venue: { name: event.venue_name, postal_code: event.venue_postal_code },
   });
   if (cache.size >= CACHE_SIZE) cache.clear();
-  cache.set(event.id, { ...event, json });
+  cache.set(event.id, { columns: { ...event }, json });
   return json;
 }

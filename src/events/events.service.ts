@@ -1,20 +1,30 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ApiError } from '../common/errors/api-error';
 import { parsePrefixedId } from '../common/ids';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import type { Page } from '../common/pagination/page';
 import {
+  type ParentResource,
+  parentScope,
+} from '../common/resources/parent-scope';
+import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
-import { SqlParams } from '../database/sql-dialect';
 import {
   ListEventsQueryDto,
   ListSeriesEventsQueryDto,
 } from './dto/list-events-query.dto';
 import { EVENT_SOURCE } from './event.fields';
+
+/** The series whose dates are listed under its path. */
+const SERIES: ParentResource = {
+  table: 'event_series',
+  prefix: 'es_',
+  noun: 'event series',
+  column: 'ev.event_series_id',
+};
 
 /** No row has this: the filter of a value nothing matches (a date's override id). */
 const NOTHING: Filter = { condition: () => '1 = 0' };
@@ -66,31 +76,8 @@ export class EventsService {
   }
 
   /** The events of a series of the box office; 404 when it has no such series. */
-  private async seriesScope(
-    boxOfficeId: number,
-    seriesId: string,
-  ): Promise<Filter> {
-    const id = parsePrefixedId('es_', seriesId);
-    if (id === null || !(await this.seriesExists(boxOfficeId, id))) {
-      throw ApiError.notFound(
-        id === null
-          ? 'No such event series in this box office (event series ids are es_<number>)'
-          : `No event series ${seriesId} in this box office`,
-      );
-    }
-    return {
-      ...filters.equals('ev.event_series_id', id),
-      describes: `event series ${seriesId} of this box office`,
-    };
-  }
-
-  private async seriesExists(
-    boxOfficeId: number,
-    id: number,
-  ): Promise<boolean> {
-    const params = new SqlParams(this.reader.dialect);
-    const sql = `SELECT 1 AS found FROM event_series WHERE box_office_id = ${params.add(boxOfficeId)} AND id = ${params.add(id)}`;
-    return (await this.reader.read(sql, params.values)).length > 0;
+  private seriesScope(boxOfficeId: number, seriesId: string): Promise<Filter> {
+    return parentScope(this.reader, boxOfficeId, seriesId, SERIES);
   }
 }
 

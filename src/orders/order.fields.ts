@@ -17,11 +17,23 @@ const baseMultiplier = `CASE o.currency ${Object.entries(
   .map(([code, multiplier]) => `WHEN '${code}' THEN ${multiplier}`)
   .join(' ')} ELSE 100 END`;
 
+/**
+ * What a line sold or spent, as a prefixed id, read from the column its type reads
+ * (docs/API.md, "LineItem"): null for the other types and where the data cannot say.
+ */
+const LINE_ITEM_SUBJECT = `CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END`;
+
 const LINE_ITEM_FIELDS: Fields = [
   ['object', json.literal('line_item')],
   ['id', json.id('li_', 'li.id')],
   ['booking_fee', json.integer('li.booking_fee')],
   ['description', json.string('li.description')],
+  ['item_id', json.nullableString(LINE_ITEM_SUBJECT)],
   ['type', json.string('li.type')],
   ['total', json.integer('li.total')],
   ['value', json.integer('li.value')],
@@ -45,6 +57,8 @@ export const ORDER_FIELDS: Fields = [
       ],
       ['custom_questions', json.stored('o.buyer_custom_questions')],
       ['email', json.string('o.buyer_email')],
+      ['first_name', json.nullableString('o.buyer_first_name')],
+      ['last_name', json.nullableString('o.buyer_last_name')],
       ['name', json.string('o.buyer_name')],
       ['phone', json.nullableString('o.buyer_phone')],
     ]),
@@ -62,10 +76,13 @@ export const ORDER_FIELDS: Fields = [
     json.computed(
       {
         id: 'e.id',
+        event_series_id: 'e.event_series_id',
         name: 'e.name',
         start_at: 'e.start_at',
         end_at: 'e.end_at',
         timezone: 'e.timezone',
+        venue_name: 'e.venue_name',
+        venue_postal_code: 'e.venue_postal_code',
       },
       eventSummaryJson,
     ),

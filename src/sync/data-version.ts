@@ -19,36 +19,46 @@ import { syncHorizonExpression } from './sync-horizon';
  *
  * It does not move for counters a sales system writes without a change entry (a ticket type's
  * held and in-basket quantities): with `stock`, a third part does, the box office's stock version
- * (migration StockVersion), for bodies that show them (events). Nor does it move with the clock:
- * responses that depend on it are compared by their bytes. With `horizon` (the SYNC_LAG_S
- * setting), the same statement also reads the box office's sync horizon (sync-horizon.ts), for
- * the watermark of a list's 304: one round trip instead of two.
+ * (migration StockVersion), for bodies that show them (events). Nor does it move for products,
+ * vouchers, discounts and waitlist signups, which make no change entry: with `catalogue`, a part
+ * does, the box office's catalogue version (migration ConnectorCatalogue), for bodies made of
+ * them. Nor does it move with the clock: responses that depend on it are compared by their bytes.
+ * With `horizon` (the SYNC_LAG_S setting), the same statement also reads the box office's sync
+ * horizon (sync-horizon.ts), for the watermark of a list's 304: one round trip instead of two.
  */
 export function dataVersionStatement(
   databaseType: string,
   boxOfficeId: number,
   {
     stock = false,
+    catalogue = false,
     horizon,
-  }: { stock?: boolean; horizon?: { lagSeconds: number } } = {},
+  }: {
+    stock?: boolean;
+    catalogue?: boolean;
+    horizon?: { lagSeconds: number };
+  } = {},
 ): Statement {
   const params = new SqlParams(dialectFor(databaseType));
   const head = params.add(boxOfficeId);
   const stockVersion = stock
     ? `,\n            (SELECT version FROM stock_versions WHERE box_office_id = ${params.add(boxOfficeId)}) AS stock`
     : '';
+  const catalogueVersion = catalogue
+    ? `,\n            (SELECT version FROM catalogue_versions WHERE box_office_id = ${params.add(boxOfficeId)}) AS catalogue`
+    : '';
   const syncHorizon = horizon
     ? `,\n            (${syncHorizonExpression(params, horizon.lagSeconds, boxOfficeId)}) AS horizon`
     : '';
   return {
     sql: `SELECT (SELECT generation FROM import_generation WHERE id = 1) AS generation,
-            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${stockVersion}${syncHorizon}`,
+            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${stockVersion}${catalogueVersion}${syncHorizon}`,
     params: params.values,
   };
 }
 
 export interface DataVersionRead {
-  /** `<generation>.<head>`, and `.<stock version>` when asked for. */
+  /** `<generation>.<head>`, then `.<stock version>` and `.<catalogue version>` when asked for. */
   readonly version: string;
   /** The sync horizon, when asked for. */
   readonly horizon?: number;
@@ -67,27 +77,30 @@ export class DataVersion {
   }
 
   /**
-   * The box office's data version now (with `stock`, its stock version too), and with `horizon`
-   * the sync horizon; read it before the rows it stands for.
+   * The box office's data version now (with `stock` and `catalogue`, those versions too), and
+   * with `horizon` the sync horizon; read it before the rows it stands for.
    */
   async of(
     boxOfficeId: number,
     {
       stock = false,
+      catalogue = false,
       horizon = false,
-    }: { stock?: boolean; horizon?: boolean } = {},
+    }: { stock?: boolean; catalogue?: boolean; horizon?: boolean } = {},
   ): Promise<DataVersionRead> {
     const { sql, params } = dataVersionStatement(
       this.databaseType,
       boxOfficeId,
       {
         stock,
+        catalogue,
         horizon: horizon ? { lagSeconds: this.lagSeconds } : undefined,
       },
     );
     const [row] = await this.rows(sql, params);
     let version = `${Number(row.generation ?? 0)}.${Number(row.head ?? 0)}`;
     if (stock) version += `.${Number(row.stock ?? 0)}`;
+    if (catalogue) version += `.${Number(row.catalogue ?? 0)}`;
     return horizon ? { version, horizon: Number(row.horizon) } : { version };
   }
 }

@@ -25,17 +25,24 @@ interface Revalidation {
    * without a change entry: the box office's stock version is part of its version.
    */
   readonly stock: boolean;
+  /**
+   * A body made of products, vouchers, discounts or waitlist signups, which make no change entry:
+   * the box office's catalogue version is part of its version.
+   */
+  readonly catalogue: boolean;
 }
 
 /**
  * On a handler whose body is a function of its URL and the box office's data alone (no clock;
- * counters written without a change entry only with `stock`): a conditional request is answered
+ * counters written without a change entry only with `stock`, catalogue rows only with
+ * `catalogue`): a conditional request is answered
  * from the data version, without reading rows, while nothing changed (RevalidationInterceptor).
  */
 export const RevalidatedByDataVersion = (options: Partial<Revalidation> = {}) =>
   SetMetadata(REVALIDATED_BY_DATA_VERSION, {
     watermark: false,
     stock: false,
+    catalogue: false,
     ...options,
   } satisfies Revalidation);
 
@@ -98,6 +105,7 @@ export class RevalidationInterceptor implements NestInterceptor {
     const boxOfficeId = request.caller.boxOfficeId;
     const read = this.versions.of(boxOfficeId, {
       stock: revalidation.stock,
+      catalogue: revalidation.catalogue,
       horizon: revalidation.watermark,
     });
     return from(read).pipe(

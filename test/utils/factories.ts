@@ -12,6 +12,15 @@ import { IssuedTicket } from '../../src/issued-tickets/entities/issued-ticket.en
 import { LineItem } from '../../src/orders/entities/line-item.entity';
 import { Order } from '../../src/orders/entities/order.entity';
 import { inImportMode } from '../../src/sync/import-mode';
+import { Discount } from '../../src/discounts/entities/discount.entity';
+import { DiscountProduct } from '../../src/discounts/entities/discount-product.entity';
+import { DiscountTicketType } from '../../src/discounts/entities/discount-ticket-type.entity';
+import { Product } from '../../src/products/entities/product.entity';
+import { ProductEventSeries } from '../../src/products/entities/product-event-series.entity';
+import { VoucherCode } from '../../src/vouchers/entities/voucher-code.entity';
+import { VoucherEventSeries } from '../../src/vouchers/entities/voucher-event-series.entity';
+import { Voucher } from '../../src/vouchers/entities/voucher.entity';
+import { WaitlistSignup } from '../../src/waitlist-signups/entities/waitlist-signup.entity';
 
 /** The default order's line items: two £25.00 tickets with £1.00 booking fees, 20% VAT. */
 export const TWO_TICKETS_WITH_VAT: readonly DeepPartial<LineItem>[] = [
@@ -181,6 +190,129 @@ export class Factory {
       externalId: 'acct_ext_1',
       name: 'Card',
       instructions: null,
+      ...overrides,
+    });
+  }
+
+  /**
+   * A £8.00 programme, available, collected at the venue, sold with the `seriesIds` given (with
+   * every series when none). Its units sold are the triggers' business: never pass them.
+   */
+  async product(
+    boxOfficeId: number,
+    overrides: DeepPartial<Product> = {},
+    seriesIds: number[] = [],
+  ): Promise<Product> {
+    const product = await this.dataSource.getRepository(Product).save({
+      boxOfficeId,
+      name: 'Souvenir programme',
+      description: null,
+      price: 800,
+      currency: 'gbp',
+      status: 'available',
+      fulfilmentType: 'collect_at_venue',
+      createdAt: 1_700_000_000,
+      updatedAt: 1_700_000_000,
+      ...overrides,
+    });
+    for (const eventSeriesId of seriesIds) {
+      await this.dataSource
+        .getRepository(ProductEventSeries)
+        .save({ productId: product.id, eventSeriesId });
+    }
+    return product;
+  }
+
+  /**
+   * A £25.00 gift voucher, partly redeemable, never expiring, usable on the `seriesIds` given
+   * (on any event when none), with `codes` codes named `<prefix>-<n>`. Its counts are the
+   * triggers' business.
+   */
+  async voucher(
+    boxOfficeId: number,
+    overrides: DeepPartial<Voucher> = {},
+    {
+      codes = 0,
+      seriesIds = [],
+    }: { codes?: number; seriesIds?: number[] } = {},
+  ): Promise<{ voucher: Voucher; codes: VoucherCode[] }> {
+    const n = ++this.sequence;
+    const voucher = await this.dataSource.getRepository(Voucher).save({
+      boxOfficeId,
+      name: 'Gift voucher',
+      type: 'gift_card',
+      value: 2500,
+      currency: 'gbp',
+      expiresAt: null,
+      partialRedemption: true,
+      createdAt: 1_700_000_000,
+      ...overrides,
+    });
+    for (const eventSeriesId of seriesIds) {
+      await this.dataSource
+        .getRepository(VoucherEventSeries)
+        .save({ voucherId: voucher.id, eventSeriesId });
+    }
+    const saved: VoucherCode[] = [];
+    for (let i = 1; i <= codes; i++) {
+      saved.push(
+        await this.dataSource.getRepository(VoucherCode).save({
+          boxOfficeId,
+          voucherId: voucher.id,
+          code: `GC${n}-${i}`,
+          createdAt: voucher.createdAt + i,
+        }),
+      );
+    }
+    return { voucher, codes: saved };
+  }
+
+  /** A 10% discount on every ticket type, unless overridden; limited to `ticketTypeIds` given. */
+  async discount(
+    boxOfficeId: number,
+    overrides: DeepPartial<Discount> = {},
+    {
+      ticketTypeIds = [],
+      productIds = [],
+    }: { ticketTypeIds?: number[]; productIds?: number[] } = {},
+  ): Promise<Discount> {
+    const n = ++this.sequence;
+    const discount = await this.dataSource.getRepository(Discount).save({
+      boxOfficeId,
+      name: 'Supporters 10%',
+      code: `SUPPORT${n}`,
+      type: 'percentage',
+      faceValueAmount: 10,
+      bookingFeeAmount: 0,
+      createdAt: 1_700_000_000,
+      ...overrides,
+    });
+    for (const ticketTypeId of ticketTypeIds) {
+      await this.dataSource
+        .getRepository(DiscountTicketType)
+        .save({ discountId: discount.id, ticketTypeId });
+    }
+    for (const productId of productIds) {
+      await this.dataSource
+        .getRepository(DiscountProduct)
+        .save({ discountId: discount.id, productId });
+    }
+    return discount;
+  }
+
+  /** Someone on a series' waitlist, for any date unless `eventId` is given. */
+  async signup(
+    boxOfficeId: number,
+    eventSeriesId: number,
+    overrides: DeepPartial<WaitlistSignup> = {},
+  ): Promise<WaitlistSignup> {
+    const n = ++this.sequence;
+    return this.dataSource.getRepository(WaitlistSignup).save({
+      boxOfficeId,
+      eventSeriesId,
+      eventId: null,
+      email: `waiting${n}@example.com`,
+      createdAt: 1_700_000_000 + n,
       ...overrides,
     });
   }

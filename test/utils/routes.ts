@@ -141,6 +141,38 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
     idLists: [],
   },
   {
+    name: 'products',
+    idPrefix: 'pr_',
+    listKeys: ['limit', 'starting_after', 'ending_before', 'status'],
+    idLists: [],
+  },
+  {
+    name: 'vouchers',
+    idPrefix: 'vo_',
+    listKeys: ['limit', 'starting_after', 'ending_before'],
+    idLists: [],
+  },
+  {
+    // A nested list: the voucher must exist (the suites give their box office one).
+    name: 'vouchers/vo_1/codes',
+    idPrefix: 'vc_',
+    listKeys: ['limit', 'starting_after', 'ending_before'],
+    idLists: [],
+  },
+  {
+    name: 'discounts',
+    idPrefix: 'di_',
+    listKeys: ['limit', 'starting_after', 'ending_before', 'code'],
+    idLists: [],
+  },
+  {
+    // A nested list under the series of the suites' first event.
+    name: 'event_series/es_1/waitlist_signups',
+    idPrefix: 'ws_',
+    listKeys: ['limit', 'starting_after', 'ending_before'],
+    idLists: [],
+  },
+  {
     // The change feed has no retrieval: /v1/changes/<id> is an unknown path (404).
     name: 'changes',
     idPrefix: 'chg_',

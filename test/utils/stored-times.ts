@@ -2,12 +2,16 @@ import type { DataSource } from 'typeorm';
 
 /**
  * Every stored time of a database, for the rule that none lies in the future (docs/API.md,
- * "Timestamps"): each `…_at` column of every table, except the two that are meant to look ahead
- * (an event's `start_at` and `end_at`), and the rollups' `hour` and `day` buckets (counted as the
+ * "Timestamps"): each `…_at` column of every table, except those that are meant to look ahead
+ * (an event's `start_at` and `end_at`, a voucher's `expires_at`), and the rollups' `hour` and `day` buckets (counted as the
  * bucket's first second). Found in the schema rather than listed, so that a time column a later
  * migration adds is checked too.
  */
-const LOOKING_AHEAD = new Set(['events.start_at', 'events.end_at']);
+const LOOKING_AHEAD = new Set([
+  'events.start_at',
+  'events.end_at',
+  'vouchers.expires_at',
+]);
 const BUCKET_SECONDS: Record<string, number> = { hour: 3600, day: 86_400 };
 /** TypeORM's own table: migration timestamps name migrations, they are not data. */
 const NOT_DATA = new Set(['migrations']);

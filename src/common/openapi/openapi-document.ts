@@ -45,6 +45,12 @@ const TAGS: [string, string][] = [
     'Tickets on their own, for door scanning, attendee lists and incremental sync',
   ],
   ['check-ins', 'Door scans of issued tickets: check-ins and check-outs'],
+  ['products', 'Add-ons sold beside tickets: programmes, merchandise, parking'],
+  [
+    'vouchers',
+    'Gift vouchers and credit: batches of codes a buyer spends in an order',
+  ],
+  ['discounts', 'Discount codes and what they take off'],
   [
     'overview',
     "The box office's numbers of the last four weeks; the call integrations test a key with",

@@ -74,6 +74,18 @@ export const filters = {
     };
   },
 
+  /**
+   * `column` is `text` as search folds them (docs/API.md, "Text search"): case ignored in every
+   * script, and the accents and compatibility forms `contains` ignores; the whole text, no
+   * wildcards.
+   */
+  sameText(column: string, text: string): Filter {
+    return {
+      condition: (params) =>
+        `${searchFoldSql(column)} = ${params.add(searchFold(text))}`,
+    };
+  },
+
   /** One of the values (a comma list in the query), deduplicated. */
   oneOf(column: string, values: readonly unknown[]): Filter {
     const distinct = [...new Set(values)];

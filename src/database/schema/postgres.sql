@@ -122,6 +122,30 @@ CREATE TABLE box_offices (
 
 CREATE SEQUENCE box_offices_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY box_offices.id;
 
+CREATE OR REPLACE FUNCTION public.box_offices_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    INSERT INTO catalogue_versions AS v (box_office_id, version)
+  SELECT DISTINCT office, 1 FROM (SELECT NEW.id AS office) o WHERE office IS NOT NULL
+  ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_box_offices_catalogue_update
+  AFTER UPDATE OF timezone ON box_offices
+  FOR EACH ROW
+  WHEN (new.timezone::text IS DISTINCT FROM old.timezone::text)
+  EXECUTE FUNCTION box_offices_catalogue_version();
+
+CREATE TABLE catalogue_versions (
+  box_office_id integer NOT NULL,
+  version bigint DEFAULT 0 NOT NULL,
+  CONSTRAINT "PK_84c8831062ab8fd04ced3a94634" PRIMARY KEY (box_office_id)
+);
+
 CREATE TABLE change_heads (
   box_office_id integer NOT NULL,
   last_id bigint NOT NULL,
@@ -229,6 +253,179 @@ CREATE TRIGGER trg_check_ins_sync_before
   BEFORE INSERT ON check_ins
   FOR EACH ROW
   EXECUTE FUNCTION check_ins_sync_before();
+
+CREATE TABLE discount_products (
+  id integer DEFAULT nextval('discount_products_id_seq'::regclass) NOT NULL,
+  discount_id integer NOT NULL,
+  product_id integer NOT NULL,
+  CONSTRAINT "PK_c1c9c77ff87b66b7ac5cb3f15e6" PRIMARY KEY (id),
+  CONSTRAINT "FK_19155613d001de1ce3da8875d57" FOREIGN KEY (discount_id) REFERENCES discounts(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_8857bc50a51861e155ce58ca410" FOREIGN KEY (product_id) REFERENCES products(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE discount_products_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY discount_products.id;
+
+CREATE UNIQUE INDEX "IDX_discount_products_discount" ON public.discount_products USING btree (discount_id, product_id);
+
+CREATE INDEX "IDX_discount_products_product" ON public.discount_products USING btree (product_id, discount_id);
+
+CREATE OR REPLACE FUNCTION public.discount_products_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = n.discount_id) AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = o.discount_id) AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = n.discount_id) AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.discount_id, n.product_id) IS DISTINCT FROM (o.discount_id, o.product_id)
+         UNION SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = o.discount_id) FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.discount_id, n.product_id) IS DISTINCT FROM (o.discount_id, o.product_id)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_discount_products_catalogue_delete
+  AFTER DELETE ON discount_products
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discount_products_catalogue_version();
+
+CREATE TRIGGER trg_discount_products_catalogue_insert
+  AFTER INSERT ON discount_products
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discount_products_catalogue_version();
+
+CREATE TRIGGER trg_discount_products_catalogue_update
+  AFTER UPDATE ON discount_products
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discount_products_catalogue_version();
+
+CREATE TABLE discount_ticket_types (
+  id integer DEFAULT nextval('discount_ticket_types_id_seq'::regclass) NOT NULL,
+  discount_id integer NOT NULL,
+  ticket_type_id integer NOT NULL,
+  CONSTRAINT "PK_fc0e662e28f44ac155445c482b8" PRIMARY KEY (id),
+  CONSTRAINT "FK_2750452dedbac5a564f66c62356" FOREIGN KEY (ticket_type_id) REFERENCES ticket_types(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_7b7a7edfe4d1a938156774742bb" FOREIGN KEY (discount_id) REFERENCES discounts(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE discount_ticket_types_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY discount_ticket_types.id;
+
+CREATE UNIQUE INDEX "IDX_discount_ticket_types_discount" ON public.discount_ticket_types USING btree (discount_id, ticket_type_id);
+
+CREATE INDEX "IDX_discount_ticket_types_ticket_type" ON public.discount_ticket_types USING btree (ticket_type_id, discount_id);
+
+CREATE OR REPLACE FUNCTION public.discount_ticket_types_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = n.discount_id) AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = o.discount_id) AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = n.discount_id) AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.discount_id, n.ticket_type_id) IS DISTINCT FROM (o.discount_id, o.ticket_type_id)
+         UNION SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = o.discount_id) FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.discount_id, n.ticket_type_id) IS DISTINCT FROM (o.discount_id, o.ticket_type_id)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_discount_ticket_types_catalogue_delete
+  AFTER DELETE ON discount_ticket_types
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discount_ticket_types_catalogue_version();
+
+CREATE TRIGGER trg_discount_ticket_types_catalogue_insert
+  AFTER INSERT ON discount_ticket_types
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discount_ticket_types_catalogue_version();
+
+CREATE TRIGGER trg_discount_ticket_types_catalogue_update
+  AFTER UPDATE ON discount_ticket_types
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discount_ticket_types_catalogue_version();
+
+CREATE TABLE discounts (
+  id integer DEFAULT nextval('discounts_id_seq'::regclass) NOT NULL,
+  box_office_id integer NOT NULL,
+  name character varying(200) NOT NULL,
+  code character varying(64) NOT NULL,
+  type character varying(16) NOT NULL,
+  face_value_amount integer NOT NULL,
+  booking_fee_amount integer NOT NULL,
+  created_at bigint NOT NULL,
+  times_used integer DEFAULT 0 NOT NULL,
+  CONSTRAINT "PK_66c522004212dc814d6e2f14ecc" PRIMARY KEY (id),
+  CONSTRAINT "FK_13a5500b941c2cfe4788cfd6320" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE discounts_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY discounts.id;
+
+CREATE UNIQUE INDEX "IDX_discounts_code" ON public.discounts USING btree (box_office_id, code);
+
+CREATE INDEX "IDX_discounts_list" ON public.discounts USING btree (box_office_id, created_at, id);
+
+CREATE OR REPLACE FUNCTION public.discounts_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT o.box_office_id AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.name, n.code, n.type, n.face_value_amount, n.booking_fee_amount, n.created_at) IS DISTINCT FROM (o.box_office_id, o.name, o.code, o.type, o.face_value_amount, o.booking_fee_amount, o.created_at)
+         UNION SELECT o.box_office_id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.name, n.code, n.type, n.face_value_amount, n.booking_fee_amount, n.created_at) IS DISTINCT FROM (o.box_office_id, o.name, o.code, o.type, o.face_value_amount, o.booking_fee_amount, o.created_at)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_discounts_catalogue_delete
+  AFTER DELETE ON discounts
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discounts_catalogue_version();
+
+CREATE TRIGGER trg_discounts_catalogue_insert
+  AFTER INSERT ON discounts
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discounts_catalogue_version();
+
+CREATE TRIGGER trg_discounts_catalogue_update
+  AFTER UPDATE ON discounts
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION discounts_catalogue_version();
 
 CREATE TABLE event_payment_methods (
   id integer DEFAULT nextval('event_payment_methods_id_seq'::regclass) NOT NULL,
@@ -504,6 +701,19 @@ CREATE TRIGGER trg_event_series_ticket_types_sync_after
   FOR EACH ROW
   EXECUTE FUNCTION event_series_ticket_types_sync_after();
 
+CREATE VIEW event_series_vouchers AS
+ SELECT s.id AS event_series_id,
+    v.id AS voucher_id
+   FROM event_series s
+     JOIN vouchers v ON v.box_office_id = s.box_office_id
+  WHERE NOT (EXISTS ( SELECT 1
+           FROM voucher_event_series x
+          WHERE x.voucher_id = v.id))
+UNION ALL
+ SELECT l.event_series_id,
+    l.voucher_id
+   FROM voucher_event_series l;
+
 CREATE TABLE events (
   id integer DEFAULT nextval('events_id_seq'::regclass) NOT NULL,
   box_office_id integer NOT NULL,
@@ -562,11 +772,15 @@ AS $function$
       shown.completed_revenue := OLD.completed_revenue;
       IF shown IS DISTINCT FROM OLD THEN
         PERFORM record_change(NEW.box_office_id, 'EVENT.UPDATED', NEW.id);
-        -- Its name, dates and zone are in its orders' event_summary; its series in its tickets.
+        -- Its name, dates, zone, venue and series are in its orders' event_summary; its series
+        -- in its tickets.
         stamp := sync_stamp(NEW.box_office_id);
         clock := floor(extract(epoch FROM clock_timestamp()))::bigint;
         IF NEW.name IS DISTINCT FROM OLD.name OR NEW.start_at IS DISTINCT FROM OLD.start_at
-           OR NEW.end_at IS DISTINCT FROM OLD.end_at OR NEW.timezone IS DISTINCT FROM OLD.timezone THEN
+           OR NEW.end_at IS DISTINCT FROM OLD.end_at OR NEW.timezone IS DISTINCT FROM OLD.timezone
+           OR NEW.venue_name IS DISTINCT FROM OLD.venue_name
+           OR NEW.venue_postal_code IS DISTINCT FROM OLD.venue_postal_code
+           OR NEW.event_series_id IS DISTINCT FROM OLD.event_series_id THEN
           UPDATE orders SET updated_at = stamp
            WHERE box_office_id = NEW.box_office_id AND event_id = NEW.id
              AND (updated_at < stamp OR updated_at > clock);
@@ -923,13 +1137,122 @@ CREATE TABLE line_items (
   value integer NOT NULL,
   booking_fee integer DEFAULT 0 NOT NULL,
   total integer NOT NULL,
+  ticket_type_id integer,
+  product_id integer,
+  voucher_code_id integer,
+  discount_id integer,
   CONSTRAINT "PK_6d227c876e374542dc9bb44dfb4" PRIMARY KEY (id),
-  CONSTRAINT "FK_364f2fd50813438fe69360aef27" FOREIGN KEY (order_id) REFERENCES orders(id) ON DELETE CASCADE
+  CONSTRAINT "FK_364f2fd50813438fe69360aef27" FOREIGN KEY (order_id) REFERENCES orders(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_450feb799862e681a2b41b6421a" FOREIGN KEY (product_id) REFERENCES products(id) ON DELETE SET NULL,
+  CONSTRAINT "FK_c43b24a936bd2a1cb0b2a2cd332" FOREIGN KEY (voucher_code_id) REFERENCES voucher_codes(id) ON DELETE SET NULL,
+  CONSTRAINT "FK_d3d547dac60986e9fe92cb5c7b3" FOREIGN KEY (discount_id) REFERENCES discounts(id) ON DELETE SET NULL,
+  CONSTRAINT "FK_f7a2a3d1b6cc75b31cb2ff731fb" FOREIGN KEY (ticket_type_id) REFERENCES ticket_types(id) ON DELETE SET NULL
 );
 
 CREATE SEQUENCE line_items_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY line_items.id;
 
+CREATE UNIQUE INDEX "IDX_line_items_discount" ON public.line_items USING btree (discount_id, order_id) WHERE (discount_id IS NOT NULL);
+
 CREATE INDEX "IDX_line_items_order" ON public.line_items USING btree (order_id, id);
+
+CREATE INDEX "IDX_line_items_product" ON public.line_items USING btree (product_id) WHERE (product_id IS NOT NULL);
+
+CREATE INDEX "IDX_line_items_ticket_type" ON public.line_items USING btree (ticket_type_id) WHERE (ticket_type_id IS NOT NULL);
+
+CREATE INDEX "IDX_line_items_voucher_code" ON public.line_items USING btree (voucher_code_id) WHERE (voucher_code_id IS NOT NULL);
+
+CREATE OR REPLACE FUNCTION public.line_items_counters_on_delete()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+     BEGIN UPDATE products c SET quantity_sold = c.quantity_sold + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.product_id AS id, -sum(r.quantity) AS n FROM old_rows r
+        WHERE r.type = 'product' AND r.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.product_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id;
+  UPDATE voucher_codes c SET spent = c.spent + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.voucher_code_id AS id, -sum(-r.total) AS n FROM old_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.voucher_code_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id;
+  UPDATE discounts c SET times_used = c.times_used + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.discount_id AS id, -count(*) AS n FROM old_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NULL AND r.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.discount_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id; RETURN NULL; END
+$function$;
+
+CREATE TRIGGER trg_line_items_counters_delete
+  AFTER DELETE ON line_items
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION line_items_counters_on_delete();
+
+CREATE OR REPLACE FUNCTION public.line_items_counters_on_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+     BEGIN UPDATE products c SET quantity_sold = c.quantity_sold + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.product_id AS id, sum(r.quantity) AS n FROM new_rows r
+        WHERE r.type = 'product' AND r.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.product_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id;
+  UPDATE voucher_codes c SET spent = c.spent + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.voucher_code_id AS id, sum(-r.total) AS n FROM new_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.voucher_code_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id;
+  UPDATE discounts c SET times_used = c.times_used + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.discount_id AS id, count(*) AS n FROM new_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NULL AND r.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.discount_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id; RETURN NULL; END
+$function$;
+
+CREATE TRIGGER trg_line_items_counters_insert
+  AFTER INSERT ON line_items
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION line_items_counters_on_insert();
+
+CREATE OR REPLACE FUNCTION public.line_items_counters_on_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+     BEGIN UPDATE products c SET quantity_sold = c.quantity_sold + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.product_id AS id, -sum(r.quantity) AS n FROM old_rows r
+        WHERE r.type = 'product' AND r.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.product_id UNION ALL SELECT r.product_id AS id, sum(r.quantity) AS n FROM new_rows r
+        WHERE r.type = 'product' AND r.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.product_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id;
+  UPDATE voucher_codes c SET spent = c.spent + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.voucher_code_id AS id, -sum(-r.total) AS n FROM old_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.voucher_code_id UNION ALL SELECT r.voucher_code_id AS id, sum(-r.total) AS n FROM new_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.voucher_code_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id;
+  UPDATE discounts c SET times_used = c.times_used + d.n
+          FROM (SELECT s.id, sum(s.n) AS n
+                  FROM (SELECT r.discount_id AS id, -count(*) AS n FROM old_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NULL AND r.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.discount_id UNION ALL SELECT r.discount_id AS id, count(*) AS n FROM new_rows r
+        WHERE r.type = 'gift_card' AND r.voucher_code_id IS NULL AND r.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = r.order_id) = 'completed' GROUP BY r.discount_id) s
+                 GROUP BY s.id HAVING sum(s.n) <> 0) d
+         WHERE c.id = d.id; RETURN NULL; END
+$function$;
+
+CREATE TRIGGER trg_line_items_counters_update
+  AFTER UPDATE ON line_items
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION line_items_counters_on_update();
 
 CREATE OR REPLACE FUNCTION public.line_items_sync_after()
  RETURNS trigger
@@ -1008,6 +1331,8 @@ CREATE TABLE orders (
   payment_method_external_id character varying(255),
   payment_method_name character varying(200),
   payment_method_instructions character varying(2000),
+  buyer_first_name character varying(200),
+  buyer_last_name character varying(200),
   CONSTRAINT "PK_710e2d4957aa5878dfe94e4ac2f" PRIMARY KEY (id),
   CONSTRAINT "FK_642ca308ac51fea8327e593b8ab" FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE RESTRICT,
   CONSTRAINT "FK_b7ef7b2dd3d2c60dbd0eb60699b" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE
@@ -1134,6 +1459,42 @@ CREATE TRIGGER trg_orders_completed_revenue_update
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT
   EXECUTE FUNCTION orders_completed_revenue_on_update();
+
+CREATE OR REPLACE FUNCTION public.orders_line_counters()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+   DECLARE item integer; sign integer;
+   BEGIN IF TG_OP = 'DELETE' THEN item := OLD.id; sign := -1;
+     ELSE item := NEW.id; sign := CASE WHEN NEW.status = 'completed' THEN 1 ELSE -1 END;
+     END IF;
+  UPDATE products c SET quantity_sold = c.quantity_sold + sign * d.n
+    FROM (SELECT li.product_id AS id, sum(li.quantity) AS n FROM line_items li
+           WHERE li.order_id = item AND li.type = 'product' AND li.product_id IS NOT NULL GROUP BY li.product_id) d
+   WHERE c.id = d.id;
+  UPDATE voucher_codes c SET spent = c.spent + sign * d.n
+    FROM (SELECT li.voucher_code_id AS id, sum(-li.total) AS n FROM line_items li
+           WHERE li.order_id = item AND li.type = 'gift_card' AND li.voucher_code_id IS NOT NULL GROUP BY li.voucher_code_id) d
+   WHERE c.id = d.id;
+  UPDATE discounts c SET times_used = c.times_used + sign * d.n
+    FROM (SELECT li.discount_id AS id, count(*) AS n FROM line_items li
+           WHERE li.order_id = item AND li.type = 'gift_card' AND li.voucher_code_id IS NULL AND li.discount_id IS NOT NULL GROUP BY li.discount_id) d
+   WHERE c.id = d.id;
+     IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+     RETURN NULL; END
+$function$;
+
+CREATE TRIGGER trg_orders_line_counters_delete
+  BEFORE DELETE ON orders
+  FOR EACH ROW
+  WHEN (old.status::text = 'completed'::text)
+  EXECUTE FUNCTION orders_line_counters();
+
+CREATE TRIGGER trg_orders_line_counters_update
+  AFTER UPDATE OF status ON orders
+  FOR EACH ROW
+  WHEN ((old.status::text = 'completed'::text) IS DISTINCT FROM (new.status::text = 'completed'::text))
+  EXECUTE FUNCTION orders_line_counters();
 
 CREATE OR REPLACE FUNCTION public.orders_order_days()
  RETURNS trigger
@@ -1341,6 +1702,184 @@ CREATE TRIGGER trg_orders_sync_before
   FOR EACH ROW
   EXECUTE FUNCTION orders_sync_before();
 
+CREATE TABLE product_event_series (
+  id integer DEFAULT nextval('product_event_series_id_seq'::regclass) NOT NULL,
+  product_id integer NOT NULL,
+  event_series_id integer NOT NULL,
+  CONSTRAINT "PK_22b671e4fd8d5c783bdc5e8782d" PRIMARY KEY (id),
+  CONSTRAINT "FK_49fe5540a754fad81a4658d1f5e" FOREIGN KEY (event_series_id) REFERENCES event_series(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_6089ec41d49cda92d1da043f884" FOREIGN KEY (product_id) REFERENCES products(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE product_event_series_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY product_event_series.id;
+
+CREATE INDEX "IDX_product_event_series_event_series" ON public.product_event_series USING btree (event_series_id, product_id);
+
+CREATE UNIQUE INDEX "IDX_product_event_series_product" ON public.product_event_series USING btree (product_id, event_series_id);
+
+CREATE OR REPLACE FUNCTION public.product_event_series_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM products p WHERE p.id = n.product_id) AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM products p WHERE p.id = o.product_id) AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM products p WHERE p.id = n.product_id) AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.product_id, n.event_series_id) IS DISTINCT FROM (o.product_id, o.event_series_id)
+         UNION SELECT (SELECT p.box_office_id FROM products p WHERE p.id = o.product_id) FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.product_id, n.event_series_id) IS DISTINCT FROM (o.product_id, o.event_series_id)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_product_event_series_catalogue_delete
+  AFTER DELETE ON product_event_series
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION product_event_series_catalogue_version();
+
+CREATE TRIGGER trg_product_event_series_catalogue_insert
+  AFTER INSERT ON product_event_series
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION product_event_series_catalogue_version();
+
+CREATE TRIGGER trg_product_event_series_catalogue_update
+  AFTER UPDATE ON product_event_series
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION product_event_series_catalogue_version();
+
+CREATE OR REPLACE FUNCTION public.product_event_series_updated_at()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF coalesce(current_setting('boxoffice.sync_import', true), '') = 'on' THEN RETURN NULL; END IF;
+    IF TG_OP = 'INSERT' THEN
+      UPDATE products p SET updated_at = floor(extract(epoch FROM now()))::bigint
+  FROM (SELECT DISTINCT product_id FROM new_rows) r WHERE p.id = r.product_id AND p.updated_at < floor(extract(epoch FROM now()))::bigint;
+    ELSIF TG_OP = 'DELETE' THEN
+      UPDATE products p SET updated_at = floor(extract(epoch FROM now()))::bigint
+  FROM (SELECT DISTINCT product_id FROM old_rows) r WHERE p.id = r.product_id AND p.updated_at < floor(extract(epoch FROM now()))::bigint;
+    ELSE
+      UPDATE products p SET updated_at = floor(extract(epoch FROM now()))::bigint
+  FROM (SELECT n.product_id FROM new_rows n JOIN old_rows o ON o.id = n.id
+          WHERE (n.product_id, n.event_series_id) IS DISTINCT FROM (o.product_id, o.event_series_id)
+         UNION SELECT o.product_id FROM new_rows n JOIN old_rows o ON o.id = n.id
+          WHERE (n.product_id, n.event_series_id) IS DISTINCT FROM (o.product_id, o.event_series_id)) r WHERE p.id = r.product_id AND p.updated_at < floor(extract(epoch FROM now()))::bigint;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_product_event_series_updated_at_delete
+  AFTER DELETE ON product_event_series
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION product_event_series_updated_at();
+
+CREATE TRIGGER trg_product_event_series_updated_at_insert
+  AFTER INSERT ON product_event_series
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION product_event_series_updated_at();
+
+CREATE TRIGGER trg_product_event_series_updated_at_update
+  AFTER UPDATE ON product_event_series
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION product_event_series_updated_at();
+
+CREATE TABLE products (
+  id integer DEFAULT nextval('products_id_seq'::regclass) NOT NULL,
+  box_office_id integer NOT NULL,
+  name character varying(200) NOT NULL,
+  description text,
+  price integer NOT NULL,
+  currency character varying(3) NOT NULL,
+  status character varying(16) NOT NULL,
+  fulfilment_type character varying(24) NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  quantity_sold integer DEFAULT 0 NOT NULL,
+  CONSTRAINT "PK_0806c755e0aca124e67c0cf6d7d" PRIMARY KEY (id),
+  CONSTRAINT "FK_3b9b9969a41e7db1aba6b0da3d5" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE products_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY products.id;
+
+CREATE INDEX "IDX_products_list" ON public.products USING btree (box_office_id, created_at, id);
+
+CREATE INDEX "IDX_products_status" ON public.products USING btree (box_office_id, status, created_at, id);
+
+CREATE OR REPLACE FUNCTION public.products_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT o.box_office_id AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.name, n.description, n.price, n.currency, n.status, n.fulfilment_type, n.created_at, n.updated_at) IS DISTINCT FROM (o.box_office_id, o.name, o.description, o.price, o.currency, o.status, o.fulfilment_type, o.created_at, o.updated_at)
+         UNION SELECT o.box_office_id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.name, n.description, n.price, n.currency, n.status, n.fulfilment_type, n.created_at, n.updated_at) IS DISTINCT FROM (o.box_office_id, o.name, o.description, o.price, o.currency, o.status, o.fulfilment_type, o.created_at, o.updated_at)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_products_catalogue_delete
+  AFTER DELETE ON products
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION products_catalogue_version();
+
+CREATE TRIGGER trg_products_catalogue_insert
+  AFTER INSERT ON products
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION products_catalogue_version();
+
+CREATE TRIGGER trg_products_catalogue_update
+  AFTER UPDATE ON products
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION products_catalogue_version();
+
+CREATE OR REPLACE FUNCTION public.products_updated_at()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF NOT coalesce(current_setting('boxoffice.sync_import', true), '') = 'on' THEN
+      NEW.updated_at := greatest(NEW.updated_at, OLD.updated_at, NEW.created_at, floor(extract(epoch FROM now()))::bigint);
+    END IF;
+    RETURN NEW;
+  END
+$function$;
+
+CREATE TRIGGER trg_products_updated_at
+  BEFORE UPDATE ON products
+  FOR EACH ROW
+  WHEN (new.box_office_id IS DISTINCT FROM old.box_office_id OR new.name::text IS DISTINCT FROM old.name::text OR new.description IS DISTINCT FROM old.description OR new.price IS DISTINCT FROM old.price OR new.currency::text IS DISTINCT FROM old.currency::text OR new.status::text IS DISTINCT FROM old.status::text OR new.fulfilment_type::text IS DISTINCT FROM old.fulfilment_type::text OR new.created_at IS DISTINCT FROM old.created_at)
+  EXECUTE FUNCTION products_updated_at();
+
 CREATE TABLE revenue_days (
   box_office_id integer NOT NULL,
   currency character varying(3) NOT NULL,
@@ -1525,3 +2064,315 @@ CREATE TRIGGER trg_ticket_types_sync_after
   AFTER INSERT OR DELETE OR UPDATE ON ticket_types
   FOR EACH ROW
   EXECUTE FUNCTION ticket_types_sync_after();
+
+CREATE TABLE voucher_codes (
+  id integer DEFAULT nextval('voucher_codes_id_seq'::regclass) NOT NULL,
+  box_office_id integer NOT NULL,
+  voucher_id integer NOT NULL,
+  code character varying(64) NOT NULL,
+  created_at bigint NOT NULL,
+  spent integer DEFAULT 0 NOT NULL,
+  CONSTRAINT "PK_882c1e3621263d5b5dc5b10d9e0" PRIMARY KEY (id),
+  CONSTRAINT "FK_33f948dab471b0e51aeb1ee80e3" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_a12bb9327710cbab97d653ce13d" FOREIGN KEY (voucher_id) REFERENCES vouchers(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE voucher_codes_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY voucher_codes.id;
+
+CREATE UNIQUE INDEX "IDX_voucher_codes_code" ON public.voucher_codes USING btree (box_office_id, code);
+
+CREATE INDEX "IDX_voucher_codes_list" ON public.voucher_codes USING btree (box_office_id, voucher_id, created_at, id);
+
+CREATE INDEX "IDX_voucher_codes_voucher" ON public.voucher_codes USING btree (voucher_id);
+
+CREATE OR REPLACE FUNCTION public.voucher_codes_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT o.box_office_id AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.voucher_id, n.code, n.created_at) IS DISTINCT FROM (o.box_office_id, o.voucher_id, o.code, o.created_at)
+         UNION SELECT o.box_office_id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.voucher_id, n.code, n.created_at) IS DISTINCT FROM (o.box_office_id, o.voucher_id, o.code, o.created_at)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_voucher_codes_catalogue_delete
+  AFTER DELETE ON voucher_codes
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_codes_catalogue_version();
+
+CREATE TRIGGER trg_voucher_codes_catalogue_insert
+  AFTER INSERT ON voucher_codes
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_codes_catalogue_version();
+
+CREATE TRIGGER trg_voucher_codes_catalogue_update
+  AFTER UPDATE ON voucher_codes
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_codes_catalogue_version();
+
+CREATE OR REPLACE FUNCTION public.voucher_codes_counters_on_delete()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN UPDATE vouchers c SET total_codes = c.total_codes + d.n,
+         codes_with_value = c.codes_with_value + d.w
+    FROM (SELECT s.id, sum(s.n) AS n, sum(s.w) AS w FROM (SELECT r.voucher_id AS id, -count(*) AS n,
+         -count(*) FILTER (WHERE r.spent < (SELECT v.value FROM vouchers v WHERE v.id = r.voucher_id)) AS w
+    FROM old_rows r GROUP BY r.voucher_id) s
+           GROUP BY s.id HAVING sum(s.n) <> 0 OR sum(s.w) <> 0) d
+   WHERE c.id = d.id; RETURN NULL; END
+$function$;
+
+CREATE TRIGGER trg_voucher_codes_counters_delete
+  AFTER DELETE ON voucher_codes
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_codes_counters_on_delete();
+
+CREATE OR REPLACE FUNCTION public.voucher_codes_counters_on_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN UPDATE vouchers c SET total_codes = c.total_codes + d.n,
+         codes_with_value = c.codes_with_value + d.w
+    FROM (SELECT s.id, sum(s.n) AS n, sum(s.w) AS w FROM (SELECT r.voucher_id AS id, count(*) AS n,
+         count(*) FILTER (WHERE r.spent < (SELECT v.value FROM vouchers v WHERE v.id = r.voucher_id)) AS w
+    FROM new_rows r GROUP BY r.voucher_id) s
+           GROUP BY s.id HAVING sum(s.n) <> 0 OR sum(s.w) <> 0) d
+   WHERE c.id = d.id; RETURN NULL; END
+$function$;
+
+CREATE TRIGGER trg_voucher_codes_counters_insert
+  AFTER INSERT ON voucher_codes
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_codes_counters_on_insert();
+
+CREATE OR REPLACE FUNCTION public.voucher_codes_counters_on_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN UPDATE vouchers c SET total_codes = c.total_codes + d.n,
+         codes_with_value = c.codes_with_value + d.w
+    FROM (SELECT s.id, sum(s.n) AS n, sum(s.w) AS w FROM (SELECT r.voucher_id AS id, -count(*) AS n,
+         -count(*) FILTER (WHERE r.spent < (SELECT v.value FROM vouchers v WHERE v.id = r.voucher_id)) AS w
+    FROM old_rows r GROUP BY r.voucher_id UNION ALL SELECT r.voucher_id AS id, count(*) AS n,
+         count(*) FILTER (WHERE r.spent < (SELECT v.value FROM vouchers v WHERE v.id = r.voucher_id)) AS w
+    FROM new_rows r GROUP BY r.voucher_id) s
+           GROUP BY s.id HAVING sum(s.n) <> 0 OR sum(s.w) <> 0) d
+   WHERE c.id = d.id; RETURN NULL; END
+$function$;
+
+CREATE TRIGGER trg_voucher_codes_counters_update
+  AFTER UPDATE ON voucher_codes
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_codes_counters_on_update();
+
+CREATE TABLE voucher_event_series (
+  id integer DEFAULT nextval('voucher_event_series_id_seq'::regclass) NOT NULL,
+  voucher_id integer NOT NULL,
+  event_series_id integer NOT NULL,
+  CONSTRAINT "PK_42ecad4bed79577f23e129df54b" PRIMARY KEY (id),
+  CONSTRAINT "FK_4c2a731d5c6d1d593745bcf4477" FOREIGN KEY (event_series_id) REFERENCES event_series(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_ce42ecf13b31c2e5a4135db3e52" FOREIGN KEY (voucher_id) REFERENCES vouchers(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE voucher_event_series_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY voucher_event_series.id;
+
+CREATE INDEX "IDX_voucher_event_series_event_series" ON public.voucher_event_series USING btree (event_series_id, voucher_id);
+
+CREATE UNIQUE INDEX "IDX_voucher_event_series_voucher" ON public.voucher_event_series USING btree (voucher_id, event_series_id);
+
+CREATE OR REPLACE FUNCTION public.voucher_event_series_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = n.voucher_id) AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = o.voucher_id) AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = n.voucher_id) AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.voucher_id, n.event_series_id) IS DISTINCT FROM (o.voucher_id, o.event_series_id)
+         UNION SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = o.voucher_id) FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.voucher_id, n.event_series_id) IS DISTINCT FROM (o.voucher_id, o.event_series_id)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_voucher_event_series_catalogue_delete
+  AFTER DELETE ON voucher_event_series
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_event_series_catalogue_version();
+
+CREATE TRIGGER trg_voucher_event_series_catalogue_insert
+  AFTER INSERT ON voucher_event_series
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_event_series_catalogue_version();
+
+CREATE TRIGGER trg_voucher_event_series_catalogue_update
+  AFTER UPDATE ON voucher_event_series
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION voucher_event_series_catalogue_version();
+
+CREATE TABLE vouchers (
+  id integer DEFAULT nextval('vouchers_id_seq'::regclass) NOT NULL,
+  box_office_id integer NOT NULL,
+  name character varying(200) NOT NULL,
+  type character varying(16) NOT NULL,
+  value integer NOT NULL,
+  currency character varying(3) NOT NULL,
+  expires_at bigint,
+  partial_redemption boolean DEFAULT false NOT NULL,
+  created_at bigint NOT NULL,
+  total_codes integer DEFAULT 0 NOT NULL,
+  codes_with_value integer DEFAULT 0 NOT NULL,
+  CONSTRAINT "PK_ed1b7dd909a696560763acdbc04" PRIMARY KEY (id),
+  CONSTRAINT "FK_9cb718f5a8b9bd1254b29c70052" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE vouchers_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY vouchers.id;
+
+CREATE INDEX "IDX_vouchers_list" ON public.vouchers USING btree (box_office_id, created_at, id);
+
+CREATE OR REPLACE FUNCTION public.vouchers_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT o.box_office_id AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.name, n.type, n.value, n.currency, n.expires_at, n.partial_redemption, n.created_at) IS DISTINCT FROM (o.box_office_id, o.name, o.type, o.value, o.currency, o.expires_at, o.partial_redemption, o.created_at)
+         UNION SELECT o.box_office_id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.name, n.type, n.value, n.currency, n.expires_at, n.partial_redemption, n.created_at) IS DISTINCT FROM (o.box_office_id, o.name, o.type, o.value, o.currency, o.expires_at, o.partial_redemption, o.created_at)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_vouchers_catalogue_delete
+  AFTER DELETE ON vouchers
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION vouchers_catalogue_version();
+
+CREATE TRIGGER trg_vouchers_catalogue_insert
+  AFTER INSERT ON vouchers
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION vouchers_catalogue_version();
+
+CREATE TRIGGER trg_vouchers_catalogue_update
+  AFTER UPDATE ON vouchers
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION vouchers_catalogue_version();
+
+CREATE OR REPLACE FUNCTION public.vouchers_counters_value()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN NEW.codes_with_value := (SELECT count(*) FROM voucher_codes c
+      WHERE c.voucher_id = NEW.id AND c.spent < NEW.value);
+    RETURN NEW; END
+$function$;
+
+CREATE TRIGGER trg_vouchers_counters_value
+  BEFORE UPDATE OF value ON vouchers
+  FOR EACH ROW
+  WHEN (old.value IS DISTINCT FROM new.value)
+  EXECUTE FUNCTION vouchers_counters_value();
+
+CREATE TABLE waitlist_signups (
+  id integer DEFAULT nextval('waitlist_signups_id_seq'::regclass) NOT NULL,
+  box_office_id integer NOT NULL,
+  event_series_id integer NOT NULL,
+  event_id integer,
+  email character varying(320) NOT NULL,
+  created_at bigint NOT NULL,
+  CONSTRAINT "PK_2c25d8edf518162f06c849c5fb3" PRIMARY KEY (id),
+  CONSTRAINT "FK_76a5f9278d71fb9bcbf2fc84ed7" FOREIGN KEY (event_series_id) REFERENCES event_series(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_c0a8d4da93c97a32d104136700c" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE,
+  CONSTRAINT "FK_d0470d02dec0ce1d404a8055867" FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE SET NULL
+);
+
+CREATE SEQUENCE waitlist_signups_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY waitlist_signups.id;
+
+CREATE INDEX "IDX_waitlist_signups_event" ON public.waitlist_signups USING btree (event_id);
+
+CREATE INDEX "IDX_waitlist_signups_list" ON public.waitlist_signups USING btree (box_office_id, event_series_id, created_at, id);
+
+CREATE OR REPLACE FUNCTION public.waitlist_signups_catalogue_version()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSIF TG_OP = 'DELETE' THEN
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT o.box_office_id AS office FROM old_rows o) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    ELSE
+      INSERT INTO catalogue_versions AS v (box_office_id, version)
+   SELECT DISTINCT office, 1 FROM (SELECT n.box_office_id AS office FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.event_series_id, n.event_id, n.email, n.created_at) IS DISTINCT FROM (o.box_office_id, o.event_series_id, o.event_id, o.email, o.created_at)
+         UNION SELECT o.box_office_id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE (n.box_office_id, n.event_series_id, n.event_id, n.email, n.created_at) IS DISTINCT FROM (o.box_office_id, o.event_series_id, o.event_id, o.email, o.created_at)) o WHERE office IS NOT NULL
+   ON CONFLICT (box_office_id) DO UPDATE SET version = v.version + 1;
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_waitlist_signups_catalogue_delete
+  AFTER DELETE ON waitlist_signups
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION waitlist_signups_catalogue_version();
+
+CREATE TRIGGER trg_waitlist_signups_catalogue_insert
+  AFTER INSERT ON waitlist_signups
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION waitlist_signups_catalogue_version();
+
+CREATE TRIGGER trg_waitlist_signups_catalogue_update
+  AFTER UPDATE ON waitlist_signups
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION waitlist_signups_catalogue_version();

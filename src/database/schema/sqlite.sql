@@ -27,6 +27,16 @@ CREATE TABLE "box_offices" (
   timezone varchar(64) NOT NULL DEFAULT 'Europe/London'
 );
 
+CREATE TRIGGER trg_box_offices_catalogue_update AFTER UPDATE OF timezone ON box_offices
+    WHEN NEW.timezone IS NOT OLD.timezone BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.id, 1 WHERE NEW.id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TABLE "catalogue_versions" (
+  "box_office_id" integer PRIMARY KEY NOT NULL,
+  "version" bigint NOT NULL DEFAULT (0)
+);
+
 CREATE TABLE "change_heads" (
   "box_office_id" integer PRIMARY KEY NOT NULL,
   "last_id" bigint NOT NULL
@@ -94,6 +104,107 @@ CREATE TRIGGER trg_check_ins_sync_insert AFTER INSERT ON check_ins
     UPDATE issued_tickets SET updated_at = unixepoch()
      WHERE id = NEW.issued_ticket_id AND updated_at IS NOT unixepoch();
   END;
+
+CREATE TABLE "discount_products" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "discount_id" integer NOT NULL,
+  "product_id" integer NOT NULL,
+  CONSTRAINT "FK_19155613d001de1ce3da8875d57" FOREIGN KEY ("discount_id") REFERENCES "discounts" ("id") ON DELETE CASCADE,
+  CONSTRAINT "FK_8857bc50a51861e155ce58ca410" FOREIGN KEY ("product_id") REFERENCES "products" ("id") ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX "IDX_discount_products_discount" ON "discount_products" ("discount_id", "product_id");
+
+CREATE INDEX "IDX_discount_products_product" ON "discount_products" ("product_id", "discount_id");
+
+CREATE TRIGGER trg_discount_products_catalogue_delete AFTER DELETE ON discount_products
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_discount_products_catalogue_insert AFTER INSERT ON discount_products
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_discount_products_catalogue_update AFTER UPDATE ON discount_products
+      WHEN (NEW.discount_id IS NOT OLD.discount_id OR NEW.product_id IS NOT OLD.product_id) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id) IS NOT NULL AND (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id) IS NOT (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id)
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
+
+CREATE TABLE "discount_ticket_types" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "discount_id" integer NOT NULL,
+  "ticket_type_id" integer NOT NULL,
+  CONSTRAINT "FK_7b7a7edfe4d1a938156774742bb" FOREIGN KEY ("discount_id") REFERENCES "discounts" ("id") ON DELETE CASCADE,
+  CONSTRAINT "FK_2750452dedbac5a564f66c62356" FOREIGN KEY ("ticket_type_id") REFERENCES "ticket_types" ("id") ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX "IDX_discount_ticket_types_discount" ON "discount_ticket_types" ("discount_id", "ticket_type_id");
+
+CREATE INDEX "IDX_discount_ticket_types_ticket_type" ON "discount_ticket_types" ("ticket_type_id", "discount_id");
+
+CREATE TRIGGER trg_discount_ticket_types_catalogue_delete AFTER DELETE ON discount_ticket_types
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_discount_ticket_types_catalogue_insert AFTER INSERT ON discount_ticket_types
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_discount_ticket_types_catalogue_update AFTER UPDATE ON discount_ticket_types
+      WHEN (NEW.discount_id IS NOT OLD.discount_id OR NEW.ticket_type_id IS NOT OLD.ticket_type_id) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id), 1 WHERE (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id) IS NOT NULL AND (SELECT p.box_office_id FROM discounts p WHERE p.id = OLD.discount_id) IS NOT (SELECT p.box_office_id FROM discounts p WHERE p.id = NEW.discount_id)
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
+
+CREATE TABLE "discounts" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "box_office_id" integer NOT NULL,
+  "name" varchar(200) NOT NULL,
+  "code" varchar(64) NOT NULL,
+  "type" varchar(16) NOT NULL,
+  "face_value_amount" integer NOT NULL,
+  "booking_fee_amount" integer NOT NULL,
+  "created_at" bigint NOT NULL,
+  times_used integer NOT NULL DEFAULT 0,
+  CONSTRAINT "FK_13a5500b941c2cfe4788cfd6320" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX "IDX_discounts_code" ON "discounts" ("box_office_id", "code");
+
+CREATE INDEX "IDX_discounts_list" ON "discounts" ("box_office_id", "created_at", "id");
+
+CREATE TRIGGER trg_discounts_catalogue_delete AFTER DELETE ON discounts
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_discounts_catalogue_insert AFTER INSERT ON discounts
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_discounts_catalogue_update AFTER UPDATE ON discounts
+      WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.name IS NOT OLD.name OR NEW.code IS NOT OLD.code OR NEW.type IS NOT OLD.type OR NEW.face_value_amount IS NOT OLD.face_value_amount OR NEW.booking_fee_amount IS NOT OLD.booking_fee_amount OR NEW.created_at IS NOT OLD.created_at) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND OLD.box_office_id IS NOT NEW.box_office_id
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
 
 CREATE TABLE "event_payment_methods" (
   "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
@@ -334,6 +445,13 @@ CREATE TRIGGER trg_event_series_ticket_types_sync_update AFTER UPDATE ON event_s
              'EVENT_SERIES.UPDATED', NEW.event_series_id, unixepoch() WHERE (SELECT box_office_id FROM event_series WHERE id = NEW.event_series_id) IS NOT NULL;
   END;
 
+CREATE VIEW event_series_vouchers AS
+  SELECT s.id AS event_series_id, v.id AS voucher_id
+    FROM event_series s JOIN vouchers v ON v.box_office_id = s.box_office_id
+   WHERE NOT EXISTS (SELECT 1 FROM voucher_event_series x WHERE x.voucher_id = v.id)
+  UNION ALL
+  SELECT l.event_series_id, l.voucher_id FROM voucher_event_series l;
+
 CREATE TABLE "events" (
   "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
   "box_office_id" integer NOT NULL,
@@ -398,7 +516,9 @@ CREATE TRIGGER trg_events_sync_update AFTER UPDATE ON events
      WHERE box_office_id = NEW.box_office_id AND event_id = NEW.id
        AND updated_at IS NOT unixepoch()
        AND (NEW.name IS NOT OLD.name OR NEW.start_at IS NOT OLD.start_at
-            OR NEW.end_at IS NOT OLD.end_at OR NEW.timezone IS NOT OLD.timezone);
+            OR NEW.end_at IS NOT OLD.end_at OR NEW.timezone IS NOT OLD.timezone
+            OR NEW.venue_name IS NOT OLD.venue_name OR NEW.venue_postal_code IS NOT OLD.venue_postal_code
+            OR NEW.event_series_id IS NOT OLD.event_series_id);
     UPDATE issued_tickets SET updated_at = unixepoch()
      WHERE event_id = NEW.id AND updated_at IS NOT unixepoch()
        AND NEW.event_series_id IS NOT OLD.event_series_id;
@@ -618,10 +738,62 @@ CREATE TABLE "line_items" (
   "value" integer NOT NULL,
   "booking_fee" integer NOT NULL DEFAULT (0),
   "total" integer NOT NULL,
-  CONSTRAINT "FK_364f2fd50813438fe69360aef27" FOREIGN KEY ("order_id") REFERENCES "orders" ("id") ON DELETE CASCADE
+  "ticket_type_id" integer,
+  "product_id" integer,
+  "voucher_code_id" integer,
+  "discount_id" integer,
+  CONSTRAINT "FK_364f2fd50813438fe69360aef27" FOREIGN KEY ("order_id") REFERENCES "orders" ("id") ON DELETE CASCADE ON UPDATE NO ACTION,
+  CONSTRAINT "FK_f7a2a3d1b6cc75b31cb2ff731fb" FOREIGN KEY ("ticket_type_id") REFERENCES "ticket_types" ("id") ON DELETE SET NULL,
+  CONSTRAINT "FK_450feb799862e681a2b41b6421a" FOREIGN KEY ("product_id") REFERENCES "products" ("id") ON DELETE SET NULL,
+  CONSTRAINT "FK_c43b24a936bd2a1cb0b2a2cd332" FOREIGN KEY ("voucher_code_id") REFERENCES "voucher_codes" ("id") ON DELETE SET NULL,
+  CONSTRAINT "FK_d3d547dac60986e9fe92cb5c7b3" FOREIGN KEY ("discount_id") REFERENCES "discounts" ("id") ON DELETE SET NULL
 );
 
+CREATE UNIQUE INDEX "IDX_line_items_discount" ON line_items (discount_id, order_id) WHERE discount_id IS NOT NULL;
+
 CREATE INDEX "IDX_line_items_order" ON "line_items" ("order_id", "id");
+
+CREATE INDEX "IDX_line_items_product" ON line_items (product_id) WHERE product_id IS NOT NULL;
+
+CREATE INDEX "IDX_line_items_ticket_type" ON line_items (ticket_type_id) WHERE ticket_type_id IS NOT NULL;
+
+CREATE INDEX "IDX_line_items_voucher_code" ON line_items (voucher_code_id) WHERE voucher_code_id IS NOT NULL;
+
+CREATE TRIGGER trg_line_items_counters_delete AFTER DELETE ON line_items
+     WHEN (OLD.product_id IS NOT NULL OR OLD.voucher_code_id IS NOT NULL OR OLD.discount_id IS NOT NULL) BEGIN
+  UPDATE products SET quantity_sold = quantity_sold - OLD.quantity
+   WHERE id = OLD.product_id AND OLD.type = 'product' AND OLD.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = OLD.order_id) = 'completed';
+  UPDATE voucher_codes SET spent = spent - (-OLD.total)
+   WHERE id = OLD.voucher_code_id AND OLD.type = 'gift_card' AND OLD.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = OLD.order_id) = 'completed';
+  UPDATE discounts SET times_used = times_used - 1
+   WHERE id = OLD.discount_id AND OLD.type = 'gift_card' AND OLD.voucher_code_id IS NULL AND OLD.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = OLD.order_id) = 'completed'; END;
+
+CREATE TRIGGER trg_line_items_counters_insert AFTER INSERT ON line_items
+     WHEN (NEW.product_id IS NOT NULL OR NEW.voucher_code_id IS NOT NULL OR NEW.discount_id IS NOT NULL) BEGIN
+  UPDATE products SET quantity_sold = quantity_sold + NEW.quantity
+   WHERE id = NEW.product_id AND NEW.type = 'product' AND NEW.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed';
+  UPDATE voucher_codes SET spent = spent + (-NEW.total)
+   WHERE id = NEW.voucher_code_id AND NEW.type = 'gift_card' AND NEW.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed';
+  UPDATE discounts SET times_used = times_used + 1
+   WHERE id = NEW.discount_id AND NEW.type = 'gift_card' AND NEW.voucher_code_id IS NULL AND NEW.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed'; END;
+
+CREATE TRIGGER trg_line_items_counters_update
+     AFTER UPDATE OF type, quantity, total, order_id, product_id, voucher_code_id, discount_id ON line_items
+     WHEN (OLD.type IS NOT NEW.type OR OLD.quantity IS NOT NEW.quantity OR OLD.total IS NOT NEW.total OR OLD.order_id IS NOT NEW.order_id OR OLD.product_id IS NOT NEW.product_id OR OLD.voucher_code_id IS NOT NEW.voucher_code_id OR OLD.discount_id IS NOT NEW.discount_id)
+      AND ((OLD.product_id IS NOT NULL OR OLD.voucher_code_id IS NOT NULL OR OLD.discount_id IS NOT NULL) OR (NEW.product_id IS NOT NULL OR NEW.voucher_code_id IS NOT NULL OR NEW.discount_id IS NOT NULL))
+     BEGIN
+  UPDATE products SET quantity_sold = quantity_sold - OLD.quantity
+   WHERE id = OLD.product_id AND OLD.type = 'product' AND OLD.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = OLD.order_id) = 'completed';
+  UPDATE voucher_codes SET spent = spent - (-OLD.total)
+   WHERE id = OLD.voucher_code_id AND OLD.type = 'gift_card' AND OLD.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = OLD.order_id) = 'completed';
+  UPDATE discounts SET times_used = times_used - 1
+   WHERE id = OLD.discount_id AND OLD.type = 'gift_card' AND OLD.voucher_code_id IS NULL AND OLD.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = OLD.order_id) = 'completed';
+  UPDATE products SET quantity_sold = quantity_sold + NEW.quantity
+   WHERE id = NEW.product_id AND NEW.type = 'product' AND NEW.product_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed';
+  UPDATE voucher_codes SET spent = spent + (-NEW.total)
+   WHERE id = NEW.voucher_code_id AND NEW.type = 'gift_card' AND NEW.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed';
+  UPDATE discounts SET times_used = times_used + 1
+   WHERE id = NEW.discount_id AND NEW.type = 'gift_card' AND NEW.voucher_code_id IS NULL AND NEW.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed'; END;
 
 CREATE TRIGGER trg_line_items_sync_delete AFTER DELETE ON line_items
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
@@ -646,7 +818,7 @@ CREATE TRIGGER trg_line_items_sync_insert AFTER INSERT ON line_items
   END;
 
 CREATE TRIGGER trg_line_items_sync_update AFTER UPDATE ON line_items
-    WHEN (NEW.order_id IS NOT OLD.order_id OR NEW.type IS NOT OLD.type OR NEW.description IS NOT OLD.description OR NEW.quantity IS NOT OLD.quantity OR NEW.value IS NOT OLD.value OR NEW.booking_fee IS NOT OLD.booking_fee OR NEW.total IS NOT OLD.total) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    WHEN (NEW.order_id IS NOT OLD.order_id OR NEW.type IS NOT OLD.type OR NEW.description IS NOT OLD.description OR NEW.quantity IS NOT OLD.quantity OR NEW.value IS NOT OLD.value OR NEW.booking_fee IS NOT OLD.booking_fee OR NEW.total IS NOT OLD.total OR NEW.ticket_type_id IS NOT OLD.ticket_type_id OR NEW.product_id IS NOT OLD.product_id OR NEW.voucher_code_id IS NOT OLD.voucher_code_id OR NEW.discount_id IS NOT OLD.discount_id) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM orders WHERE id = NEW.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = NEW.order_id) IS NOT NULL
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
@@ -698,6 +870,8 @@ CREATE TABLE "orders" (
   "payment_method_external_id" varchar(255),
   "payment_method_name" varchar(200),
   "payment_method_instructions" varchar(2000),
+  buyer_first_name varchar(200),
+  buyer_last_name varchar(200),
   CONSTRAINT "FK_b7ef7b2dd3d2c60dbd0eb60699b" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE,
   CONSTRAINT "FK_642ca308ac51fea8327e593b8ab" FOREIGN KEY ("event_id") REFERENCES "events" ("id") ON DELETE RESTRICT
 );
@@ -739,6 +913,31 @@ CREATE TRIGGER trg_orders_completed_revenue_update AFTER UPDATE OF status, event
   BEGIN UPDATE events SET completed_revenue = completed_revenue - (OLD.total - OLD.refund_amount)
     WHERE id = OLD.event_id AND OLD.status = 'completed'; UPDATE events SET completed_revenue = completed_revenue + (NEW.total - NEW.refund_amount)
     WHERE id = NEW.event_id AND NEW.status = 'completed'; END;
+
+CREATE TRIGGER trg_orders_line_counters_delete BEFORE DELETE ON orders
+     WHEN OLD.status = 'completed' BEGIN
+  UPDATE products SET quantity_sold = quantity_sold + -1 * (SELECT sum(li.quantity)
+      FROM line_items li WHERE li.order_id = OLD.id AND li.type = 'product' AND li.product_id IS NOT NULL AND li.product_id = products.id)
+   WHERE id IN (SELECT li.product_id FROM line_items li WHERE li.order_id = OLD.id AND li.type = 'product' AND li.product_id IS NOT NULL);
+  UPDATE voucher_codes SET spent = spent + -1 * (SELECT sum(-li.total)
+      FROM line_items li WHERE li.order_id = OLD.id AND li.type = 'gift_card' AND li.voucher_code_id IS NOT NULL AND li.voucher_code_id = voucher_codes.id)
+   WHERE id IN (SELECT li.voucher_code_id FROM line_items li WHERE li.order_id = OLD.id AND li.type = 'gift_card' AND li.voucher_code_id IS NOT NULL);
+  UPDATE discounts SET times_used = times_used + -1 * (SELECT count(*)
+      FROM line_items li WHERE li.order_id = OLD.id AND li.type = 'gift_card' AND li.voucher_code_id IS NULL AND li.discount_id IS NOT NULL AND li.discount_id = discounts.id)
+   WHERE id IN (SELECT li.discount_id FROM line_items li WHERE li.order_id = OLD.id AND li.type = 'gift_card' AND li.voucher_code_id IS NULL AND li.discount_id IS NOT NULL); END;
+
+CREATE TRIGGER trg_orders_line_counters_update AFTER UPDATE OF status ON orders
+     WHEN (OLD.status = 'completed') <> (NEW.status = 'completed')
+     BEGIN
+  UPDATE products SET quantity_sold = quantity_sold + CASE WHEN NEW.status = 'completed' THEN 1 ELSE -1 END * (SELECT sum(li.quantity)
+      FROM line_items li WHERE li.order_id = NEW.id AND li.type = 'product' AND li.product_id IS NOT NULL AND li.product_id = products.id)
+   WHERE id IN (SELECT li.product_id FROM line_items li WHERE li.order_id = NEW.id AND li.type = 'product' AND li.product_id IS NOT NULL);
+  UPDATE voucher_codes SET spent = spent + CASE WHEN NEW.status = 'completed' THEN 1 ELSE -1 END * (SELECT sum(-li.total)
+      FROM line_items li WHERE li.order_id = NEW.id AND li.type = 'gift_card' AND li.voucher_code_id IS NOT NULL AND li.voucher_code_id = voucher_codes.id)
+   WHERE id IN (SELECT li.voucher_code_id FROM line_items li WHERE li.order_id = NEW.id AND li.type = 'gift_card' AND li.voucher_code_id IS NOT NULL);
+  UPDATE discounts SET times_used = times_used + CASE WHEN NEW.status = 'completed' THEN 1 ELSE -1 END * (SELECT count(*)
+      FROM line_items li WHERE li.order_id = NEW.id AND li.type = 'gift_card' AND li.voucher_code_id IS NULL AND li.discount_id IS NOT NULL AND li.discount_id = discounts.id)
+   WHERE id IN (SELECT li.discount_id FROM line_items li WHERE li.order_id = NEW.id AND li.type = 'gift_card' AND li.voucher_code_id IS NULL AND li.discount_id IS NOT NULL); END;
 
 CREATE TRIGGER trg_orders_order_days_delete AFTER DELETE ON orders
   WHEN OLD.status = 'completed'
@@ -829,7 +1028,7 @@ CREATE TRIGGER trg_orders_revenue_hours_update_old AFTER UPDATE OF status, creat
   WHERE box_office_id = OLD.box_office_id AND hour = OLD.created_at / 3600 AND currency = OLD.currency; END;
 
 CREATE TRIGGER trg_orders_sync_ahead AFTER UPDATE ON orders
-    WHEN NEW.created_at > unixepoch() AND NOT (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
+    WHEN NEW.created_at > unixepoch() AND NOT (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions OR NEW.buyer_first_name IS NOT OLD.buyer_first_name OR NEW.buyer_last_name IS NOT OLD.buyer_last_name) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT OR IGNORE INTO sync_correcting (row_table, row_id) SELECT 'orders', NEW.id WHERE true;
     UPDATE orders SET created_at = min(created_at, unixepoch()), updated_at = unixepoch() WHERE id = NEW.id;
     DELETE FROM sync_correcting WHERE row_table = 'orders' AND row_id = NEW.id AND true;
@@ -862,18 +1061,113 @@ CREATE TRIGGER trg_orders_sync_insert AFTER INSERT ON orders WHEN NOT EXISTS (SE
   END;
 
 CREATE TRIGGER trg_orders_sync_update AFTER UPDATE ON orders
-    WHEN ((NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions) OR NEW.updated_at IS NOT OLD.updated_at)
+    WHEN ((NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions OR NEW.buyer_first_name IS NOT OLD.buyer_first_name OR NEW.buyer_last_name IS NOT OLD.buyer_last_name) OR NEW.updated_at IS NOT OLD.updated_at)
      AND NOT EXISTS (SELECT 1 FROM sync_import) AND NOT EXISTS (SELECT 1 FROM sync_correcting WHERE row_table = 'orders' AND row_id = NEW.id) BEGIN
     UPDATE orders SET created_at = min(created_at, unixepoch()), updated_at = unixepoch()
      WHERE id = NEW.id AND (updated_at IS NOT unixepoch() OR created_at > unixepoch());
-    INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions)
+    INSERT INTO change_heads (box_office_id, last_id) SELECT NEW.box_office_id, 1 WHERE (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions OR NEW.buyer_first_name IS NOT OLD.buyer_first_name OR NEW.buyer_last_name IS NOT OLD.buyer_last_name)
       ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
     INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
       SELECT NEW.box_office_id, (SELECT last_id FROM change_heads WHERE box_office_id = NEW.box_office_id),
-             'ORDER.UPDATED', NEW.id, unixepoch() WHERE (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions);
+             'ORDER.UPDATED', NEW.id, unixepoch() WHERE (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions OR NEW.buyer_first_name IS NOT OLD.buyer_first_name OR NEW.buyer_last_name IS NOT OLD.buyer_last_name);
     UPDATE issued_tickets SET updated_at = unixepoch()
      WHERE order_id = NEW.id AND updated_at IS NOT unixepoch()
        AND (updated_at > unixepoch() OR NEW.buyer_email IS NOT OLD.buyer_email);
+  END;
+
+CREATE TABLE "product_event_series" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "product_id" integer NOT NULL,
+  "event_series_id" integer NOT NULL,
+  CONSTRAINT "FK_6089ec41d49cda92d1da043f884" FOREIGN KEY ("product_id") REFERENCES "products" ("id") ON DELETE CASCADE,
+  CONSTRAINT "FK_49fe5540a754fad81a4658d1f5e" FOREIGN KEY ("event_series_id") REFERENCES "event_series" ("id") ON DELETE CASCADE
+);
+
+CREATE INDEX "IDX_product_event_series_event_series" ON "product_event_series" ("event_series_id", "product_id");
+
+CREATE UNIQUE INDEX "IDX_product_event_series_product" ON "product_event_series" ("product_id", "event_series_id");
+
+CREATE TRIGGER trg_product_event_series_catalogue_delete AFTER DELETE ON product_event_series
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM products p WHERE p.id = OLD.product_id), 1 WHERE (SELECT p.box_office_id FROM products p WHERE p.id = OLD.product_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_product_event_series_catalogue_insert AFTER INSERT ON product_event_series
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM products p WHERE p.id = NEW.product_id), 1 WHERE (SELECT p.box_office_id FROM products p WHERE p.id = NEW.product_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_product_event_series_catalogue_update AFTER UPDATE ON product_event_series
+      WHEN (NEW.product_id IS NOT OLD.product_id OR NEW.event_series_id IS NOT OLD.event_series_id) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM products p WHERE p.id = NEW.product_id), 1 WHERE (SELECT p.box_office_id FROM products p WHERE p.id = NEW.product_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM products p WHERE p.id = OLD.product_id), 1 WHERE (SELECT p.box_office_id FROM products p WHERE p.id = OLD.product_id) IS NOT NULL AND (SELECT p.box_office_id FROM products p WHERE p.id = OLD.product_id) IS NOT (SELECT p.box_office_id FROM products p WHERE p.id = NEW.product_id)
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
+
+CREATE TRIGGER trg_product_event_series_updated_at_delete
+     AFTER DELETE ON product_event_series
+     BEGIN UPDATE products SET updated_at = unixepoch()
+  WHERE id = OLD.product_id AND updated_at < unixepoch() AND NOT EXISTS (SELECT 1 FROM sync_import); END;
+
+CREATE TRIGGER trg_product_event_series_updated_at_insert
+     AFTER INSERT ON product_event_series
+     BEGIN UPDATE products SET updated_at = unixepoch()
+  WHERE id = NEW.product_id AND updated_at < unixepoch() AND NOT EXISTS (SELECT 1 FROM sync_import); END;
+
+CREATE TRIGGER trg_product_event_series_updated_at_update
+     AFTER UPDATE ON product_event_series
+     WHEN NEW.product_id IS NOT OLD.product_id OR NEW.event_series_id IS NOT OLD.event_series_id
+     BEGIN UPDATE products SET updated_at = unixepoch()
+  WHERE id = OLD.product_id AND updated_at < unixepoch() AND NOT EXISTS (SELECT 1 FROM sync_import); UPDATE products SET updated_at = unixepoch()
+  WHERE id = NEW.product_id AND updated_at < unixepoch() AND NOT EXISTS (SELECT 1 FROM sync_import); END;
+
+CREATE TABLE "products" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "box_office_id" integer NOT NULL,
+  "name" varchar(200) NOT NULL,
+  "description" text,
+  "price" integer NOT NULL,
+  "currency" varchar(3) NOT NULL,
+  "status" varchar(16) NOT NULL,
+  "fulfilment_type" varchar(24) NOT NULL,
+  "created_at" bigint NOT NULL,
+  "updated_at" bigint NOT NULL,
+  quantity_sold integer NOT NULL DEFAULT 0,
+  CONSTRAINT "FK_3b9b9969a41e7db1aba6b0da3d5" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE
+);
+
+CREATE INDEX "IDX_products_list" ON "products" ("box_office_id", "created_at", "id");
+
+CREATE INDEX "IDX_products_status" ON "products" ("box_office_id", "status", "created_at", "id");
+
+CREATE TRIGGER trg_products_catalogue_delete AFTER DELETE ON products
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_products_catalogue_insert AFTER INSERT ON products
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_products_catalogue_update AFTER UPDATE ON products
+      WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.name IS NOT OLD.name OR NEW.description IS NOT OLD.description OR NEW.price IS NOT OLD.price OR NEW.currency IS NOT OLD.currency OR NEW.status IS NOT OLD.status OR NEW.fulfilment_type IS NOT OLD.fulfilment_type OR NEW.created_at IS NOT OLD.created_at OR NEW.updated_at IS NOT OLD.updated_at) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND OLD.box_office_id IS NOT NEW.box_office_id
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
+
+CREATE TRIGGER trg_products_updated_at AFTER UPDATE ON products
+  WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.name IS NOT OLD.name OR NEW.description IS NOT OLD.description OR NEW.price IS NOT OLD.price OR NEW.currency IS NOT OLD.currency OR NEW.status IS NOT OLD.status OR NEW.fulfilment_type IS NOT OLD.fulfilment_type OR NEW.created_at IS NOT OLD.created_at) AND NOT EXISTS (SELECT 1 FROM sync_import)
+   AND NEW.updated_at < max(OLD.updated_at, NEW.created_at, unixepoch()) BEGIN
+    UPDATE products SET updated_at = max(OLD.updated_at, NEW.created_at, unixepoch())
+     WHERE id = NEW.id;
   END;
 
 CREATE TABLE "revenue_days" (
@@ -1042,3 +1336,170 @@ CREATE TRIGGER trg_ticket_types_sync_update AFTER UPDATE ON ticket_types
       SELECT (SELECT box_office_id FROM events WHERE id = NEW.event_id), (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = NEW.event_id)),
              'EVENT.UPDATED', NEW.event_id, unixepoch() WHERE (SELECT box_office_id FROM events WHERE id = NEW.event_id) IS NOT NULL;
   END;
+
+CREATE TABLE "voucher_codes" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "box_office_id" integer NOT NULL,
+  "voucher_id" integer NOT NULL,
+  "code" varchar(64) NOT NULL,
+  "created_at" bigint NOT NULL,
+  spent integer NOT NULL DEFAULT 0,
+  CONSTRAINT "FK_33f948dab471b0e51aeb1ee80e3" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE,
+  CONSTRAINT "FK_a12bb9327710cbab97d653ce13d" FOREIGN KEY ("voucher_id") REFERENCES "vouchers" ("id") ON DELETE CASCADE
+);
+
+CREATE UNIQUE INDEX "IDX_voucher_codes_code" ON "voucher_codes" ("box_office_id", "code");
+
+CREATE INDEX "IDX_voucher_codes_list" ON "voucher_codes" ("box_office_id", "voucher_id", "created_at", "id");
+
+CREATE INDEX "IDX_voucher_codes_voucher" ON "voucher_codes" ("voucher_id");
+
+CREATE TRIGGER trg_voucher_codes_catalogue_delete AFTER DELETE ON voucher_codes
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_voucher_codes_catalogue_insert AFTER INSERT ON voucher_codes
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_voucher_codes_catalogue_update AFTER UPDATE ON voucher_codes
+      WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.voucher_id IS NOT OLD.voucher_id OR NEW.code IS NOT OLD.code OR NEW.created_at IS NOT OLD.created_at) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND OLD.box_office_id IS NOT NEW.box_office_id
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
+
+CREATE TRIGGER trg_voucher_codes_counters_delete AFTER DELETE ON voucher_codes
+    BEGIN UPDATE vouchers SET total_codes = total_codes - 1,
+    codes_with_value = codes_with_value - (OLD.spent < value)
+  WHERE id = OLD.voucher_id; END;
+
+CREATE TRIGGER trg_voucher_codes_counters_insert AFTER INSERT ON voucher_codes
+    BEGIN UPDATE vouchers SET total_codes = total_codes + 1,
+    codes_with_value = codes_with_value + (NEW.spent < value)
+  WHERE id = NEW.voucher_id; END;
+
+CREATE TRIGGER trg_voucher_codes_counters_update
+    AFTER UPDATE OF spent, voucher_id ON voucher_codes
+    WHEN OLD.spent IS NOT NEW.spent OR OLD.voucher_id IS NOT NEW.voucher_id
+    BEGIN UPDATE vouchers SET total_codes = total_codes - 1,
+    codes_with_value = codes_with_value - (OLD.spent < value)
+  WHERE id = OLD.voucher_id; UPDATE vouchers SET total_codes = total_codes + 1,
+    codes_with_value = codes_with_value + (NEW.spent < value)
+  WHERE id = NEW.voucher_id; END;
+
+CREATE TABLE "voucher_event_series" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "voucher_id" integer NOT NULL,
+  "event_series_id" integer NOT NULL,
+  CONSTRAINT "FK_ce42ecf13b31c2e5a4135db3e52" FOREIGN KEY ("voucher_id") REFERENCES "vouchers" ("id") ON DELETE CASCADE,
+  CONSTRAINT "FK_4c2a731d5c6d1d593745bcf4477" FOREIGN KEY ("event_series_id") REFERENCES "event_series" ("id") ON DELETE CASCADE
+);
+
+CREATE INDEX "IDX_voucher_event_series_event_series" ON "voucher_event_series" ("event_series_id", "voucher_id");
+
+CREATE UNIQUE INDEX "IDX_voucher_event_series_voucher" ON "voucher_event_series" ("voucher_id", "event_series_id");
+
+CREATE TRIGGER trg_voucher_event_series_catalogue_delete AFTER DELETE ON voucher_event_series
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = OLD.voucher_id), 1 WHERE (SELECT p.box_office_id FROM vouchers p WHERE p.id = OLD.voucher_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_voucher_event_series_catalogue_insert AFTER INSERT ON voucher_event_series
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = NEW.voucher_id), 1 WHERE (SELECT p.box_office_id FROM vouchers p WHERE p.id = NEW.voucher_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_voucher_event_series_catalogue_update AFTER UPDATE ON voucher_event_series
+      WHEN (NEW.voucher_id IS NOT OLD.voucher_id OR NEW.event_series_id IS NOT OLD.event_series_id) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = NEW.voucher_id), 1 WHERE (SELECT p.box_office_id FROM vouchers p WHERE p.id = NEW.voucher_id) IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT (SELECT p.box_office_id FROM vouchers p WHERE p.id = OLD.voucher_id), 1 WHERE (SELECT p.box_office_id FROM vouchers p WHERE p.id = OLD.voucher_id) IS NOT NULL AND (SELECT p.box_office_id FROM vouchers p WHERE p.id = OLD.voucher_id) IS NOT (SELECT p.box_office_id FROM vouchers p WHERE p.id = NEW.voucher_id)
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
+
+CREATE TABLE "vouchers" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "box_office_id" integer NOT NULL,
+  "name" varchar(200) NOT NULL,
+  "type" varchar(16) NOT NULL,
+  "value" integer NOT NULL,
+  "currency" varchar(3) NOT NULL,
+  "expires_at" bigint,
+  "partial_redemption" boolean NOT NULL DEFAULT (0),
+  "created_at" bigint NOT NULL,
+  total_codes integer NOT NULL DEFAULT 0,
+  codes_with_value integer NOT NULL DEFAULT 0,
+  CONSTRAINT "FK_9cb718f5a8b9bd1254b29c70052" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE
+);
+
+CREATE INDEX "IDX_vouchers_list" ON "vouchers" ("box_office_id", "created_at", "id");
+
+CREATE TRIGGER trg_vouchers_catalogue_delete AFTER DELETE ON vouchers
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_vouchers_catalogue_insert AFTER INSERT ON vouchers
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_vouchers_catalogue_update AFTER UPDATE ON vouchers
+      WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.name IS NOT OLD.name OR NEW.type IS NOT OLD.type OR NEW.value IS NOT OLD.value OR NEW.currency IS NOT OLD.currency OR NEW.expires_at IS NOT OLD.expires_at OR NEW.partial_redemption IS NOT OLD.partial_redemption OR NEW.created_at IS NOT OLD.created_at) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND OLD.box_office_id IS NOT NEW.box_office_id
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;
+
+CREATE TRIGGER trg_vouchers_counters_value AFTER UPDATE OF value ON vouchers
+  WHEN OLD.value IS NOT NEW.value BEGIN
+    UPDATE vouchers SET codes_with_value = (SELECT count(*) FROM voucher_codes c
+      WHERE c.voucher_id = NEW.id AND c.spent < NEW.value) WHERE id = NEW.id;
+  END;
+
+CREATE TABLE "waitlist_signups" (
+  "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "box_office_id" integer NOT NULL,
+  "event_series_id" integer NOT NULL,
+  "event_id" integer,
+  "email" varchar(320) NOT NULL,
+  "created_at" bigint NOT NULL,
+  CONSTRAINT "FK_c0a8d4da93c97a32d104136700c" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE,
+  CONSTRAINT "FK_76a5f9278d71fb9bcbf2fc84ed7" FOREIGN KEY ("event_series_id") REFERENCES "event_series" ("id") ON DELETE CASCADE,
+  CONSTRAINT "FK_d0470d02dec0ce1d404a8055867" FOREIGN KEY ("event_id") REFERENCES "events" ("id") ON DELETE SET NULL
+);
+
+CREATE INDEX "IDX_waitlist_signups_event" ON "waitlist_signups" ("event_id");
+
+CREATE INDEX "IDX_waitlist_signups_list" ON "waitlist_signups" ("box_office_id", "event_series_id", "created_at", "id");
+
+CREATE TRIGGER trg_waitlist_signups_catalogue_delete AFTER DELETE ON waitlist_signups
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_waitlist_signups_catalogue_insert AFTER INSERT ON waitlist_signups
+      BEGIN INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1; END;
+
+CREATE TRIGGER trg_waitlist_signups_catalogue_update AFTER UPDATE ON waitlist_signups
+      WHEN (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_series_id IS NOT OLD.event_series_id OR NEW.event_id IS NOT OLD.event_id OR NEW.email IS NOT OLD.email OR NEW.created_at IS NOT OLD.created_at) BEGIN
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT NEW.box_office_id, 1 WHERE NEW.box_office_id IS NOT NULL AND true
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+        INSERT INTO catalogue_versions (box_office_id, version)
+  SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND OLD.box_office_id IS NOT NEW.box_office_id
+  ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
+      END;

@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { CURRENCY_CODES } from '../../common/currencies';
 import { DateObjectDto } from '../../common/dto/date-object.dto';
 import { ImagesDto } from '../../common/dto/images.dto';
@@ -30,9 +29,13 @@ import {
   OneOf,
   Text,
   UNIX_SECONDS,
+  idSchema,
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { EVENT_STATUSES } from '../../common/statuses';
+
+/** The most vouchers one series lists: a bound of the document, not of the database. */
+export const MAX_SERIES_VOUCHERS = 1_000;
 
 // The response schema for the OpenAPI document: exactly the fields event-series.fields.ts emits.
 
@@ -112,11 +115,10 @@ export class EventSeriesDto {
   })
   default_max_tickets_sold_per_occurrence: number | null;
 
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'string', pattern: '^vo_[1-9][0-9]*$', maxLength: 13 },
-    maxItems: 0,
-    description: 'Always empty: this service models no vouchers',
+  @ArrayOf(String, MAX_SERIES_VOUCHERS, {
+    items: idSchema('vo_'),
+    description:
+      'The vouchers usable on it, by id: those naming it, and its box office’s usable on any event',
   })
   voucher_ids: string[];
 

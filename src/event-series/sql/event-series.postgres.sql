@@ -24,12 +24,13 @@ SELECT es.id AS id,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  sd.next_start AS c20,
-  es.timezone AS c21,
-  sd.upcoming AS c22,
-  sd.total AS c23,
-  sd.tickets AS c24,
-  sd.revenue AS c25
+  es.id AS c20,
+  sd.next_start AS c21,
+  es.timezone AS c22,
+  sd.upcoming AS c23,
+  sd.total AS c24,
+  sd.tickets AS c25,
+  sd.revenue AS c26
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND es.id = $3
 ),
@@ -84,21 +85,31 @@ arr2_0 AS (
   FROM event_series_ticket_types gt
   WHERE gt.group_id = ANY(ARRAY(SELECT c2_4 FROM arr2))
   ORDER BY gt.group_id, gt.sort_order, gt.id
+),
+arr3 AS (
+  SELECT sv.voucher_id AS c3_0,
+    sv.event_series_id AS c3_p
+  FROM event_series_vouchers sv
+  WHERE sv.event_series_id = ANY(ARRAY(SELECT c20 FROM res))
+  ORDER BY sv.event_series_id, sv.voucher_id
 )
-SELECT 0 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*
-  FROM res LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false LEFT JOIN arr2_0 ON false
+SELECT 0 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*, arr3.*
+  FROM res LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false LEFT JOIN arr2_0 ON false LEFT JOIN arr3 ON false
 UNION ALL
-SELECT 1 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*
-  FROM arr0 LEFT JOIN res ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false LEFT JOIN arr2_0 ON false
+SELECT 1 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*, arr3.*
+  FROM arr0 LEFT JOIN res ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false LEFT JOIN arr2_0 ON false LEFT JOIN arr3 ON false
 UNION ALL
-SELECT 2 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*
-  FROM arr1 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr2 ON false LEFT JOIN arr2_0 ON false
+SELECT 2 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*, arr3.*
+  FROM arr1 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr2 ON false LEFT JOIN arr2_0 ON false LEFT JOIN arr3 ON false
 UNION ALL
-SELECT 3 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*
-  FROM arr2 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2_0 ON false
+SELECT 3 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*, arr3.*
+  FROM arr2 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2_0 ON false LEFT JOIN arr3 ON false
 UNION ALL
-SELECT 4 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*
-  FROM arr2_0 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false;
+SELECT 4 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*, arr3.*
+  FROM arr2_0 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false LEFT JOIN arr3 ON false
+UNION ALL
+SELECT 5 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*, arr3.*
+  FROM arr3 LEFT JOIN res ON false LEFT JOIN arr0 ON false LEFT JOIN arr1 ON false LEFT JOIN arr2 ON false LEFT JOIN arr2_0 ON false;
 
 -- list: first page
 SELECT es.id AS id, es.created_at AS sort_key,
@@ -122,12 +133,13 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  sd.next_start AS c20,
-  es.timezone AS c21,
-  sd.upcoming AS c22,
-  sd.total AS c23,
-  sd.tickets AS c24,
-  sd.revenue AS c25
+  es.id AS c20,
+  sd.next_start AS c21,
+  es.timezone AS c22,
+  sd.upcoming AS c23,
+  sd.total AS c24,
+  sd.tickets AS c25,
+  sd.revenue AS c26
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2
 ORDER BY es.created_at DESC, es.id DESC
@@ -155,12 +167,13 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  sd.next_start AS c20,
-  es.timezone AS c21,
-  sd.upcoming AS c22,
-  sd.total AS c23,
-  sd.tickets AS c24,
-  sd.revenue AS c25
+  es.id AS c20,
+  sd.next_start AS c21,
+  es.timezone AS c22,
+  sd.upcoming AS c23,
+  sd.total AS c24,
+  sd.tickets AS c25,
+  sd.revenue AS c26
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND es.created_at >= $3 AND es.status IN ($4, $5) AND search_fold(es.name) LIKE $6 ESCAPE '\' AND search_fold(es.venue_name) LIKE $7 ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
 ORDER BY es.created_at DESC, es.id DESC
@@ -188,12 +201,13 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.id AS c17,
   es.id AS c18,
   es.max_tickets_sold_per_occurrence AS c19,
-  sd.next_start AS c20,
-  es.timezone AS c21,
-  sd.upcoming AS c22,
-  sd.total AS c23,
-  sd.tickets AS c24,
-  sd.revenue AS c25
+  es.id AS c20,
+  sd.next_start AS c21,
+  es.timezone AS c22,
+  sd.upcoming AS c23,
+  sd.total AS c24,
+  sd.tickets AS c25,
+  sd.revenue AS c26
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND (es.created_at, es.id) > ($3, $4)
 ORDER BY es.created_at ASC, es.id ASC
@@ -256,3 +270,10 @@ SELECT gt.id AS c2_0_0,
 FROM event_series_ticket_types gt
 WHERE gt.group_id = ANY($1)
 ORDER BY gt.group_id, gt.sort_order, gt.id;
+
+-- children 5, for a whole page
+SELECT sv.voucher_id AS c3_0,
+  sv.event_series_id AS c3_p
+FROM event_series_vouchers sv
+WHERE sv.event_series_id = ANY($1)
+ORDER BY sv.event_series_id, sv.voucher_id;

@@ -114,7 +114,14 @@ SELECT es.id AS id,
      FROM event_series_ticket_groups sg WHERE sg.event_series_id = es.id),
     '],"default_max_tickets_sold_per_occurrence":',
     coalesce(es.max_tickets_sold_per_occurrence, 'null'),
-    ',"voucher_ids":[],"next_occurrence_date":'
+    ',"voucher_ids":[',
+    (SELECT group_concat(concat(
+        '"vo_',
+        sv.voucher_id,
+        '"'
+      ), ',' ORDER BY sv.voucher_id)
+     FROM event_series_vouchers sv WHERE sv.event_series_id = es.id),
+    '],"next_occurrence_date":'
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',
@@ -243,7 +250,14 @@ SELECT es.id AS id, es.created_at AS sort_key,
      FROM event_series_ticket_groups sg WHERE sg.event_series_id = es.id),
     '],"default_max_tickets_sold_per_occurrence":',
     coalesce(es.max_tickets_sold_per_occurrence, 'null'),
-    ',"voucher_ids":[],"next_occurrence_date":'
+    ',"voucher_ids":[',
+    (SELECT group_concat(concat(
+        '"vo_',
+        sv.voucher_id,
+        '"'
+      ), ',' ORDER BY sv.voucher_id)
+     FROM event_series_vouchers sv WHERE sv.event_series_id = es.id),
+    '],"next_occurrence_date":'
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',
@@ -374,7 +388,14 @@ SELECT es.id AS id, es.created_at AS sort_key,
      FROM event_series_ticket_groups sg WHERE sg.event_series_id = es.id),
     '],"default_max_tickets_sold_per_occurrence":',
     coalesce(es.max_tickets_sold_per_occurrence, 'null'),
-    ',"voucher_ids":[],"next_occurrence_date":'
+    ',"voucher_ids":[',
+    (SELECT group_concat(concat(
+        '"vo_',
+        sv.voucher_id,
+        '"'
+      ), ',' ORDER BY sv.voucher_id)
+     FROM event_series_vouchers sv WHERE sv.event_series_id = es.id),
+    '],"next_occurrence_date":'
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',
@@ -505,7 +526,14 @@ SELECT es.id AS id, es.created_at AS sort_key,
      FROM event_series_ticket_groups sg WHERE sg.event_series_id = es.id),
     '],"default_max_tickets_sold_per_occurrence":',
     coalesce(es.max_tickets_sold_per_occurrence, 'null'),
-    ',"voucher_ids":[],"next_occurrence_date":'
+    ',"voucher_ids":[',
+    (SELECT group_concat(concat(
+        '"vo_',
+        sv.voucher_id,
+        '"'
+      ), ',' ORDER BY sv.voucher_id)
+     FROM event_series_vouchers sv WHERE sv.event_series_id = es.id),
+    '],"next_occurrence_date":'
   ) AS j0,
   concat(
     ',"upcoming_occurrences":',

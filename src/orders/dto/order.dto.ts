@@ -20,6 +20,7 @@ import {
 import { DateObjectDto } from '../../common/dto/date-object.dto';
 import { IssuedTicketDto } from '../../common/dto/issued-ticket.dto';
 import { PaymentMethodDto } from '../../common/dto/payment-method.dto';
+import { VenueDto } from '../../common/dto/venue.dto';
 import { PageDto } from '../../common/pagination/page.dto';
 import { LINE_ITEM_TYPES } from '../entities/line-item.entity';
 import { ORDER_STATUSES } from '../entities/order.entity';
@@ -58,7 +59,17 @@ export class BuyerDetailsDto {
   })
   email: string;
 
-  @Text(300, { example: 'Jane Doe' })
+  @NullableText(200, { description: 'First name', example: 'Jane' })
+  first_name: string | null;
+
+  @NullableText(200, { description: 'Last name', example: 'Doe' })
+  last_name: string | null;
+
+  @Text(300, {
+    description:
+      'Full name: the first and last names joined, when both are set',
+    example: 'Jane Doe',
+  })
   name: string;
 
   @NullableText(64, {
@@ -84,6 +95,9 @@ export class EventSummaryDto {
   @Id('ev_')
   id: string;
 
+  @Id('es_', { description: 'The event’s series' })
+  event_series_id: string;
+
   @Text(300, { example: 'Summer Jazz Night' })
   name: string;
 
@@ -92,6 +106,9 @@ export class EventSummaryDto {
 
   @Nested(DateObjectDto)
   end_date: DateObjectDto;
+
+  @Nested(VenueDto, { description: 'The event’s venue' })
+  venue: VenueDto;
 }
 
 export class LineItemDto {
@@ -106,6 +123,14 @@ export class LineItemDto {
 
   @Text(500, { example: 'General Admission' })
   description: string;
+
+  @NullableText(13, {
+    pattern: '^(tt|pr|vc|di)_[1-9][0-9]*$',
+    description:
+      'What it sold or spent: the ticket type (tt_) of a ticket or void line, the product (pr_) of a product line, the voucher code (vc_) or discount (di_) of a gift_card line; null for the other types, and where the data cannot say',
+    example: 'tt_1',
+  })
+  item_id: string | null;
 
   @OneOf(LINE_ITEM_TYPES)
   type: string;

@@ -89,8 +89,25 @@ export class Order {
   @Column({ name: 'updated_at', type: 'bigint', transformer: bigintAsNumber })
   updatedAt: number;
 
+  /** The buyer's full name: their first and last names joined, when both are given. */
   @Column({ name: 'buyer_name', type: 'varchar', length: 300 })
   buyerName: string;
+
+  @Column({
+    name: 'buyer_first_name',
+    type: String,
+    length: 200,
+    nullable: true,
+  })
+  buyerFirstName: string | null;
+
+  @Column({
+    name: 'buyer_last_name',
+    type: String,
+    length: 200,
+    nullable: true,
+  })
+  buyerLastName: string | null;
 
   @Column({ name: 'buyer_email', type: 'varchar', length: 320 })
   buyerEmail: string;

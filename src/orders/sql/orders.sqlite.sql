@@ -4,10 +4,13 @@
 -- retrieve
 SELECT o.id AS id,
   e.id AS k0_id,
+  e.event_series_id AS k0_event_series_id,
   e.name AS k0_name,
   e.start_at AS k0_start_at,
   e.end_at AS k0_end_at,
   e.timezone AS k0_timezone,
+  e.venue_name AS k0_venue_name,
+  e.venue_postal_code AS k0_venue_postal_code,
   concat(
     '{"object":"order","id":"or_',
     o.id,
@@ -23,6 +26,10 @@ SELECT o.id AS id,
     json(o.buyer_custom_questions),
     ',"email":',
     json_quote(o.buyer_email),
+    ',"first_name":',
+    json_quote(o.buyer_first_name),
+    ',"last_name":',
+    json_quote(o.buyer_last_name),
     ',"name":',
     json_quote(o.buyer_name),
     ',"phone":',
@@ -89,6 +96,13 @@ SELECT o.id AS id,
         li.booking_fee,
         ',"description":',
         json_quote(li.description),
+        ',"item_id":',
+        json_quote(CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END),
         ',"type":',
         json_quote(li.type),
         ',"total":',
@@ -134,10 +148,13 @@ WHERE o.box_office_id = +? AND o.id = +?;
 -- list: first page
 SELECT o.id AS id, o.created_at AS sort_key,
   e.id AS k0_id,
+  e.event_series_id AS k0_event_series_id,
   e.name AS k0_name,
   e.start_at AS k0_start_at,
   e.end_at AS k0_end_at,
   e.timezone AS k0_timezone,
+  e.venue_name AS k0_venue_name,
+  e.venue_postal_code AS k0_venue_postal_code,
   concat(
     '{"object":"order","id":"or_',
     o.id,
@@ -153,6 +170,10 @@ SELECT o.id AS id, o.created_at AS sort_key,
     json(o.buyer_custom_questions),
     ',"email":',
     json_quote(o.buyer_email),
+    ',"first_name":',
+    json_quote(o.buyer_first_name),
+    ',"last_name":',
+    json_quote(o.buyer_last_name),
     ',"name":',
     json_quote(o.buyer_name),
     ',"phone":',
@@ -219,6 +240,13 @@ SELECT o.id AS id, o.created_at AS sort_key,
         li.booking_fee,
         ',"description":',
         json_quote(li.description),
+        ',"item_id":',
+        json_quote(CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END),
         ',"type":',
         json_quote(li.type),
         ',"total":',
@@ -266,10 +294,13 @@ LIMIT +?;
 -- list: starting_after, every filter
 SELECT o.id AS id, o.created_at AS sort_key,
   e.id AS k0_id,
+  e.event_series_id AS k0_event_series_id,
   e.name AS k0_name,
   e.start_at AS k0_start_at,
   e.end_at AS k0_end_at,
   e.timezone AS k0_timezone,
+  e.venue_name AS k0_venue_name,
+  e.venue_postal_code AS k0_venue_postal_code,
   concat(
     '{"object":"order","id":"or_',
     o.id,
@@ -285,6 +316,10 @@ SELECT o.id AS id, o.created_at AS sort_key,
     json(o.buyer_custom_questions),
     ',"email":',
     json_quote(o.buyer_email),
+    ',"first_name":',
+    json_quote(o.buyer_first_name),
+    ',"last_name":',
+    json_quote(o.buyer_last_name),
     ',"name":',
     json_quote(o.buyer_name),
     ',"phone":',
@@ -351,6 +386,13 @@ SELECT o.id AS id, o.created_at AS sort_key,
         li.booking_fee,
         ',"description":',
         json_quote(li.description),
+        ',"item_id":',
+        json_quote(CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END),
         ',"type":',
         json_quote(li.type),
         ',"total":',
@@ -398,10 +440,13 @@ LIMIT +?;
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT o.id AS id, o.created_at AS sort_key,
   e.id AS k0_id,
+  e.event_series_id AS k0_event_series_id,
   e.name AS k0_name,
   e.start_at AS k0_start_at,
   e.end_at AS k0_end_at,
   e.timezone AS k0_timezone,
+  e.venue_name AS k0_venue_name,
+  e.venue_postal_code AS k0_venue_postal_code,
   concat(
     '{"object":"order","id":"or_',
     o.id,
@@ -417,6 +462,10 @@ SELECT o.id AS id, o.created_at AS sort_key,
     json(o.buyer_custom_questions),
     ',"email":',
     json_quote(o.buyer_email),
+    ',"first_name":',
+    json_quote(o.buyer_first_name),
+    ',"last_name":',
+    json_quote(o.buyer_last_name),
     ',"name":',
     json_quote(o.buyer_name),
     ',"phone":',
@@ -483,6 +532,13 @@ SELECT o.id AS id, o.created_at AS sort_key,
         li.booking_fee,
         ',"description":',
         json_quote(li.description),
+        ',"item_id":',
+        json_quote(CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END),
         ',"type":',
         json_quote(li.type),
         ',"total":',
@@ -536,10 +592,13 @@ SELECT 1 AS found FROM orders o WHERE o.box_office_id = +? AND o.created_at = +?
 -- list: sort=created_at, starting_after
 SELECT o.id AS id, o.created_at AS sort_key,
   e.id AS k0_id,
+  e.event_series_id AS k0_event_series_id,
   e.name AS k0_name,
   e.start_at AS k0_start_at,
   e.end_at AS k0_end_at,
   e.timezone AS k0_timezone,
+  e.venue_name AS k0_venue_name,
+  e.venue_postal_code AS k0_venue_postal_code,
   concat(
     '{"object":"order","id":"or_',
     o.id,
@@ -555,6 +614,10 @@ SELECT o.id AS id, o.created_at AS sort_key,
     json(o.buyer_custom_questions),
     ',"email":',
     json_quote(o.buyer_email),
+    ',"first_name":',
+    json_quote(o.buyer_first_name),
+    ',"last_name":',
+    json_quote(o.buyer_last_name),
     ',"name":',
     json_quote(o.buyer_name),
     ',"phone":',
@@ -621,6 +684,13 @@ SELECT o.id AS id, o.created_at AS sort_key,
         li.booking_fee,
         ',"description":',
         json_quote(li.description),
+        ',"item_id":',
+        json_quote(CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END),
         ',"type":',
         json_quote(li.type),
         ',"total":',
@@ -671,10 +741,13 @@ SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id 
 -- list: sort=updated_at, starting_after
 SELECT o.id AS id, o.updated_at AS sort_key,
   e.id AS k0_id,
+  e.event_series_id AS k0_event_series_id,
   e.name AS k0_name,
   e.start_at AS k0_start_at,
   e.end_at AS k0_end_at,
   e.timezone AS k0_timezone,
+  e.venue_name AS k0_venue_name,
+  e.venue_postal_code AS k0_venue_postal_code,
   concat(
     '{"object":"order","id":"or_',
     o.id,
@@ -690,6 +763,10 @@ SELECT o.id AS id, o.updated_at AS sort_key,
     json(o.buyer_custom_questions),
     ',"email":',
     json_quote(o.buyer_email),
+    ',"first_name":',
+    json_quote(o.buyer_first_name),
+    ',"last_name":',
+    json_quote(o.buyer_last_name),
     ',"name":',
     json_quote(o.buyer_name),
     ',"phone":',
@@ -756,6 +833,13 @@ SELECT o.id AS id, o.updated_at AS sort_key,
         li.booking_fee,
         ',"description":',
         json_quote(li.description),
+        ',"item_id":',
+        json_quote(CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END),
         ',"type":',
         json_quote(li.type),
         ',"total":',
@@ -806,10 +890,13 @@ SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id 
 -- list: sort=-updated_at, starting_after
 SELECT o.id AS id, o.updated_at AS sort_key,
   e.id AS k0_id,
+  e.event_series_id AS k0_event_series_id,
   e.name AS k0_name,
   e.start_at AS k0_start_at,
   e.end_at AS k0_end_at,
   e.timezone AS k0_timezone,
+  e.venue_name AS k0_venue_name,
+  e.venue_postal_code AS k0_venue_postal_code,
   concat(
     '{"object":"order","id":"or_',
     o.id,
@@ -825,6 +912,10 @@ SELECT o.id AS id, o.updated_at AS sort_key,
     json(o.buyer_custom_questions),
     ',"email":',
     json_quote(o.buyer_email),
+    ',"first_name":',
+    json_quote(o.buyer_first_name),
+    ',"last_name":',
+    json_quote(o.buyer_last_name),
     ',"name":',
     json_quote(o.buyer_name),
     ',"phone":',
@@ -891,6 +982,13 @@ SELECT o.id AS id, o.updated_at AS sort_key,
         li.booking_fee,
         ',"description":',
         json_quote(li.description),
+        ',"item_id":',
+        json_quote(CASE li.type
+    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
+    WHEN 'void' THEN 'tt_' || li.ticket_type_id
+    WHEN 'product' THEN 'pr_' || li.product_id
+    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+  END),
         ',"type":',
         json_quote(li.type),
         ',"total":',

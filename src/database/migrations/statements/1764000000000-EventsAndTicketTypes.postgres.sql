@@ -159,7 +159,7 @@ CREATE TRIGGER trg_issued_tickets_valid_tickets_count_update AFTER UPDATE ON iss
        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
        FOR EACH STATEMENT EXECUTE FUNCTION issued_tickets_valid_tickets_count_on_update();
 
--- down: 52 statements
+-- down: 53 statements
 
 DROP TRIGGER trg_orders_completed_orders_count_insert ON orders;
 
@@ -186,6 +186,8 @@ DROP TRIGGER trg_issued_tickets_valid_tickets_count_update ON issued_tickets;
 DROP FUNCTION issued_tickets_valid_tickets_count_on_update();
 
 ALTER TABLE "issued_tickets" DROP CONSTRAINT "FK_1952dfe44dbd05737eb1beb1239";
+
+ALTER TABLE "issued_tickets" DROP CONSTRAINT "FK_975245a079aab3283d20b898948";
 
 DROP INDEX "public"."IDX_issued_tickets_list";
 

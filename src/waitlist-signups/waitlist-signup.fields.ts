@@ -1,0 +1,34 @@
+import { onlySort } from '../common/pagination/sort';
+import { type Fields, json } from '../common/resources/field-table';
+import type { ResourceSource } from '../common/resources/resource-reader';
+import { dateObjectJson } from '../events/event-dates';
+
+/**
+ * The WaitlistSignup resource (docs/API.md, "WaitlistSignup"), field by field, in the order it
+ * is served. Aliases: `ws` waitlist_signups, `es` its series (whose zone shows its time).
+ */
+export const WAITLIST_SIGNUP_FIELDS: Fields = [
+  ['object', json.literal('waitlist_signup')],
+  ['id', json.id('ws_', 'ws.id')],
+  ['email', json.string('ws.email')],
+  ['event_id', json.nullableId('ev_', 'ws.event_id')],
+  [
+    'created_at',
+    json.computed(
+      { unix: 'ws.created_at', timezone: 'es.timezone' },
+      ({ unix, timezone }) => dateObjectJson(Number(unix), timezone as string),
+    ),
+  ],
+];
+
+/** A series' signups, newest first: nested under the series (its scope). */
+export const WAITLIST_SIGNUP_SOURCE: ResourceSource = {
+  noun: 'waitlist signup',
+  prefix: 'ws_',
+  table: 'waitlist_signups ws',
+  joins: 'JOIN event_series es ON es.id = ws.event_series_id',
+  tenant: 'ws.box_office_id',
+  id: 'ws.id',
+  sorts: onlySort('ws.created_at', 'DESC'),
+  fields: WAITLIST_SIGNUP_FIELDS,
+};
