@@ -439,6 +439,9 @@ function figures(
     const from = holder.locked ?? startAt;
     const to = holder.outcomes[0]?.end ?? endAt;
     const span = to - from;
+    // As long before the hold as it lasted, from the run's start at the earliest.
+    const earliest = Math.max(startAt, from - span);
+    const beforeSeconds = (from - earliest) / 1000;
     const other = own.filter((r) => r.office === 2).flatMap((r) => r.outcomes);
     const waited = outcomes
       .filter((o) => o.start < to && o.end > from)
@@ -447,11 +450,11 @@ function figures(
     const earlier = samples.filter((s) => s.at < from);
     result.hold = {
       ms: span,
-      before: committedIn(outcomes, from - span, from).length / (span / 1000),
+      before: committedIn(outcomes, earliest, from).length / beforeSeconds,
       during: committedIn(outcomes, from, to).length / (span / 1000),
       waitedMedian: waited.length ? median(waited) : 0,
       waitedLongest: most(waited),
-      otherBefore: committedIn(other, from - span, from).length / (span / 1000),
+      otherBefore: committedIn(other, earliest, from).length / beforeSeconds,
       otherDuring: committedIn(other, from, to).length / (span / 1000),
       lagHeld: most(during.map((s) => s.lag[0])),
       lagOther: most(during.map((s) => s.lag[1])),
@@ -552,7 +555,7 @@ function report(
   const holds = rows(['hold']);
   if (holds.length) {
     lines.push(
-      `One more writer of box office 1 keeps a new order's transaction open ${options.holdMs} ms after its first statement, while box office 1's other writers and one writer of box office 2 write. Changes/s during the hold and in as long just before it; sync lag: database clock − the box office's sync horizon (X-Sync-Watermark's age), most seen.`,
+      `One more writer of box office 1 keeps a new order's transaction open ${options.holdMs} ms after its first statement, while box office 1's other writers and one writer of box office 2 write. Changes/s during the hold and in as long just before it (at most since the run began, 1.5 s before the hold); sync lag: database clock − the box office's sync horizon (X-Sync-Watermark's age), most seen.`,
       '',
       '| database | variant | writers of box office 1 | their changes/s: before → during | their changes in the hold: median / longest latency ms | box office 2: before → during | sync lag of box office 1: before → during (s) | of box office 2 during (s) | box office 1 feed head moved during the hold |',
       '| --- | --- | ---: | --- | --- | --- | --- | ---: | --- |',

@@ -567,6 +567,8 @@ export async function sampleSync(
   reader: Reader,
   offices: number[],
 ): Promise<SyncSample> {
+  // Taken before the reads: a sample dated after the hold began read the database after it.
+  const at = Date.now();
   const lag: number[] = [];
   for (const office of offices) {
     const horizon = syncHorizonStatement(reader.db, SQLITE_SYNC_LAG_S, office);
@@ -581,7 +583,7 @@ export async function sampleSync(
   const [head] = await reader.all(
     `SELECT coalesce(max(last_id), 0) AS head FROM change_heads WHERE box_office_id = ${offices[0]}`,
   );
-  return { at: Date.now(), lag, head: Number(head.head) };
+  return { at, lag, head: Number(head.head) };
 }
 
 /** Runs `step` every `everyMs` until `endAt` (ms since the epoch). */
