@@ -56,6 +56,9 @@ const CYCLE: readonly ChangeKind[] = [
 const TICKETS_PER_ORDER = 2;
 const TICKET_PRICE = 2500;
 
+/** Milliseconds since the epoch, finer than Date.now() and comparable across threads. */
+const now = () => performance.timeOrigin + performance.now();
+
 /** SQLSTATEs a writer retries: serialization failure, deadlock. SQLite's busy after its timeout. */
 const RETRIED = new Set(['40001', '40P01', 'SQLITE_BUSY']);
 const MAX_ATTEMPTS = 5;
@@ -158,7 +161,7 @@ export class SalesWriter {
   heldOrder(holdMs: number, onLocked: (at: number) => void) {
     return this.run('order', () =>
       this.newOrder(async () => {
-        onLocked(performance.timeOrigin + performance.now());
+        onLocked(now());
         await sleep(holdMs);
       }),
     );
@@ -196,33 +199,27 @@ export class SalesWriter {
     kind: ChangeKind,
     work: () => Promise<() => void>,
   ): Promise<ChangeOutcome> {
-    const start = performance.timeOrigin + performance.now();
+    const start = now();
     const retried: string[] = [];
+    const outcome = (error: string | null): ChangeOutcome => ({
+      kind,
+      start,
+      end: now(),
+      error,
+      retried,
+    });
     for (let attempt = 1; ; attempt++) {
       try {
         await this.db.begin();
         const committed = await work();
         await this.db.commit();
         committed();
-        return {
-          kind,
-          start,
-          end: performance.timeOrigin + performance.now(),
-          error: null,
-          retried,
-        };
+        return outcome(null);
       } catch (error) {
         await this.db.rollback().catch(() => undefined);
         const code = errorCode(error);
-        if (!RETRIED.has(code) || attempt === MAX_ATTEMPTS) {
-          return {
-            kind,
-            start,
-            end: performance.timeOrigin + performance.now(),
-            error: code,
-            retried,
-          };
-        }
+        if (!RETRIED.has(code) || attempt === MAX_ATTEMPTS)
+          return outcome(code);
         retried.push(code);
       }
     }

@@ -308,59 +308,41 @@ async function applyAtCommit(reader: Reader) {
       END IF;
       RETURN NULL;
     END $$`);
-  const deferred = (
-    name: string,
-    event: string,
+  // Deferred row triggers on a counted table: its rows entering, leaving or changing within the
+  // counted status.
+  const counted = async (
     table: string,
-    when: string,
     fn: string,
-  ) =>
-    reader.all(`CREATE CONSTRAINT TRIGGER ${name} AFTER ${event} ON ${table}
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${fn}()`);
-  await deferred(
-    'bench_order_counts_insert',
-    'INSERT',
-    'orders',
-    "NEW.status = 'completed'",
-    'bench_order_counts',
-  );
-  await deferred(
-    'bench_order_counts_delete',
-    'DELETE',
-    'orders',
-    "OLD.status = 'completed'",
-    'bench_order_counts',
-  );
-  await deferred(
-    'bench_order_counts_update',
-    'UPDATE OF status, total, refund_amount, event_id',
-    'orders',
-    `(OLD.status = 'completed' OR NEW.status = 'completed') AND (OLD.status, OLD.total,
-      OLD.refund_amount, OLD.event_id) IS DISTINCT FROM (NEW.status, NEW.total, NEW.refund_amount, NEW.event_id)`,
-    'bench_order_counts',
-  );
-  await deferred(
-    'bench_ticket_counts_insert',
-    'INSERT',
-    'issued_tickets',
-    "NEW.status = 'valid'",
-    'bench_ticket_counts',
-  );
-  await deferred(
-    'bench_ticket_counts_delete',
-    'DELETE',
-    'issued_tickets',
-    "OLD.status = 'valid'",
-    'bench_ticket_counts',
-  );
-  await deferred(
-    'bench_ticket_counts_update',
-    'UPDATE OF status, event_id, ticket_type_id',
-    'issued_tickets',
-    `(OLD.status = 'valid' OR NEW.status = 'valid') AND (OLD.status, OLD.event_id,
-      OLD.ticket_type_id) IS DISTINCT FROM (NEW.status, NEW.event_id, NEW.ticket_type_id)`,
-    'bench_ticket_counts',
-  );
+    status: string,
+    columns: string[],
+  ) => {
+    const row = (name: string) => columns.map((c) => `${name}.${c}`).join(', ');
+    const events: [string, string][] = [
+      ['INSERT', `NEW.status = '${status}'`],
+      ['DELETE', `OLD.status = '${status}'`],
+      [
+        `UPDATE OF ${columns.join(', ')}`,
+        `(OLD.status = '${status}' OR NEW.status = '${status}')
+           AND (${row('OLD')}) IS DISTINCT FROM (${row('NEW')})`,
+      ],
+    ];
+    for (const [event, when] of events) {
+      await reader.all(`CREATE CONSTRAINT TRIGGER ${fn}_${event.split(' ')[0].toLowerCase()}
+        AFTER ${event} ON ${table} DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (${when}) EXECUTE FUNCTION ${fn}()`);
+    }
+  };
+  await counted('orders', 'bench_order_counts', 'completed', [
+    'status',
+    'total',
+    'refund_amount',
+    'event_id',
+  ]);
+  await counted('issued_tickets', 'bench_ticket_counts', 'valid', [
+    'status',
+    'event_id',
+    'ticket_type_id',
+  ]);
   // Entries get a provisional negative id (invisible to readers until the commit, and numbered
   // by then); at the commit the transaction's last entry of a box office numbers all of them
   // from the counter row: every deferred effect queued before it has run, so the counter row is
@@ -390,13 +372,8 @@ async function applyAtCommit(reader: Reader) {
        WHERE c.box_office_id = NEW.box_office_id AND c.id = p.id;
       RETURN NULL;
     END $$`);
-  await deferred(
-    'bench_number_changes',
-    'INSERT',
-    'changes',
-    'true',
-    'bench_number_changes',
-  );
+  await reader.all(`CREATE CONSTRAINT TRIGGER bench_number_changes AFTER INSERT ON changes
+    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bench_number_changes()`);
 }
 
 /** Change entries per box office and type, and each box office's head and id range. */
