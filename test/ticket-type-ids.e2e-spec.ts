@@ -124,11 +124,10 @@ describe('ticket type ids, events and templates alike', () => {
 });
 
 describe('migration TicketTypeIdsApart', () => {
-  // Every migration but this one: the seeder writes the current schema (an API key's scope,
-  // say), and none of the others touches what this one moves.
-  const BEFORE = MIGRATIONS.filter(
-    (migration) => migration !== TicketTypeIdsApart1765900000000,
-  );
+  // The seeder writes the current schema (an API key's scope, say): the database is seeded fully
+  // migrated, then this migration and every later one are undone.
+  const UNDONE =
+    MIGRATIONS.length - MIGRATIONS.indexOf(TicketTypeIdsApart1765900000000);
 
   /**
    * A database seeded, taken back to the schema before the migration (the seeder writes today's
@@ -142,7 +141,7 @@ describe('migration TicketTypeIdsApart', () => {
     let dataSource = await openWithMigrations(database.url, MIGRATIONS);
     try {
       await seedDemoData(dataSource, { orders: 30, seed: 1, reset: false });
-      for (let undo = MIGRATIONS.length - BEFORE.length; undo > 0; undo--) {
+      for (let undo = UNDONE; undo > 0; undo--) {
         await dataSource.undoLastMigration({ transaction: 'each' });
       }
       await setUp(dataSource);
