@@ -7,7 +7,7 @@ import {
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 
-// The API key CLI (README, API keys) against the database a running service uses.
+// The API key CLI (docs/API.md, Box offices) against the database a running service uses.
 describe('npm run apikey', () => {
   let t: TestApp;
   let boxOfficeId: number;

@@ -11,9 +11,10 @@ const run = promisify(execFile);
 const ROOT = join(__dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-// The typed client as another project gets it (README, "Typed client"): `npm run client:pack`
-// builds the tarball, which installs with one command into a project that has nothing of this
-// checkout (no node_modules of ours on the way up), ships only what runs, and walks every list.
+// The typed client as another project gets it (docs/API.md, "The typed client"):
+// `npm run client:pack` builds the tarball, which installs with one command into a project that
+// has nothing of this checkout (no node_modules of ours on the way up), ships only what runs, and
+// walks every list.
 
 /** A script of the scratch project: every list walked with the installed client. */
 const WALK = `

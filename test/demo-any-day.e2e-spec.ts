@@ -15,8 +15,8 @@ import { durableTestDatabase } from './utils/migrated-database';
 import { waitForWatermark } from './utils/sync-watermark';
 import type { TestDatabase } from './utils/test-database';
 
-// The demo as a new user meets it, on the day it is seeded and years later (README, "Demo data";
-// docs/API.md, "Demo data"): the service's clock is moved to that day, the demo seeded for it as
+// The demo as a new user meets it, on the day it is seeded and years later (docs/DEVELOPMENT.md,
+// "The demo data"): the service's clock is moved to that day, the demo seeded for it as
 // `npm start` seeds it, a few changes made as the README's `npm run activity` makes them, and
 // every curl line of README.md and docs/*.md sent as written.
 

@@ -9,8 +9,8 @@ import { portOf, raw } from './utils/raw-http';
 
 // The service against the OWASP API Security Top 10 (2023) items it can answer for on its own:
 // API1 object-level authorisation, API2 authentication, API3 object properties, API4 resource
-// consumption, API8 configuration, API9 inventory (docs/API.md, Tenancy, Headers, Limits; README,
-// Reliability). Oversized and malformed requests (API4, API8) are in http-limits.e2e-spec.ts,
+// consumption, API8 configuration, API9 inventory (docs/API.md, Tenancy, Headers, Limits,
+// Security). Oversized and malformed requests (API4, API8) are in http-limits.e2e-spec.ts,
 // secrets in storage and logs (API2) in logs-and-secrets.e2e-spec.ts.
 
 const KEY_A = 'sk_posture_tenant_a_0123456789';

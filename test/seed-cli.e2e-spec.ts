@@ -28,7 +28,7 @@ function seed(url: string, ...args: string[]) {
   );
 }
 
-// README, "Demo data": the seeding day is --today, a day as YYYY-MM-DD.
+// docs/DEVELOPMENT.md, "The demo data": the seeding day is --today, a day as YYYY-MM-DD.
 describe('npm run seed -- --today', () => {
   let database: TestDatabase;
 

@@ -1,4 +1,5 @@
-// `npm run migration:run`: applies pending migrations and exits (a deploy step; see README).
+// `npm run migration:run`: applies pending migrations and exits (a deploy step:
+// docs/OPERATIONS.md, Rolling deploys with migrations).
 import { openCliDataSource } from './cli-data-source';
 
 const USAGE = `Usage: npm run migration:run

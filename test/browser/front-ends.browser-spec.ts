@@ -10,8 +10,8 @@ import {
 } from './browser';
 import { type SeededServer, startSeededServer } from './seeded-server';
 
-// The two front ends of the README in a real browser: Swagger UI at /docs, and the example front
-// end (examples/), served from another origin, reading the API with the typed client.
+// Two front ends in a real browser (docs/API.md, Clients): Swagger UI at /docs, and the example
+// front end (examples/), served from another origin, reading the API with the typed client.
 
 const KEY = 'sk_demo_boxoffice_1';
 /** The example's reference time: 2026-06-01T00:00Z, inside the demo events' dates. */
