@@ -56,7 +56,7 @@ export class EventSeriesResponse {
   @Expose({ name: 'call_to_action' }) callToAction: string;
   @Expose({ name: 'default_max_tickets_sold_per_occurrence' })
   maxTicketsSoldPerOccurrence: number | null;
-  @Expose({ name: 'voucher_ids' }) readonly voucherIds: string[] = [];
+  @Expose({ name: 'voucher_ids' }) voucherIds: string[];
 
   @Expose({ name: 'payment_methods' })
   @Type(() => EventPaymentMethodResponse)
@@ -100,6 +100,7 @@ export class EventSeriesResponse {
     this.totalOccurrences = counts.total;
     this.totalIssuedTickets = counts.tickets;
     this.revenue = counts.revenue;
+    this.voucherIds = counts.vouchers;
     this.next = counts.next;
   }
 

@@ -16,6 +16,8 @@ export interface SeriesCounts {
   next: number | null;
   tickets: number;
   revenue: number;
+  /** The vouchers usable on it (`vo_…`), by id. */
+  vouchers: string[];
 }
 
 export interface EventSeriesPage {
@@ -115,7 +117,14 @@ export class TypicalEventSeriesService {
     const counts = new Map<number, SeriesCounts>(
       ids.map((id) => [
         id,
-        { total: 0, upcoming: 0, next: null, tickets: 0, revenue: 0 },
+        {
+          total: 0,
+          upcoming: 0,
+          next: null,
+          tickets: 0,
+          revenue: 0,
+          vouchers: [],
+        },
       ]),
     );
     if (ids.length === 0) return counts;
@@ -123,6 +132,18 @@ export class TypicalEventSeriesService {
       where: { eventSeriesId: In(ids) },
       order: { startAt: 'ASC', id: 'ASC' },
     });
+    // The vouchers usable on each series, from the schema's view of them.
+    const vouchers = await this.series.manager.query<
+      { event_series_id: number; voucher_id: number }[]
+    >(
+      `SELECT event_series_id, voucher_id FROM event_series_vouchers
+        WHERE event_series_id IN (${ids.map(Number).join(', ')}) ORDER BY voucher_id`,
+    );
+    for (const row of vouchers) {
+      counts
+        .get(Number(row.event_series_id))!
+        .vouchers.push(`vo_${Number(row.voucher_id)}`);
+    }
     for (const event of events) {
       const own = counts.get(event.eventSeriesId)!;
       own.total++;

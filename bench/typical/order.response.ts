@@ -19,12 +19,31 @@ export class LineItemResponse {
   @Expose() @Prefixed('li_') id: number;
   @Expose({ name: 'booking_fee' }) bookingFee: number;
   @Expose() description: string;
+  @Expose({ name: 'item_id' })
+  get itemId(): string | null {
+    const item = this.item;
+    const named = (prefix: string, id: number | null) =>
+      id === null ? null : `${prefix}${id}`;
+    switch (item.type) {
+      case 'ticket':
+      case 'void':
+        return named('tt_', item.ticketTypeId);
+      case 'product':
+        return named('pr_', item.productId);
+      case 'gift_card':
+        return (
+          named('vc_', item.voucherCodeId) ?? named('di_', item.discountId)
+        );
+      default:
+        return null;
+    }
+  }
   @Expose() type: string;
   @Expose() total: number;
   @Expose() value: number;
   @Expose() quantity: number;
 
-  constructor(item: LineItem) {
+  constructor(private readonly item: LineItem) {
     Object.assign(this, item);
   }
 }
@@ -116,6 +135,8 @@ export class OrderResponse {
       },
       custom_questions: o.buyerCustomQuestions,
       email: o.buyerEmail,
+      first_name: o.buyerFirstName,
+      last_name: o.buyerLastName,
       name: o.buyerName,
       phone: o.buyerPhone,
     };
@@ -138,9 +159,11 @@ export class OrderResponse {
     const event = this.order.event!;
     return {
       id: `ev_${event.id}`,
+      event_series_id: `es_${event.eventSeriesId}`,
       name: event.name,
       start_date: toDateObject(event.startAt, event.timezone),
       end_date: toDateObject(event.endAt, event.timezone),
+      venue: { name: event.venueName, postal_code: event.venuePostalCode },
     };
   }
 
