@@ -611,11 +611,13 @@ describe('products, vouchers, discounts and waitlists', () => {
     it.each([
       ['code=support10', () => [support]],
       ['code=SUPPORT10', () => [support]],
+      // The search fold: an accent makes no difference either (SÚPPORT10).
+      ['code=S%C3%9APPORT10', () => [support]],
       ['code=VIP5', () => [vipOff]],
       ['code=VIP', () => []],
       ['code=%25', () => []],
       ['', () => [vipOff, support]],
-    ])('finds by the whole code, case ignored: %s', async (query, want) => {
+    ])('finds by the whole code, in the search fold: %s', async (query, want) => {
       const res = await get(`/v1/discounts?${query}`);
       expect(res.status).toBe(200);
       expect(idsOf(res.body as ListBody<Item>)).toEqual(

@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { changeHead, changePage } from '../src/changes/change-feed';
+import { IdempotencyKeys } from '../src/common/idempotency/idempotency-keys';
 import { deleteExpiredIdempotencyKeys } from '../src/common/idempotency/idempotency-retention';
+import { dialectFor } from '../src/database/sql-dialect';
+import { writeTransactions } from '../src/database/write-transaction';
 import { type Get, MESSAGES, errorBody, getAs } from './utils/api';
 import {
   type TestApp,
@@ -472,6 +475,12 @@ describe('POST /v1/check_ins', () => {
         'check_in_at must be Unix seconds, an integer from 0 to 253402300799',
       ],
       [
+        'a quantity of null',
+        { barcode: 'A', quantity: null },
+        'quantity',
+        'quantity must be 1 (check in) or -1 (check out)',
+      ],
+      [
         'an empty barcode',
         { barcode: '' },
         'barcode',
@@ -484,6 +493,28 @@ describe('POST /v1/check_ins', () => {
         ...errorBody(400, 'VALIDATION_ERROR', message),
         errors: [{ field, messages: [message] }],
       });
+    });
+
+    it('refuses a barcode of null, rather than reading it as no barcode', async () => {
+      for (const [body, message] of [
+        [{ barcode: null }, 'barcode must be a string'],
+        [
+          { issued_ticket_id: 'it_1', barcode: null },
+          'send issued_ticket_id or barcode, not both',
+        ],
+      ] as const) {
+        const res = await post(body);
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({
+          ...errorBody(400, 'VALIDATION_ERROR', message),
+          errors: [
+            {
+              field: 'barcode',
+              messages: expect.arrayContaining([message]) as string[],
+            },
+          ],
+        });
+      }
     });
 
     it('refuses a check_in_at more than 60 s ahead, or before the ticket was issued', async () => {
@@ -576,6 +607,14 @@ describe('POST /v1/check_ins', () => {
         413,
         'PAYLOAD_TOO_LARGE',
         'The request body must not exceed 1024 bytes',
+      ],
+      [
+        'more than 20 form fields',
+        'application/x-www-form-urlencoded',
+        Array.from({ length: 21 }, (_, i) => `f${i}=1`).join('&'),
+        413,
+        'PAYLOAD_TOO_LARGE',
+        'The request body must not have more than 20 form fields',
       ],
       [
         'JSON cut short',
@@ -705,6 +744,39 @@ describe('POST /v1/check_ins', () => {
       expect(await scansOf(ticket)).toBe(1);
     });
 
+    it('rolls back a request that ran past its lease: the retry that took its key over does it once', async () => {
+      const keys = new IdempotencyKeys(dialectFor(t.dataSource.options.type));
+      const write = writeTransactions(t.dataSource);
+      const [{ id }] = await t.dataSource.query<{ id: unknown }[]>(
+        `SELECT id FROM api_keys WHERE scope = 'check_in' AND box_office_id = ${office}`,
+      );
+      const request = {
+        apiKeyId: Number(id),
+        key: 'past-its-lease',
+        fingerprint: 'f'.repeat(64),
+      };
+      const first = await write(() => keys.claim(request));
+      await t.dataSource.query(
+        `UPDATE idempotency_keys SET claimed_at = claimed_at - 61 WHERE idempotency_key = 'past-its-lease'`,
+      );
+      const retry = await write(() => keys.claim(request));
+      expect(retry).toEqual({ token: expect.any(String) as string });
+      const answer = { status: 201, headers: {}, body: '{}' };
+      const late = write(() =>
+        keys.store(request, (first as { token: string }).token, answer),
+      );
+      await expect(late).rejects.toMatchObject({
+        code: 'IDEMPOTENCY_KEY_IN_USE',
+      });
+      // The retry's claim stands, and its answer is the one kept.
+      await write(() =>
+        keys.store(request, (retry as { token: string }).token, answer),
+      );
+      expect(await write(() => keys.claim(request))).toEqual({
+        replay: { ...answer, headers: { 'Idempotent-Replayed': 'true' } },
+      });
+    });
+
     it('forgets an answer after 24 hours, and removes it', async () => {
       const [ticket] = await tickets(1);
       await withKey(ticket, 'yesterday');
@@ -747,6 +819,12 @@ describe('POST /v1/check_ins', () => {
         );
       }
       expect(await scansOf(ticket)).toBe(0);
+      // Before the ticket is looked up (docs/API.md, Precedence): an id too large for any row.
+      const first = await post({ issued_ticket_id: 'it_9999999999' }).set(
+        'Idempotency-Key',
+        'tab\there',
+      );
+      expect(first.status).toBe(400);
     });
   });
 

@@ -100,7 +100,10 @@ function showQueued(scan) {
 
 /**
  * Sends one scan. A scan that waited offline says when it was made; one sent at once lets the
- * service's clock say (a device clock may be off).
+ * service's clock say (a device clock may be off). Which of the two is fixed at the first try
+ * (`withTime`) and kept by every retry: the retry of a request whose answer was lost must be the
+ * same request under its Idempotency-Key, or the service refuses it (422) although the first one
+ * may have let the person in.
  */
 function send(scan) {
   return client().checkIn(
@@ -108,7 +111,7 @@ function send(scan) {
     {
       idempotencyKey: scan.idempotencyKey,
       quantity: scan.quantity,
-      ...(scan.offline ? { checkInAt: scan.madeAt } : {}),
+      ...(scan.withTime ? { checkInAt: scan.madeAt } : {}),
     },
   );
 }
@@ -134,7 +137,11 @@ async function sendQueued() {
     const scans = queue.read();
     if (scans.length === 0) return;
     if (!navigator.onLine) return wait(true);
-    const [scan] = scans;
+    let [scan] = scans;
+    if (scan.withTime === undefined) {
+      scan = { ...scan, withTime: scan.offline };
+      queue.write([scan, ...scans.slice(1)]);
+    }
     let result;
     try {
       result = await send(scan);

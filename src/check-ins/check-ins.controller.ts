@@ -84,7 +84,7 @@ export class CheckInsController {
   ): Promise<Buffer> {
     const answer = await this.checkIns.record(caller, scan, idempotencyKey);
     res.status(answer.status).set(answer.headers);
-    // A refusal is an error: never stored, as the exception filter's errors are not.
+    // A refusal is an error: never cached (no-store), as the exception filter's errors are not.
     if (answer.status >= 400)
       res.setHeader('Cache-Control', CACHE_CONTROL.error);
     return Buffer.from(answer.body);

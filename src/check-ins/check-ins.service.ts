@@ -8,6 +8,7 @@ import { ApiError } from '../common/errors/api-error';
 import {
   IdempotencyKeys,
   type StoredResponse,
+  idempotencyKeyOf,
   idempotentRequest,
 } from '../common/idempotency/idempotency-keys';
 import { Metrics } from '../common/metrics/metrics';
@@ -103,14 +104,14 @@ export class CheckInsService {
     body: RecordCheckInDto,
     idempotencyKey: string | undefined,
   ): Promise<StoredResponse & { outcome: ScanOutcome | 'replayed' }> {
+    const key = idempotencyKeyOf(idempotencyKey);
     const scan = scanOf(body);
-    const retry = idempotentRequest(idempotencyKey, caller.apiKeyId, {
+    const office = caller.boxOfficeId;
+    if (key === null) return this.write(() => this.scans.record(office, scan));
+    const retry = idempotentRequest(key, caller.apiKeyId, {
       operation: 'POST /v1/check_ins',
       ...scan,
     });
-    const office = caller.boxOfficeId;
-    if (retry === null)
-      return this.write(() => this.scans.record(office, scan));
     const claim = await this.write(() => this.idempotency.claim(retry));
     if ('replay' in claim) return { ...claim.replay, outcome: 'replayed' };
     const { scans, idempotency } = this;

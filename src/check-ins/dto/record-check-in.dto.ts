@@ -3,7 +3,6 @@ import {
   IsDefined,
   IsIn,
   IsInt,
-  IsOptional,
   IsString,
   Length,
   Matches,
@@ -18,6 +17,14 @@ import { NotRepeated, StrictInt } from '../../common/validation/strict-query';
 
 /** Longest barcode a ticket has (the column's length). */
 const MAX_BARCODE = 64;
+
+/**
+ * Checks the field when the request has it. Unlike `@IsOptional()`, which skips `null` as well,
+ * a JSON `null` is a value here and fails the checks that follow: a scan naming no ticket, or a
+ * quantity nobody chose, is refused rather than read as the field's default.
+ */
+const Given = () =>
+  ValidateIf((_scan: unknown, value: unknown) => value !== undefined);
 
 const CHECK_IN_AT_MESSAGE = `check_in_at must be Unix seconds, an integer from ${UNIX_SECONDS.minimum} to ${UNIX_SECONDS.maximum}`;
 
@@ -74,12 +81,12 @@ export class RecordCheckInDto {
     description:
       'The ticket scanned, by the barcode printed on it; send this or `issued_ticket_id`, not both',
   })
-  @IsOptional()
+  @Given()
   @NotRepeated()
-  @IsString({ message: 'barcode must be a string' })
   @Length(1, MAX_BARCODE, {
     message: `barcode must be 1 to ${MAX_BARCODE} characters`,
   })
+  @IsString({ message: 'barcode must be a string' })
   @NotWith('issued_ticket_id', {
     message: 'send issued_ticket_id or barcode, not both',
   })
@@ -94,7 +101,7 @@ export class RecordCheckInDto {
     default: 1,
     description: '1 checks the ticket in (the default), -1 checks it out',
   })
-  @IsOptional()
+  @Given()
   @StrictInt()
   @NotRepeated()
   @IsIn([1, -1], {
@@ -108,7 +115,7 @@ export class RecordCheckInDto {
     description:
       'Unix seconds: when the scan was made, for a scan made offline and sent later (default: now). At most 60 seconds ahead of the service’s clock, and not before the ticket was issued; a time ahead of the clock is recorded as the moment of recording.',
   })
-  @IsOptional()
+  @Given()
   @StrictInt()
   @NotRepeated()
   @IsInt({ message: CHECK_IN_AT_MESSAGE })

@@ -8,6 +8,9 @@ import { type ExpressLike, allowedMethods } from '../errors/route-methods';
 /** The largest request body read (docs/API.md, Limits): a scan's fields take a tenth of it. */
 export const MAX_BODY_BYTES = 1024;
 
+/** Most form fields a body may have (a scan has at most four). */
+export const MAX_FORM_FIELDS = 20;
+
 /** The media types a body may have (docs/API.md, "POST /v1/check_ins"). */
 export const BODY_TYPES = [
   'application/json',
@@ -33,7 +36,7 @@ export function requestBody(app: ExpressLike): RequestHandler {
     'application/x-www-form-urlencoded': express.urlencoded({
       ...options,
       extended: false,
-      parameterLimit: 20,
+      parameterLimit: MAX_FORM_FIELDS,
     }),
   };
   return (req: Request, res: Response, next: NextFunction) => {
@@ -73,11 +76,16 @@ function bodyError(error: unknown): ApiError {
   const type = (error as { type?: unknown }).type;
   switch (type) {
     case 'entity.too.large':
-    case 'parameters.too.many':
       return new ApiError(
         HttpStatus.PAYLOAD_TOO_LARGE,
         ErrorCode.PAYLOAD_TOO_LARGE,
         `The request body must not exceed ${MAX_BODY_BYTES} bytes`,
+      );
+    case 'parameters.too.many':
+      return new ApiError(
+        HttpStatus.PAYLOAD_TOO_LARGE,
+        ErrorCode.PAYLOAD_TOO_LARGE,
+        `The request body must not have more than ${MAX_FORM_FIELDS} form fields`,
       );
     case 'encoding.unsupported':
     case 'charset.unsupported':

@@ -49,25 +49,32 @@ export interface StoredResponse {
 export type Claim = { token: string } | { replay: StoredResponse };
 
 /**
- * The request that `header` (the Idempotency-Key as received) makes idempotent, or null without
- * one. `request` is what the request asks for, after validation: two requests are the same when
- * it serialises to the same JSON.
+ * The Idempotency-Key a request came with (the header as received), or null without one. Checked
+ * before anything else of the request (docs/API.md, "Precedence").
  */
-export function idempotentRequest(
-  header: string | undefined,
-  apiKeyId: number,
-  request: unknown,
-): IdempotentRequest | null {
+export function idempotencyKeyOf(header: string | undefined): string | null {
   if (header === undefined) return null;
   if (!KEY_SHAPE.test(header)) {
     throw ApiError.validation(
       'Idempotency-Key must be 1 to 255 printable ASCII characters',
     );
   }
+  return header;
+}
+
+/**
+ * The request that `key` makes idempotent. `request` is what the request asks for, after
+ * validation: two requests are the same when it serialises to the same JSON.
+ */
+export function idempotentRequest(
+  key: string,
+  apiKeyId: number,
+  request: unknown,
+): IdempotentRequest {
   const fingerprint = createHash('sha256')
     .update(JSON.stringify(request))
     .digest('hex');
-  return { apiKeyId, key: header, fingerprint };
+  return { apiKeyId, key, fingerprint };
 }
 
 /** The header a replayed answer carries. */
@@ -120,22 +127,29 @@ export class IdempotencyKeys {
     throw inUse();
   }
 
-  /** Keeps the answer, in the write transaction of the request that holds the claim. */
+  /**
+   * Keeps the answer, in the write transaction of the request that holds the claim. A request
+   * that no longer holds it (it ran past the lease and a retry took the key over, which now runs
+   * the request itself) throws 409, so that its transaction rolls back and the request is done
+   * once, by the retry.
+   */
   *store(
     request: IdempotentRequest,
     token: string,
     response: StoredResponse,
   ): WriteWork<void> {
     const p = new SqlParams(this.dialect);
-    yield {
+    const kept = yield {
       sql: `UPDATE idempotency_keys
             SET status = ${p.add(response.status)},
                 response_headers = ${p.add(JSON.stringify(response.headers))},
                 response_body = ${p.add(response.body)}
             WHERE api_key_id = ${p.add(request.apiKeyId)}
-              AND idempotency_key = ${p.add(request.key)} AND claim_token = ${p.add(token)}`,
+              AND idempotency_key = ${p.add(request.key)} AND claim_token = ${p.add(token)}
+            RETURNING claim_token`,
       params: p.values,
     };
+    if (kept.length !== 1) throw inUse();
   }
 
   /**
