@@ -208,6 +208,50 @@ describe('sync triggers: every writer stamps updated_at and writes change entrie
     expect((await row('orders', order.id)).updatedAt).toBe(stamps[0]);
   });
 
+  it('a part moved to another parent is a change of both: the parent it left and the one it joined', async () => {
+    const from = await historicOrder();
+    const to = await historicOrder();
+    const [line] = await db.query<{ id: unknown }>(
+      sql`SELECT id FROM line_items WHERE order_id = ${from.id} ORDER BY id LIMIT 1`,
+    );
+    await newEntries();
+    await db.query(
+      sql`UPDATE line_items SET order_id = ${to.id} WHERE id = ${Number(line.id)}`,
+    );
+    const moved = await newEntries();
+    expect(moved.entries.sort()).toEqual(
+      [`ORDER.UPDATED ${from.id}`, `ORDER.UPDATED ${to.id}`].sort(),
+    );
+    expect((await row('orders', from.id)).updatedAt).toBe(moved.stamps[0]);
+    expect((await row('orders', to.id)).updatedAt).toBe(moved.stamps[0]);
+
+    const f = new Factory(ds);
+    const [left, joined] = [await f.event(office), await f.event(office)];
+    const type = await f.ticketType(left.id);
+    const series = [await f.series(office), await f.series(office)];
+    await db.query(
+      sql`INSERT INTO event_series_ticket_types (event_series_id, name, price, max_per_order,
+            quantity_total, status, type, sort_order)
+          VALUES (${series[0].id}, 'Entry', 1000, 10, 100, 'on_sale', 'paid', 1)`,
+    );
+    await newEntries();
+    await db.query(
+      sql`UPDATE ticket_types SET event_id = ${joined.id} WHERE id = ${type.id}`,
+    );
+    await db.query(
+      sql`UPDATE event_series_ticket_types SET event_series_id = ${series[1].id}
+           WHERE event_series_id = ${series[0].id}`,
+    );
+    expect((await newEntries()).entries.sort()).toEqual(
+      [
+        `EVENT.UPDATED ${left.id}`,
+        `EVENT.UPDATED ${joined.id}`,
+        `EVENT_SERIES.UPDATED ${series[0].id}`,
+        `EVENT_SERIES.UPDATED ${series[1].id}`,
+      ].sort(),
+    );
+  });
+
   it('an order status change moves the event counter but writes no EVENT entry (counters are not changes)', async () => {
     const order = await historicOrder();
     await newEntries();

@@ -35,6 +35,7 @@ import { TicketTypeIdsApart1765900000000 } from './migrations/1765900000000-Tick
 import { StampsPerBoxOffice1766000000000 } from './migrations/1766000000000-StampsPerBoxOffice';
 import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
 import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
+import { PartMovesAnnounced1766300000000 } from './migrations/1766300000000-PartMovesAnnounced';
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
 import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
 import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
@@ -94,6 +95,7 @@ export const MIGRATIONS = [
   ConnectorCounters1766120000000,
   ConnectorColumnsInSync1766190000000,
   CheckInWrites1766200000000,
+  PartMovesAnnounced1766300000000,
 ];
 
 export interface DataSourceTuning {

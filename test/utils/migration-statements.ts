@@ -101,10 +101,38 @@ export function migrationFileStem(name: string): string {
 
 const DATABASE_NAMES = { sqlite: 'SQLite', postgres: 'PostgreSQL' } as const;
 
+/** `ALTER TABLE "t" DROP CONSTRAINT "FK_…"`: one of the foreign keys TypeORM's dropTable drops. */
+const DROP_FOREIGN_KEY =
+  /^ALTER TABLE ("[^"]+") DROP CONSTRAINT "FK_[0-9a-f]+"$/;
+
+/**
+ * `list` with each run of foreign-key drops of one table in the order of their text. TypeORM's
+ * dropTable drops a table's foreign keys in the order its catalog read returns them, which
+ * PostgreSQL does not fix (it differs between two servers with the same schema); the drops are
+ * the same statements whatever their order, and the table's DROP follows them.
+ */
+function foreignKeyDropsSorted(list: SentStatement[]): SentStatement[] {
+  const out: SentStatement[] = [];
+  for (const statement of list) {
+    const table = DROP_FOREIGN_KEY.exec(statement.sql)?.[1];
+    let at = out.length;
+    while (
+      table !== undefined &&
+      at > 0 &&
+      DROP_FOREIGN_KEY.exec(out[at - 1].sql)?.[1] === table &&
+      out[at - 1].sql > statement.sql
+    ) {
+      at -= 1;
+    }
+    out.splice(at, 0, statement);
+  }
+  return out;
+}
+
 /**
  * The text of a migration's statements file: its up statements in the order sent, then its down
- * statements, each as sent, ended by `;` and a blank line (parameters, when there are any, in a
- * comment after it).
+ * statements, each as sent (a table's foreign-key drops in the order of their text), ended by `;`
+ * and a blank line (parameters, when there are any, in a comment after it).
  */
 export function renderMigrationStatements(
   name: string,
@@ -124,7 +152,7 @@ export function renderMigrationStatements(
     `-- What migration ${name} sends on ${DATABASE_NAMES[database]}, byte for byte:\n` +
     `-- up as the chain is applied to an empty database, down as it is reverted from the latest.\n` +
     `-- A shipped migration never changes, and neither does this file.\n\n` +
-    block('up', statements.up) +
-    block('down', statements.down)
+    block('up', foreignKeyDropsSorted(statements.up)) +
+    block('down', foreignKeyDropsSorted(statements.down))
   );
 }

@@ -4,6 +4,30 @@
 -- when no other table runs it (functions several tables run come first). For reading and review:
 -- a database is built by the migrations (src/database/migrations), never from this file.
 
+CREATE OR REPLACE FUNCTION public.part_moved()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  DECLARE
+    parent integer := (to_jsonb(OLD) ->> TG_ARGV[2])::integer;
+    office integer;
+    stamp bigint;
+  BEGIN
+    IF sync_importing() THEN RETURN NULL; END IF;
+    EXECUTE format('SELECT box_office_id FROM %I WHERE id = $1', TG_ARGV[0])
+      INTO office USING parent;
+    IF office IS NULL THEN RETURN NULL; END IF;
+    PERFORM record_change(office, TG_ARGV[1], parent);
+    IF TG_ARGV[0] = 'orders' THEN
+      stamp := sync_stamp(office);
+      UPDATE orders SET updated_at = stamp
+       WHERE id = parent AND (updated_at < stamp
+         OR updated_at > floor(extract(epoch FROM clock_timestamp()))::bigint);
+    END IF;
+    RETURN NULL;
+  END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.record_change(office integer, kind text, resource integer)
  RETURNS void
  LANGUAGE sql
@@ -443,6 +467,12 @@ CREATE SEQUENCE event_payment_methods_id_seq AS integer INCREMENT BY 1 START WIT
 
 CREATE INDEX "IDX_event_payment_methods_event" ON public.event_payment_methods USING btree (event_id, id);
 
+CREATE TRIGGER trg_event_payment_methods_moved
+  AFTER UPDATE OF event_id ON event_payment_methods
+  FOR EACH ROW
+  WHEN (old.event_id IS DISTINCT FROM new.event_id)
+  EXECUTE FUNCTION part_moved('events', 'EVENT.UPDATED', 'event_id');
+
 CREATE OR REPLACE FUNCTION public.event_payment_methods_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -545,6 +575,12 @@ CREATE SEQUENCE event_series_payment_methods_id_seq AS integer INCREMENT BY 1 ST
 
 CREATE INDEX "IDX_event_series_payment_methods_series" ON public.event_series_payment_methods USING btree (event_series_id, id);
 
+CREATE TRIGGER trg_event_series_payment_methods_moved
+  AFTER UPDATE OF event_series_id ON event_series_payment_methods
+  FOR EACH ROW
+  WHEN (old.event_series_id IS DISTINCT FROM new.event_series_id)
+  EXECUTE FUNCTION part_moved('event_series', 'EVENT_SERIES.UPDATED', 'event_series_id');
+
 CREATE OR REPLACE FUNCTION public.event_series_payment_methods_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -591,6 +627,12 @@ CREATE TABLE event_series_ticket_groups (
 CREATE SEQUENCE event_series_ticket_groups_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY event_series_ticket_groups.id;
 
 CREATE INDEX "IDX_event_series_ticket_groups_series" ON public.event_series_ticket_groups USING btree (event_series_id, sort_order, id);
+
+CREATE TRIGGER trg_event_series_ticket_groups_moved
+  AFTER UPDATE OF event_series_id ON event_series_ticket_groups
+  FOR EACH ROW
+  WHEN (old.event_series_id IS DISTINCT FROM new.event_series_id)
+  EXECUTE FUNCTION part_moved('event_series', 'EVENT_SERIES.UPDATED', 'event_series_id');
 
 CREATE OR REPLACE FUNCTION public.event_series_ticket_groups_sync_after()
  RETURNS trigger
@@ -667,6 +709,12 @@ CREATE TRIGGER trg_event_series_ticket_types_id_apart
   BEFORE INSERT OR UPDATE OF id ON event_series_ticket_types
   FOR EACH ROW
   EXECUTE FUNCTION event_series_ticket_types_id_apart();
+
+CREATE TRIGGER trg_event_series_ticket_types_moved
+  AFTER UPDATE OF event_series_id ON event_series_ticket_types
+  FOR EACH ROW
+  WHEN (old.event_series_id IS DISTINCT FROM new.event_series_id)
+  EXECUTE FUNCTION part_moved('event_series', 'EVENT_SERIES.UPDATED', 'event_series_id');
 
 CREATE OR REPLACE FUNCTION public.event_series_ticket_types_sync_after()
  RETURNS trigger
@@ -1253,6 +1301,12 @@ CREATE TRIGGER trg_line_items_counters_update
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT
   EXECUTE FUNCTION line_items_counters_on_update();
+
+CREATE TRIGGER trg_line_items_moved
+  AFTER UPDATE OF order_id ON line_items
+  FOR EACH ROW
+  WHEN (old.order_id IS DISTINCT FROM new.order_id)
+  EXECUTE FUNCTION part_moved('orders', 'ORDER.UPDATED', 'order_id');
 
 CREATE OR REPLACE FUNCTION public.line_items_sync_after()
  RETURNS trigger
@@ -1923,6 +1977,12 @@ CREATE SEQUENCE ticket_groups_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNE
 
 CREATE INDEX "IDX_ticket_groups_event" ON public.ticket_groups USING btree (event_id, sort_order, id);
 
+CREATE TRIGGER trg_ticket_groups_moved
+  AFTER UPDATE OF event_id ON ticket_groups
+  FOR EACH ROW
+  WHEN (old.event_id IS DISTINCT FROM new.event_id)
+  EXECUTE FUNCTION part_moved('events', 'EVENT.UPDATED', 'event_id');
+
 CREATE OR REPLACE FUNCTION public.ticket_groups_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -2008,6 +2068,12 @@ CREATE TRIGGER trg_ticket_types_id_apart
   BEFORE INSERT OR UPDATE OF id ON ticket_types
   FOR EACH ROW
   EXECUTE FUNCTION ticket_types_id_apart();
+
+CREATE TRIGGER trg_ticket_types_moved
+  AFTER UPDATE OF event_id ON ticket_types
+  FOR EACH ROW
+  WHEN (old.event_id IS DISTINCT FROM new.event_id)
+  EXECUTE FUNCTION part_moved('events', 'EVENT.UPDATED', 'event_id');
 
 CREATE OR REPLACE FUNCTION public.ticket_types_stock_version()
  RETURNS trigger

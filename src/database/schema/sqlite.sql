@@ -219,6 +219,19 @@ CREATE TABLE "event_payment_methods" (
 
 CREATE INDEX "IDX_event_payment_methods_event" ON "event_payment_methods" ("event_id", "id");
 
+CREATE TRIGGER trg_event_payment_methods_moved AFTER UPDATE OF event_id ON event_payment_methods
+    WHEN OLD.event_id IS NOT NEW.event_id AND NOT EXISTS (SELECT 1 FROM sync_import)
+  BEGIN
+    INSERT INTO change_heads (box_office_id, last_id)
+      SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id),
+             (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id)),
+             'EVENT.UPDATED', OLD.event_id, unixepoch()
+       WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL;
+  END;
+
 CREATE TRIGGER trg_event_payment_methods_sync_delete AFTER DELETE ON event_payment_methods
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
@@ -312,6 +325,19 @@ CREATE TABLE "event_series_payment_methods" (
 
 CREATE INDEX "IDX_event_series_payment_methods_series" ON "event_series_payment_methods" ("event_series_id", "id");
 
+CREATE TRIGGER trg_event_series_payment_methods_moved AFTER UPDATE OF event_series_id ON event_series_payment_methods
+    WHEN OLD.event_series_id IS NOT NEW.event_series_id AND NOT EXISTS (SELECT 1 FROM sync_import)
+  BEGIN
+    INSERT INTO change_heads (box_office_id, last_id)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id),
+             (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id)),
+             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch()
+       WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL;
+  END;
+
 CREATE TRIGGER trg_event_series_payment_methods_sync_delete AFTER DELETE ON event_series_payment_methods
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL
@@ -349,6 +375,19 @@ CREATE TABLE "event_series_ticket_groups" (
 );
 
 CREATE INDEX "IDX_event_series_ticket_groups_series" ON "event_series_ticket_groups" ("event_series_id", "sort_order", "id");
+
+CREATE TRIGGER trg_event_series_ticket_groups_moved AFTER UPDATE OF event_series_id ON event_series_ticket_groups
+    WHEN OLD.event_series_id IS NOT NEW.event_series_id AND NOT EXISTS (SELECT 1 FROM sync_import)
+  BEGIN
+    INSERT INTO change_heads (box_office_id, last_id)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id),
+             (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id)),
+             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch()
+       WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_ticket_groups_sync_delete AFTER DELETE ON event_series_ticket_groups
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
@@ -417,6 +456,19 @@ CREATE TRIGGER trg_event_series_ticket_types_id_counter_update AFTER UPDATE OF i
   UPDATE sqlite_sequence SET seq = NEW.id WHERE name = 'ticket_types' AND seq < NEW.id;
   INSERT INTO sqlite_sequence (name, seq) SELECT 'ticket_types', NEW.id
     WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'ticket_types'); END;
+
+CREATE TRIGGER trg_event_series_ticket_types_moved AFTER UPDATE OF event_series_id ON event_series_ticket_types
+    WHEN OLD.event_series_id IS NOT NEW.event_series_id AND NOT EXISTS (SELECT 1 FROM sync_import)
+  BEGIN
+    INSERT INTO change_heads (box_office_id, last_id)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id), 1 WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id),
+             (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id)),
+             'EVENT_SERIES.UPDATED', OLD.event_series_id, unixepoch()
+       WHERE (SELECT box_office_id FROM event_series WHERE id = OLD.event_series_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_event_series_ticket_types_sync_delete AFTER DELETE ON event_series_ticket_types
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
@@ -794,6 +846,21 @@ CREATE TRIGGER trg_line_items_counters_update
    WHERE id = NEW.voucher_code_id AND NEW.type = 'gift_card' AND NEW.voucher_code_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed';
   UPDATE discounts SET times_used = times_used + 1
    WHERE id = NEW.discount_id AND NEW.type = 'gift_card' AND NEW.voucher_code_id IS NULL AND NEW.discount_id IS NOT NULL AND (SELECT o.status FROM orders o WHERE o.id = NEW.order_id) = 'completed'; END;
+
+CREATE TRIGGER trg_line_items_moved AFTER UPDATE OF order_id ON line_items
+    WHEN OLD.order_id IS NOT NEW.order_id AND NOT EXISTS (SELECT 1 FROM sync_import)
+  BEGIN
+    INSERT INTO change_heads (box_office_id, last_id)
+      SELECT (SELECT box_office_id FROM orders WHERE id = OLD.order_id), 1 WHERE (SELECT box_office_id FROM orders WHERE id = OLD.order_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM orders WHERE id = OLD.order_id),
+             (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM orders WHERE id = OLD.order_id)),
+             'ORDER.UPDATED', OLD.order_id, unixepoch()
+       WHERE (SELECT box_office_id FROM orders WHERE id = OLD.order_id) IS NOT NULL;
+      UPDATE orders SET updated_at = unixepoch()
+        WHERE id = OLD.order_id AND updated_at IS NOT unixepoch();
+  END;
 
 CREATE TRIGGER trg_line_items_sync_delete AFTER DELETE ON line_items
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
@@ -1222,6 +1289,19 @@ CREATE TABLE "ticket_groups" (
 
 CREATE INDEX "IDX_ticket_groups_event" ON "ticket_groups" ("event_id", "sort_order", "id");
 
+CREATE TRIGGER trg_ticket_groups_moved AFTER UPDATE OF event_id ON ticket_groups
+    WHEN OLD.event_id IS NOT NEW.event_id AND NOT EXISTS (SELECT 1 FROM sync_import)
+  BEGIN
+    INSERT INTO change_heads (box_office_id, last_id)
+      SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id),
+             (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id)),
+             'EVENT.UPDATED', OLD.event_id, unixepoch()
+       WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL;
+  END;
+
 CREATE TRIGGER trg_ticket_groups_sync_delete AFTER DELETE ON ticket_groups
     WHEN NOT EXISTS (SELECT 1 FROM sync_import) BEGIN
     INSERT INTO change_heads (box_office_id, last_id) SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
@@ -1299,6 +1379,19 @@ CREATE TRIGGER trg_ticket_types_id_counter_update AFTER UPDATE OF id ON ticket_t
   UPDATE sqlite_sequence SET seq = NEW.id WHERE name = 'event_series_ticket_types' AND seq < NEW.id;
   INSERT INTO sqlite_sequence (name, seq) SELECT 'event_series_ticket_types', NEW.id
     WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'event_series_ticket_types'); END;
+
+CREATE TRIGGER trg_ticket_types_moved AFTER UPDATE OF event_id ON ticket_types
+    WHEN OLD.event_id IS NOT NEW.event_id AND NOT EXISTS (SELECT 1 FROM sync_import)
+  BEGIN
+    INSERT INTO change_heads (box_office_id, last_id)
+      SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id), 1 WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = last_id + 1;
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+      SELECT (SELECT box_office_id FROM events WHERE id = OLD.event_id),
+             (SELECT last_id FROM change_heads WHERE box_office_id = (SELECT box_office_id FROM events WHERE id = OLD.event_id)),
+             'EVENT.UPDATED', OLD.event_id, unixepoch()
+       WHERE (SELECT box_office_id FROM events WHERE id = OLD.event_id) IS NOT NULL;
+  END;
 
 CREATE TRIGGER trg_ticket_types_stock_version
   AFTER UPDATE OF quantity_held, quantity_in_baskets ON ticket_types

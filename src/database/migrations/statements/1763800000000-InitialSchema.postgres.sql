@@ -49,9 +49,9 @@ DROP INDEX "public"."IDX_issued_tickets_event";
 
 DROP INDEX "public"."IDX_issued_tickets_barcode";
 
-ALTER TABLE "issued_tickets" DROP CONSTRAINT "FK_8d1eedb3ba673486d815852623a";
-
 ALTER TABLE "issued_tickets" DROP CONSTRAINT "FK_0f8f29d51967340a911bc6ec28a";
+
+ALTER TABLE "issued_tickets" DROP CONSTRAINT "FK_8d1eedb3ba673486d815852623a";
 
 DROP TABLE "issued_tickets";
 
@@ -71,9 +71,9 @@ DROP INDEX "public"."IDX_orders_email";
 
 DROP INDEX "public"."IDX_orders_txn";
 
-ALTER TABLE "orders" DROP CONSTRAINT "FK_b7ef7b2dd3d2c60dbd0eb60699b";
-
 ALTER TABLE "orders" DROP CONSTRAINT "FK_642ca308ac51fea8327e593b8ab";
+
+ALTER TABLE "orders" DROP CONSTRAINT "FK_b7ef7b2dd3d2c60dbd0eb60699b";
 
 DROP TABLE "orders";
 

@@ -217,9 +217,9 @@ DROP INDEX "public"."IDX_ticket_types_event";
 
 DROP INDEX "public"."IDX_ticket_types_group";
 
-ALTER TABLE "ticket_types" DROP CONSTRAINT "FK_9dfa62b35548ea1e0b7e4675b20";
-
 ALTER TABLE "ticket_types" DROP CONSTRAINT "FK_9985d4d10f31534733c9d116b48";
+
+ALTER TABLE "ticket_types" DROP CONSTRAINT "FK_9dfa62b35548ea1e0b7e4675b20";
 
 DROP TABLE "ticket_types";
 

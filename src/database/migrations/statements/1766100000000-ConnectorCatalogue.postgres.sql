@@ -438,11 +438,11 @@ DROP INDEX "public"."IDX_waitlist_signups_list";
 
 DROP INDEX "public"."IDX_waitlist_signups_event";
 
+ALTER TABLE "waitlist_signups" DROP CONSTRAINT "FK_76a5f9278d71fb9bcbf2fc84ed7";
+
 ALTER TABLE "waitlist_signups" DROP CONSTRAINT "FK_c0a8d4da93c97a32d104136700c";
 
 ALTER TABLE "waitlist_signups" DROP CONSTRAINT "FK_d0470d02dec0ce1d404a8055867";
-
-ALTER TABLE "waitlist_signups" DROP CONSTRAINT "FK_76a5f9278d71fb9bcbf2fc84ed7";
 
 DROP TABLE "waitlist_signups";
 
@@ -450,9 +450,9 @@ DROP INDEX "public"."IDX_discount_products_discount";
 
 DROP INDEX "public"."IDX_discount_products_product";
 
-ALTER TABLE "discount_products" DROP CONSTRAINT "FK_8857bc50a51861e155ce58ca410";
-
 ALTER TABLE "discount_products" DROP CONSTRAINT "FK_19155613d001de1ce3da8875d57";
+
+ALTER TABLE "discount_products" DROP CONSTRAINT "FK_8857bc50a51861e155ce58ca410";
 
 DROP TABLE "discount_products";
 
