@@ -5,6 +5,7 @@ import {
 } from '@nestjs/terminus';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { sharedWhileRunning, within } from '../common/bounded-read';
 import { DrainState } from '../common/http/drain-state';
 import { type ReadRows, rowReader } from '../database/row-reader';
 
@@ -33,7 +34,6 @@ export class Readiness {
   private readonly read: ReadRows;
   private readonly statement: string;
   private readonly expected: readonly string[];
-  private inFlight: Promise<DatabaseState> | null = null;
   /** The reason the last probe was refused, null when it was ready: changes are logged. */
   private lastRefusal: string | null = null;
 
@@ -113,27 +113,18 @@ export class Readiness {
     return result;
   }
 
-  private databaseState(): Promise<DatabaseState> {
-    this.inFlight ??= this.readMigrations().finally(() => {
-      this.inFlight = null;
-    });
-    return this.inFlight;
+  private async databaseState(): Promise<DatabaseState> {
+    return (
+      (await within(this.readMigrations(), READINESS_TIMEOUT_MS)) ?? {
+        failure: `the database did not answer within ${READINESS_TIMEOUT_MS} ms`,
+        detail: 'timeout',
+      }
+    );
   }
 
-  private async readMigrations(): Promise<DatabaseState> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<DatabaseState>((resolve) => {
-      timer = setTimeout(
-        () =>
-          resolve({
-            failure: `the database did not answer within ${READINESS_TIMEOUT_MS} ms`,
-            detail: 'timeout',
-          }),
-        READINESS_TIMEOUT_MS,
-      );
-      timer.unref();
-    });
-    const read = this.read(this.statement, []).then(
+  /** The applied migrations' names, read once at a time however many probes wait for them. */
+  private readonly readMigrations = sharedWhileRunning(() =>
+    this.read(this.statement, []).then(
       (rows): DatabaseState => ({
         applied: new Set(rows.map((row) => String(row.name))),
       }),
@@ -144,13 +135,8 @@ export class Readiness {
               failure: 'the database does not answer',
               detail: errorMessage(error),
             },
-    );
-    try {
-      return await Promise.race([read, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+    ),
+  );
 }
 
 /** No migrations table yet: a database nothing has migrated (MIGRATIONS_RUN=false). */

@@ -47,12 +47,20 @@ export function syncHorizonExpression(
   }
   return `least(
             floor(extract(epoch FROM statement_timestamp()))::bigint - 1,
-            (SELECT min(l.objid::bigint) - 1 FROM pg_locks l
+            ${earliestAnnouncedBound(`l.classid = (${params.add(boxOfficeId)}::bigint + ${SYNC_LOCK_CLASS})::oid`)})`;
+}
+
+/**
+ * PostgreSQL: the earliest bound announced, minus 1, by the open transactions whose lock class
+ * meets `classCondition` (on `pg_locks l`), in this database; null when none is open.
+ */
+function earliestAnnouncedBound(classCondition: string): string {
+  return `(SELECT min(l.objid::bigint) - 1 FROM pg_locks l
               WHERE l.locktype = 'advisory'
-                AND l.classid = (${params.add(boxOfficeId)}::bigint + ${SYNC_LOCK_CLASS})::oid
+                AND ${classCondition}
                 AND l.objsubid = 2
                 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-            ))`;
+            )`;
 }
 
 /** The statement that reads a box office's sync horizon alone (see syncHorizonExpression). */
@@ -80,12 +88,10 @@ export function syncHorizonLagStatement(
     return { sql: 'SELECT +? AS lag', params: [lagSeconds] };
   }
   return {
+    // The classes of the database's box offices: another application's advisory locks are not
+    // announced bounds.
     sql: `SELECT greatest(1, floor(extract(epoch FROM statement_timestamp()))::bigint
-              - (SELECT min(l.objid::bigint) - 1 FROM pg_locks l
-                  WHERE l.locktype = 'advisory' AND l.classid::bigint > ${SYNC_LOCK_CLASS}
-                    AND l.objsubid = 2
-                    AND l.database = (SELECT oid FROM pg_database
-                                       WHERE datname = current_database()))) AS lag`,
+              - ${earliestAnnouncedBound(`l.classid::bigint - ${SYNC_LOCK_CLASS} IN (SELECT id FROM box_offices)`)}) AS lag`,
     params: [],
   };
 }

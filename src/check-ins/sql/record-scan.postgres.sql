@@ -70,7 +70,8 @@ UPDATE idempotency_keys
                 response_headers = $2,
                 response_body = $3
             WHERE api_key_id = $4
-              AND idempotency_key = $5 AND claim_token = $6;
+              AND idempotency_key = $5 AND claim_token = $6
+            RETURNING claim_token;
 
 -- Idempotency-Key: give the key back
 DELETE FROM idempotency_keys

@@ -80,7 +80,8 @@ UPDATE idempotency_keys
                 response_headers = +?,
                 response_body = +?
             WHERE api_key_id = +?
-              AND idempotency_key = +? AND claim_token = +?;
+              AND idempotency_key = +? AND claim_token = +?
+            RETURNING claim_token;
 
 -- Idempotency-Key: give the key back
 DELETE FROM idempotency_keys

@@ -50,6 +50,10 @@ describe('isDatabaseUnavailable', () => {
     'SQLITE_CANTOPEN',
     'SQLITE_IOERR_READ',
     'SQLITE_FULL',
+    'SQLITE_READONLY_DBMOVED',
+    'SQLITE_READONLY',
+    'SQLITE_CORRUPT',
+    'SQLITE_NOTADB',
   ])('is true for %s', (code) => {
     expect(isDatabaseUnavailable(withCode(code))).toBe(true);
   });

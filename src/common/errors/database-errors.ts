@@ -11,7 +11,13 @@ const NETWORK_CODES = new Set([
   'EPIPE',
   'EAI_AGAIN',
 ]);
-const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|NOMEM|PROTOCOL)/;
+/**
+ * SQLite's: the file busy or locked, unreadable (I/O, a full disk, memory), moved or deleted under
+ * the service or its disk remounted read-only (READONLY_DBMOVED, READONLY), or no longer a
+ * database (CORRUPT, NOTADB): the database cannot serve, whatever the request.
+ */
+const SQLITE_CODES =
+  /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|NOMEM|PROTOCOL|READONLY|CORRUPT|NOTADB)/;
 /**
  * PostgreSQL SQLSTATEs of a database that refuses or ends connections: class 08 (connection
  * exception), class 53 (insufficient resources: too many connections, out of memory or disk),

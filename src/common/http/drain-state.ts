@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
 
-/** What started the drain: the signal, and when (epoch milliseconds). */
-export interface DrainStart {
-  readonly signal: string;
-  readonly at: number;
-}
-
 /**
  * Whether this instance is draining (docs/API.md, Shutdown): from the moment a SIGTERM or SIGINT
  * starts the drain until the process exits. Set once, by the graceful shutdown; read by whatever
@@ -14,22 +8,18 @@ export interface DrainStart {
  */
 @Injectable()
 export class DrainState {
-  private start: DrainStart | null = null;
+  /** The signal that started the drain; null while the instance serves. */
+  private signal: string | null = null;
 
   /** True from the first signal on. */
   get draining(): boolean {
-    return this.start !== null;
-  }
-
-  /** The signal that started the drain, and when; null while the instance serves. */
-  get started(): DrainStart | null {
-    return this.start;
+    return this.signal !== null;
   }
 
   /** Starts the drain; false if it had started already. */
-  begin(signal: string, at = Date.now()): boolean {
-    if (this.start) return false;
-    this.start = { signal, at };
+  begin(signal: string): boolean {
+    if (this.signal !== null) return false;
+    this.signal = signal;
     return true;
   }
 }

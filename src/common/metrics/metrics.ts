@@ -10,6 +10,7 @@ import {
   collectDefaultMetrics,
 } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
+import { sharedWhileRunning, within } from '../bounded-read';
 
 /** How long a scrape waits for a value read from the database (readGauge) before leaving it out. */
 export const SCRAPE_READ_TIMEOUT_MS = 1_000;
@@ -77,10 +78,11 @@ export class Metrics {
     definition: Definition<GaugeConfiguration<never>>,
     read: () => Promise<number>,
   ): Gauge {
+    const reading = sharedWhileRunning(read);
     return this.gauge({
       ...definition,
       async collect() {
-        const value = await within(read(), SCRAPE_READ_TIMEOUT_MS);
+        const value = await within(reading(), SCRAPE_READ_TIMEOUT_MS);
         // Without labels, reset() would leave a 0: remove() leaves no sample at all.
         if (value === undefined) this.remove();
         else this.set(value);
@@ -94,29 +96,8 @@ export class Metrics {
     return new Histogram({ ...definition, registers: [this.registry] });
   }
 
-  /** The Content-Type of `scrape()`'s text. */
-  get contentType(): string {
-    return this.registry.contentType;
-  }
-
   /** Every metric in Prometheus's text format, running the scrape-time collectors. */
   scrape(): Promise<string> {
     return this.registry.metrics();
-  }
-}
-
-/** What `promise` gives within `ms`; undefined when it fails or is later. */
-async function within<T>(
-  promise: Promise<T>,
-  ms: number,
-): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms, undefined);
-  });
-  try {
-    return await Promise.race([promise.catch(() => undefined), late]);
-  } finally {
-    clearTimeout(timer);
   }
 }
