@@ -617,13 +617,16 @@ describe('products, vouchers, discounts and waitlists', () => {
       ['code=VIP', () => []],
       ['code=%25', () => []],
       ['', () => [vipOff, support]],
-    ])('finds by the whole code, in the search fold: %s', async (query, want) => {
-      const res = await get(`/v1/discounts?${query}`);
-      expect(res.status).toBe(200);
-      expect(idsOf(res.body as ListBody<Item>)).toEqual(
-        want().map((d) => `di_${d.id}`),
-      );
-    });
+    ])(
+      'finds by the whole code, in the search fold: %s',
+      async (query, want) => {
+        const res = await get(`/v1/discounts?${query}`);
+        expect(res.status).toBe(200);
+        expect(idsOf(res.body as ListBody<Item>)).toEqual(
+          want().map((d) => `di_${d.id}`),
+        );
+      },
+    );
 
     it('never shows another box office’s, and refuses a bad code', async () => {
       expect(
