@@ -5,7 +5,7 @@ import {
   json,
 } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
-import { dateObjectJson } from '../events/event-dates';
+import { dateObjectField } from '../events/event-dates';
 import {
   PAYMENT_METHOD_FIELDS,
   ticketGroupFields,
@@ -110,16 +110,7 @@ export const EVENT_SERIES_FIELDS: Fields = [
     }),
   ],
   // The start of its first date not yet over; null when none is left.
-  [
-    'next_occurrence_date',
-    json.computed(
-      { unix: 'sd.next_start', timezone: 'es.timezone' },
-      ({ unix, timezone }) =>
-        unix === null
-          ? 'null'
-          : dateObjectJson(Number(unix), timezone as string),
-    ),
-  ],
+  ['next_occurrence_date', dateObjectField('sd.next_start', 'es.timezone')],
   ['upcoming_occurrences', json.integer('sd.upcoming')],
   ['total_occurrences', json.integer('sd.total')],
   ['total_issued_tickets', json.integer('sd.tickets')],

@@ -1,3 +1,5 @@
+import { json } from '../common/resources/field-table';
+
 /**
  * The date object (docs/API.md, Date objects) for an instant shown in an event's IANA time zone,
  * DST included:
@@ -96,3 +98,14 @@ export function dateObjectJson(unix: number, timeZone: string): string {
   }
   return text;
 }
+
+/**
+ * A field served as a date object: the instant in `unixColumn` shown in the zone of
+ * `timezoneColumn` (the event's, its series', its box office's); `null` where the instant is null.
+ */
+export const dateObjectField = (unixColumn: string, timezoneColumn: string) =>
+  json.computed(
+    { unix: unixColumn, timezone: timezoneColumn },
+    ({ unix, timezone }) =>
+      unix === null ? 'null' : dateObjectJson(Number(unix), timezone as string),
+  );

@@ -1,7 +1,7 @@
 import { onlySort } from '../common/pagination/sort';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { type Fields, json } from '../common/resources/field-table';
-import { dateObjectJson } from './event-dates';
+import { dateObjectField } from './event-dates';
 
 /**
  * The Event resource (docs/API.md, "Event"), with its ticket groups, ticket types and payment
@@ -89,11 +89,7 @@ export const PAYMENT_METHOD_FIELDS: Fields = [
 ];
 
 /** A date object of the event's, in its time zone. */
-const eventDate = (column: string) =>
-  json.computed(
-    { unix: column, timezone: 'ev.timezone' },
-    ({ unix, timezone }) => dateObjectJson(Number(unix), timezone as string),
-  );
+const eventDate = (column: string) => dateObjectField(column, 'ev.timezone');
 
 export const EVENT_FIELDS: Fields = [
   ['object', json.literal('event')],

@@ -1,14 +1,11 @@
 import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
-import { dateObjectJson } from '../events/event-dates';
+import { dateObjectField } from '../events/event-dates';
 
 /** A product's time as a date object in its box office's zone, as Ticket Tailor serves it. */
 const boxOfficeDate = (column: string) =>
-  json.computed(
-    { unix: column, timezone: 'bo.timezone' },
-    ({ unix, timezone }) => dateObjectJson(Number(unix), timezone as string),
-  );
+  dateObjectField(column, 'bo.timezone');
 
 /**
  * The Product resource (docs/API.md, "Product"), field by field, in the order it is served.

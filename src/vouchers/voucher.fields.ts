@@ -1,14 +1,10 @@
 import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
-import { dateObjectJson } from '../events/event-dates';
+import { dateObjectField } from '../events/event-dates';
 
 /** A voucher's expiry as a date object in its box office's zone; null when it never expires. */
-const expiry = json.computed(
-  { unix: 'v.expires_at', timezone: 'bo.timezone' },
-  ({ unix, timezone }) =>
-    unix === null ? 'null' : dateObjectJson(Number(unix), timezone as string),
-);
+const expiry = dateObjectField('v.expires_at', 'bo.timezone');
 
 /**
  * The Voucher resource (docs/API.md, "Voucher"), field by field, in the order it is served.

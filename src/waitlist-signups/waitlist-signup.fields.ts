@@ -1,7 +1,7 @@
 import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
-import { dateObjectJson } from '../events/event-dates';
+import { dateObjectField } from '../events/event-dates';
 
 /**
  * The WaitlistSignup resource (docs/API.md, "WaitlistSignup"), field by field, in the order it
@@ -12,13 +12,7 @@ export const WAITLIST_SIGNUP_FIELDS: Fields = [
   ['id', json.id('ws_', 'ws.id')],
   ['email', json.string('ws.email')],
   ['event_id', json.nullableId('ev_', 'ws.event_id')],
-  [
-    'created_at',
-    json.computed(
-      { unix: 'ws.created_at', timezone: 'es.timezone' },
-      ({ unix, timezone }) => dateObjectJson(Number(unix), timezone as string),
-    ),
-  ],
+  ['created_at', dateObjectField('ws.created_at', 'es.timezone')],
 ];
 
 /** A series' signups, newest first: nested under the series (its scope). */
