@@ -14,6 +14,12 @@ import { Environment, SETTING_NAMES, validateEnvironment } from './environment';
 @Global()
 @Module({})
 export class ConfigModule {
+  /**
+   * @nestjs/config's forRoot of this process: it loads `.env` and validates the environment, and
+   * rejects when a setting is invalid (then its `envVariablesLoaded` never resolves).
+   */
+  private static environmentLoaded: Promise<DynamicModule> | undefined;
+
   static forRoot(config?: AppConfig): DynamicModule {
     if (config) {
       return {
@@ -36,14 +42,13 @@ export class ConfigModule {
           ),
         ),
     };
+    ConfigModule.environmentLoaded = NestConfigModule.forRoot({
+      cache: true,
+      validate: validateEnvironment,
+    });
     return {
       module: ConfigModule,
-      imports: [
-        NestConfigModule.forRoot({
-          cache: true,
-          validate: validateEnvironment,
-        }),
-      ],
+      imports: [ConfigModule.environmentLoaded],
       providers: [fromEnvironment],
       exports: [AppConfig],
     };
@@ -56,7 +61,11 @@ export class ConfigModule {
    */
   static async settings(config?: AppConfig): Promise<AppConfig> {
     if (config) return config;
-    await NestConfigModule.envVariablesLoaded;
+    // forRoot's own promise, which rejects on an invalid setting: waiting on envVariablesLoaded
+    // alone left the boot waiting forever on a bad setting (PORT=abc, a short METRICS_TOKEN), and
+    // the process ended with nothing printed and exit code 0.
+    await (ConfigModule.environmentLoaded ??
+      NestConfigModule.envVariablesLoaded);
     return new AppConfig(validateEnvironment(process.env));
   }
 }

@@ -38,6 +38,33 @@ function expectOneClearLine(outcome: Outcome, database: string, why: RegExp) {
   expect(line).not.toMatch(/\bat .*:\d+:\d+/);
 }
 
+// docs/API.md, Start-up: an invalid setting stops the start with one line naming it, exit code 1.
+// A module that waited for the settings (MetricsModule) once left the start waiting forever on
+// one: the process ended with nothing printed and exit code 0, as if it had been stopped.
+describe('a start with an invalid setting', () => {
+  it.each([
+    ['METRICS_TOKEN', 'too-short', /METRICS_TOKEN must be 32-256 characters/],
+    ['RATE_LIMIT_MAX', 'many', /RATE_LIMIT_MAX/],
+  ])('fails fast with one line naming it: %s=%s', async (name, value, why) => {
+    const started = Date.now();
+    const server = spawnServer(
+      { DATABASE_URL: 'sqlite::memory:', [name]: value },
+      await freePort(),
+    );
+    const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
+    const exit = await server.exited();
+    clearTimeout(timer);
+    expect(exit).toEqual({ code: 1, signal: null });
+    expect(Date.now() - started).toBeLessThan(EXITS_WITHIN_MS);
+    const lines = server.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^Box Office API did not start: Invalid configuration: /,
+    );
+    expect(lines[0]).toMatch(why);
+  });
+});
+
 // docs/API.md, Start-up: a database that is missing or cannot be written stops the
 // start at once with one line saying which and why (no stack trace), and exit code 1.
 describe('a start against a database it cannot use', () => {
