@@ -230,7 +230,7 @@ describe('GET /health/ready once the drain has begun', () => {
   it('answers 503 with Connection: close, while liveness answers 200 and the API is refused', async () => {
     expect((await probe(t, '/health/ready')).status).toBe(200);
     // What GracefulShutdown does first on SIGTERM.
-    t.app.get(DrainState).begin('SIGTERM');
+    t.app.get(DrainState).begin();
 
     const ready = await probe(t, '/health/ready');
     expect([ready.status, ready.body]).toEqual([

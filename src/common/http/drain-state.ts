@@ -8,18 +8,17 @@ import { Injectable } from '@nestjs/common';
  */
 @Injectable()
 export class DrainState {
-  /** The signal that started the drain; null while the instance serves. */
-  private signal: string | null = null;
+  private started = false;
 
   /** True from the first signal on. */
   get draining(): boolean {
-    return this.signal !== null;
+    return this.started;
   }
 
   /** Starts the drain; false if it had started already. */
-  begin(signal: string): boolean {
-    if (this.signal !== null) return false;
-    this.signal = signal;
+  begin(): boolean {
+    if (this.started) return false;
+    this.started = true;
     return true;
   }
 }

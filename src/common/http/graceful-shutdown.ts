@@ -90,7 +90,7 @@ export class GracefulShutdown {
   /** Drains and closes `app` on the first SIGTERM or SIGINT; a second one exits at once. */
   stopOnSignals(app: NestExpressApplication): void {
     const onSignal = (signal: NodeJS.Signals) => {
-      if (!this.drain.begin(signal)) {
+      if (!this.drain.begin()) {
         this.logger.warn(`${signal} again: exiting without waiting`);
         process.exit(1);
       }
