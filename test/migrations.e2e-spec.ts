@@ -8,9 +8,13 @@ import { TestDatabase } from './utils/test-database';
 
 /**
  * Migrations that change nothing on SQLite: SearchFold creates PostgreSQL's fold functions, and
- * every SQLite connection registers its own (src/database/search-fold.ts).
+ * every SQLite connection registers its own (src/database/search-fold.ts); ScanEntriesAtCommit
+ * defers a PostgreSQL trigger, and SQLite's writers take turns whole anyway.
  */
-const POSTGRES_ONLY = new Set(['SearchFold1766010000000']);
+const POSTGRES_ONLY = new Set([
+  'SearchFold1766010000000',
+  'ScanEntriesAtCommit1766400000000',
+]);
 
 // `npm run migration:revert` (TypeORM's undoLastMigration) must bring the schema back exactly:
 // docs/API.md, Upgrading. On SQLite by default, on PostgreSQL under `npm run test:e2e:postgres`.

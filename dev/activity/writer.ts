@@ -348,6 +348,11 @@ export class ActivityWriter {
     try {
       const head = await this.heads();
       const office = await work();
+      // PostgreSQL numbers a check-in's entry at commit (a deferred trigger: migration
+      // ScanEntriesAtCommit); number it now, to print it.
+      if (this.db.type === 'postgres') {
+        await this.db.query(sql`SET CONSTRAINTS ALL IMMEDIATE`);
+      }
       const entries = await this.entriesWritten(office, head.get(office) ?? 0);
       if (holdMs > 0) await sleep(holdMs);
       if (this.db.type === 'sqlite' && entries.length > 0) {

@@ -36,6 +36,7 @@ import { StampsPerBoxOffice1766000000000 } from './migrations/1766000000000-Stam
 import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
 import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
 import { PartMovesAnnounced1766300000000 } from './migrations/1766300000000-PartMovesAnnounced';
+import { ScanEntriesAtCommit1766400000000 } from './migrations/1766400000000-ScanEntriesAtCommit';
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
 import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
 import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
@@ -96,6 +97,7 @@ export const MIGRATIONS = [
   ConnectorColumnsInSync1766190000000,
   CheckInWrites1766200000000,
   PartMovesAnnounced1766300000000,
+  ScanEntriesAtCommit1766400000000,
 ];
 
 export interface DataSourceTuning {

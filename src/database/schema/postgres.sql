@@ -214,6 +214,22 @@ CREATE INDEX "IDX_check_ins_series" ON public.check_ins USING btree (box_office_
 
 CREATE INDEX "IDX_check_ins_ticket" ON public.check_ins USING btree (box_office_id, issued_ticket_id, created_at, id);
 
+CREATE OR REPLACE FUNCTION public.check_ins_announced()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  BEGIN
+    PERFORM record_change(NEW.box_office_id, 'CHECK_IN.CREATED', NEW.id);
+    RETURN NULL;
+  END
+$function$;
+
+CREATE CONSTRAINT TRIGGER trg_check_ins_announced
+  AFTER INSERT ON check_ins DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW
+  WHEN (NOT sync_importing())
+  EXECUTE FUNCTION check_ins_announced();
+
 CREATE OR REPLACE FUNCTION public.check_ins_checked_in()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -238,16 +254,13 @@ CREATE OR REPLACE FUNCTION public.check_ins_sync_after()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
-  DECLARE
-    importing boolean := sync_importing();
   BEGIN
     -- A ticket is never older than its check-ins, imported ones included (outside import mode
-    -- created_at is the stamp), nor, outside import mode, ahead of the clock.
+    -- created_at is the stamp), nor, outside import mode, ahead of the clock. The entry is
+    -- check_ins_announced's, at commit.
     UPDATE issued_tickets SET updated_at = NEW.created_at
      WHERE id = NEW.issued_ticket_id
-       AND (updated_at < NEW.created_at OR (NOT importing AND updated_at > floor(extract(epoch FROM clock_timestamp()))::bigint));
-    IF importing THEN RETURN NULL; END IF;
-    PERFORM record_change(NEW.box_office_id, 'CHECK_IN.CREATED', NEW.id);
+       AND (updated_at < NEW.created_at OR (NOT sync_importing() AND updated_at > floor(extract(epoch FROM clock_timestamp()))::bigint));
     RETURN NULL;
   END
 $function$;
