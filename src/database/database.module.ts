@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { DatabaseMetrics } from './database-metrics';
 import { runMigrations } from './migrate';
+import { WalCheckpoints } from './wal-checkpoints';
 
 /** Applies pending migrations before the service takes requests, unless MIGRATIONS_RUN=false. */
 @Injectable()
@@ -50,6 +51,6 @@ function isStartingUp(error: unknown): boolean {
       }),
     }),
   ],
-  providers: [MigrationsOnStart, DatabaseMetrics],
+  providers: [MigrationsOnStart, DatabaseMetrics, WalCheckpoints],
 })
 export class DatabaseModule {}
