@@ -18,9 +18,10 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
-import { dialectFor } from '../database/sql-dialect';
+import { type SqlDialect, dialectFor } from '../database/sql-dialect';
 import {
   type RunWrite,
+  statementWrites,
   writeTransactions,
 } from '../database/write-transaction';
 import { SyncHorizon } from '../sync/sync-horizon';
@@ -42,8 +43,11 @@ const CHECK_IN_SYNC_COLUMNS = { created_at: 'ci.created_at' };
 export class CheckInsService {
   readonly reader: ResourceReader;
   private readonly write: RunWrite;
+  /** For the claim and its release, whose statements each stand alone. */
+  private readonly writeEach: RunWrite;
   private readonly scans: ScanRecorder;
   private readonly idempotency: IdempotencyKeys;
+  private readonly dialect: SqlDialect;
   /** Each outcome's count (docs/OPERATIONS.md, Metrics). */
   private readonly counted: Record<ScanOutcome | 'replayed', Counter.Internal>;
 
@@ -54,7 +58,9 @@ export class CheckInsService {
   ) {
     this.reader = new ResourceReader(dataSource, CHECK_IN_SOURCE);
     const dialect = dialectFor(dataSource.options.type);
+    this.dialect = dialect;
     this.write = writeTransactions(dataSource);
+    this.writeEach = statementWrites(dataSource);
     this.scans = new ScanRecorder(dialect, this.reader);
     this.idempotency = new IdempotencyKeys(dialect);
     const refused = metrics.counter({
@@ -87,7 +93,8 @@ export class CheckInsService {
    * Records one scan, in one write transaction, and answers it: 201 with the CheckIn, or 409 with
    * the check-in that decides the refusal. With an Idempotency-Key, the answer is kept in that
    * same transaction, and a retry gets it again; a scan that ends otherwise (404, 400, a failure)
-   * gives the key back.
+   * gives the key back. The key is claimed first and committed, so that a retry on another
+   * instance sees it; on SQLite, in the scan's transaction (SqlDialect.writesInTurn).
    */
   async record(
     caller: Caller,
@@ -112,17 +119,29 @@ export class CheckInsService {
       operation: 'POST /v1/check_ins',
       ...scan,
     });
-    const claim = await this.write(() => this.idempotency.claim(retry));
-    if ('replay' in claim) return { ...claim.replay, outcome: 'replayed' };
     const { scans, idempotency } = this;
-    try {
-      return await this.write(function* () {
-        const answer = yield* scans.record(office, scan);
-        yield* idempotency.store(retry, claim.token, answer);
-        return answer;
+    const recordKept = function* (token: string) {
+      const answer = yield* scans.record(office, scan);
+      yield* idempotency.store(retry, token, answer);
+      return answer;
+    };
+    if (this.dialect.writesInTurn) {
+      // No other request can see the claim before the answer is kept: one transaction claims,
+      // records and keeps, and a throw (404, 400, a failure) gives all three back.
+      return this.write(function* () {
+        const claim = yield* idempotency.claim(retry);
+        if ('replay' in claim) {
+          return { ...claim.replay, outcome: 'replayed' as const };
+        }
+        return yield* recordKept(claim.token);
       });
+    }
+    const claim = await this.writeEach(() => idempotency.claim(retry));
+    if ('replay' in claim) return { ...claim.replay, outcome: 'replayed' };
+    try {
+      return await this.write(() => recordKept(claim.token));
     } catch (error) {
-      await this.write(() => idempotency.release(retry, claim.token)).catch(
+      await this.writeEach(() => idempotency.release(retry, claim.token)).catch(
         () => undefined, // the claim's lease runs out instead
       );
       throw error;

@@ -18,6 +18,13 @@ export interface SqlDialect {
    * PostgreSQL's; SQLite has no such join (see RowAggregate in common/resources).
    */
   readonly lateralJoins: boolean;
+  /**
+   * Whether a write transaction runs whole while no other runs, on any process (SQLite: the write
+   * lock from BEGIN IMMEDIATE, the work run synchronously; write-transaction.ts): no request can
+   * see another's transaction half done, so work that PostgreSQL must commit first for others to
+   * see (an Idempotency-Key's claim) may share the request's transaction.
+   */
+  readonly writesInTurn: boolean;
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
   /**
@@ -31,6 +38,7 @@ export const sqliteDialect: SqlDialect = {
   name: 'sqlite',
   jsonBuiltBy: 'database',
   lateralJoins: false,
+  writesInTurn: true,
   // `+?`, not `?`: SQLite re-plans (re-prepares) a statement whenever a parameter its planner
   // looked at is bound again, and it looks at `LIMIT ?` and at `col = ?` bound to 0 or 1 (a
   // possible boolean; box office 1 is a real tenant). Our plans never depend on values, and the
@@ -44,6 +52,7 @@ export const postgresDialect: SqlDialect = {
   name: 'postgres',
   jsonBuiltBy: 'service',
   lateralJoins: true,
+  writesInTurn: false,
   placeholder: (n) => `$${n}`,
   now: 'floor(extract(epoch FROM clock_timestamp()))::bigint',
 };

@@ -56,33 +56,46 @@ export function writeTransactions(dataSource: DataSource): RunWrite {
     : sqliteWrites(dataSource);
 }
 
-function sqliteWrites(dataSource: DataSource): RunWrite {
-  const statements = new Map<string, SqliteStatement>();
-  const db = () =>
-    (dataSource.driver as unknown as { databaseConnection: Database })
-      .databaseConnection;
-  const prepare = (sql: string): SqliteStatement => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db().prepare(sql);
-      if (statements.size >= MAX_SQLITE_STATEMENTS) {
-        statements.delete(statements.keys().next().value!);
+/**
+ * Runs `work()` with each statement committed on its own (no BEGIN or COMMIT: on PostgreSQL one
+ * round trip a statement, against three for a transaction of one statement). For work written so
+ * that another writer between two of its statements is harmless, each statement deciding from
+ * what it finds (an Idempotency-Key's claim, its release). Never retried.
+ */
+export function statementWrites(dataSource: DataSource): RunWrite {
+  if (dataSource.options.type !== 'postgres') {
+    // better-sqlite3 commits each statement run outside a transaction, synchronously.
+    const run = sqliteStatements(dataSource);
+    return <T>(work: () => WriteWork<T>): Promise<T> => {
+      try {
+        return Promise.resolve(drive(work(), run));
+      } catch (error) {
+        return Promise.reject(error as Error);
       }
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
-  const run = ({ sql, params }: Statement): Row[] => {
-    dataSource.logger.logQuery(sql, params);
+    };
+  }
+  const pool = postgresPool(dataSource);
+  const run = postgresStatements(dataSource);
+  return async <T>(work: () => WriteWork<T>): Promise<T> => {
+    const client = await pool().connect();
+    let broken: Error | undefined;
     try {
-      const statement = prepare(sql);
-      if (statement.reader) return statement.all(...params) as Row[];
-      statement.run(...params);
-      return [];
+      return await driveAsync(work(), run(client));
     } catch (error) {
-      throw new QueryFailedError(sql, params, error as Error);
+      // A statement the server refused leaves the connection as it was; anything else may not.
+      if (error instanceof QueryFailedError && !hasSqlState(error)) {
+        broken = error;
+      }
+      throw error;
+    } finally {
+      client.release(broken);
     }
   };
+}
+
+function sqliteWrites(dataSource: DataSource): RunWrite {
+  const db = sqliteConnection(dataSource);
+  const run = sqliteStatements(dataSource);
   // One transaction function, made once the connection is open: better-sqlite3 runs it between
   // BEGIN IMMEDIATE and COMMIT, rolling back when it throws.
   let transaction:
@@ -102,14 +115,58 @@ function sqliteWrites(dataSource: DataSource): RunWrite {
   };
 }
 
-function postgresWrites(dataSource: DataSource): RunWrite {
-  // The pool TypeORM opened: the same settings (statement timeout) and type parsers as the reads.
-  const pool = () => (dataSource.driver as unknown as { master: Pool }).master;
-  // Named prepared statements, as the readers send theirs: parsed once per connection.
+/** The connection TypeORM opened (one per process), once it is open. */
+function sqliteConnection(dataSource: DataSource): () => Database {
+  return () =>
+    (dataSource.driver as unknown as { databaseConnection: Database })
+      .databaseConnection;
+}
+
+/** Runs one statement on SQLite, prepared once (a bounded cache per runner). */
+function sqliteStatements(
+  dataSource: DataSource,
+): (statement: Statement) => Row[] {
+  const statements = new Map<string, SqliteStatement>();
+  const db = sqliteConnection(dataSource);
+  const prepare = (sql: string): SqliteStatement => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = db().prepare(sql);
+      if (statements.size >= MAX_SQLITE_STATEMENTS) {
+        statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  return ({ sql, params }: Statement): Row[] => {
+    dataSource.logger.logQuery(sql, params);
+    try {
+      const statement = prepare(sql);
+      if (statement.reader) return statement.all(...params) as Row[];
+      statement.run(...params);
+      return [];
+    } catch (error) {
+      throw new QueryFailedError(sql, params, error as Error);
+    }
+  };
+}
+
+/** The pool TypeORM opened: the same settings (statement timeout) and type parsers as the reads. */
+function postgresPool(dataSource: DataSource): () => Pool {
+  return () => (dataSource.driver as unknown as { master: Pool }).master;
+}
+
+/**
+ * Runs one statement on a connection of the pool, as a named prepared statement, as the readers
+ * send theirs (row-reader.ts): parsed once per connection.
+ */
+function postgresStatements(
+  dataSource: DataSource,
+): (client: PoolClient) => (statement: Statement) => Promise<Row[]> {
   const nameOf = statementNames();
-  const run =
-    (client: PoolClient) =>
-    async ({ sql, params }: Statement): Promise<Row[]> => {
+  return (client) =>
+    async ({ sql, params }) => {
       dataSource.logger.logQuery(sql, params);
       try {
         const name = params.length > 0 ? nameOf(sql) : undefined;
@@ -119,6 +176,11 @@ function postgresWrites(dataSource: DataSource): RunWrite {
         throw new QueryFailedError(sql, params, error as Error);
       }
     };
+}
+
+function postgresWrites(dataSource: DataSource): RunWrite {
+  const pool = postgresPool(dataSource);
+  const run = postgresStatements(dataSource);
   const control = (client: PoolClient, sql: string) =>
     run(client)({ sql, params: [] });
   return async <T>(work: () => WriteWork<T>): Promise<T> => {
@@ -162,6 +224,12 @@ function isRetryable(error: unknown): boolean {
   const cause = error instanceof QueryFailedError ? error.driverError : error;
   const code = (cause as { code?: unknown } | null)?.code;
   return typeof code === 'string' && PG_RETRYABLE.has(code);
+}
+
+/** A failure the server reported (a SQLSTATE), not one of the connection. */
+function hasSqlState(error: QueryFailedError): boolean {
+  const code = (error.driverError as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 function isSqliteError(error: unknown): error is Error {

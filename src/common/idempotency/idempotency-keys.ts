@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { HttpStatus } from '@nestjs/common';
 import type { Row } from '../../database/row-reader';
 import { type SqlDialect, SqlParams } from '../../database/sql-dialect';
@@ -14,9 +14,13 @@ import { ErrorCode } from '../errors/error-codes';
  * nothing. The key with another request is refused (422), and so is a retry while the first still
  * runs (409).
  *
- * The steps are WriteWork: the claim is a transaction of its own, committed before the request's
- * work, so that a retry meanwhile sees it (and gets 409); the answer is stored in the request's
- * own write transaction, so that it is kept exactly when what the request wrote is.
+ * The steps are WriteWork. The claim is committed before the request's work, so that a retry
+ * meanwhile sees it (and gets 409); each of its statements may commit on its own
+ * (statementWrites), since each decides from what it finds and a takeover rechecks the claim it
+ * replaces. The answer is stored in the request's own write transaction, so that it is kept
+ * exactly when what the request wrote is. Where writes take turns whole (SQLite:
+ * SqlDialect.writesInTurn) no retry can come between the steps, and all three may share the
+ * request's transaction.
  */
 
 /** How long an answer is kept and replayed. */
@@ -71,9 +75,7 @@ export function idempotentRequest(
   apiKeyId: number,
   request: unknown,
 ): IdempotentRequest {
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify(request))
-    .digest('hex');
+  const fingerprint = hash('sha256', JSON.stringify(request));
   return { apiKeyId, key, fingerprint };
 }
 
@@ -90,7 +92,8 @@ export class IdempotencyKeys {
    * a claim left past the lease by a request that never finished is taken over.
    */
   *claim(request: IdempotentRequest): WriteWork<Claim> {
-    const token = randomBytes(16).toString('hex');
+    // 122 random bits, from the pool randomUUID keeps (no system call per request).
+    const token = randomUUID().replaceAll('-', '');
     const now = this.dialect.now;
     const insert = new SqlParams(this.dialect);
     const claimed = yield {
