@@ -9,7 +9,7 @@ import {
   type RunMetrics,
 } from './load';
 import type { BenchOptions, DbKind } from './options';
-import type { Cell } from './plan';
+import { AB_REPS, abTwin, type Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { summarise, type CellResult } from './report';
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
@@ -97,7 +97,8 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
   }
 }
 
-async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
+/** What a read cell sends: its scenario's requests, to its server. */
+async function readLoad(cell: Cell, run: CellRun): Promise<LoadOptions> {
   const scenario = run.scenarios.find((s) => s.name === cell.scenario)!;
   const load: LoadOptions = {
     server: run.servers.get(cell.server)!,
@@ -110,7 +111,6 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
     scans: scenario.scans,
     rate: scenario.rate,
   };
-  if (scenario.scans || scenario.beside) return runWrites(cell, run, load);
   if (scenario.revalidate && cell.server !== 'ceiling') {
     load.pathHeaders = await revalidationHeaders(
       load.server.port,
@@ -118,6 +118,13 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
       load.headers,
     );
   }
+  return load;
+}
+
+async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
+  const scenario = run.scenarios.find((s) => s.name === cell.scenario)!;
+  const load = await readLoad(cell, run);
+  if (scenario.scans || scenario.beside) return runWrites(cell, run, load);
   await warmUp(load, run.options.warmup);
   const runs: RunMetrics[] = [];
   for (let rep = 0; rep < run.options.reps; rep++)
@@ -125,6 +132,40 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
   const result = summarise(cell.scenario, cell.server, cell.connections, runs);
   if (runs.every((r) => r.requests === 0)) await timeAlone(result, load, runs);
   return result;
+}
+
+/**
+ * The metrics A/B (bench/README.md, "Metrics"): `ours` and `metrics` on the same requests, their
+ * timed runs in turns (off, on, off, on, …), so that a machine whose speed drifts over minutes
+ * moves both sides alike; each side's median is then compared. The metrics side is scraped
+ * throughout its runs, as Prometheus would (more often).
+ */
+async function runAb(
+  off: Cell,
+  on: Cell,
+  run: CellRun,
+): Promise<[CellResult, CellResult]> {
+  const [offLoad, onLoad] = [await readLoad(off, run), await readLoad(on, run)];
+  const scraped = async <T>(work: () => Promise<T>): Promise<T> => {
+    const scrapes = scrapeMetrics(onLoad.server.port);
+    try {
+      return await work();
+    } finally {
+      await scrapes.stop();
+    }
+  };
+  await warmUp(offLoad, run.options.warmup);
+  await scraped(() => warmUp(onLoad, run.options.warmup));
+  const offRuns: RunMetrics[] = [];
+  const onRuns: RunMetrics[] = [];
+  for (let rep = 0; rep < Math.max(run.options.reps, AB_REPS); rep++) {
+    offRuns.push(await timedRun(offLoad));
+    onRuns.push(await scraped(() => timedRun(onLoad)));
+  }
+  return [
+    summarise(off.scenario, off.server, off.connections, offRuns),
+    summarise(on.scenario, on.server, on.connections, onRuns),
+  ];
 }
 
 /**
@@ -176,7 +217,10 @@ function cellLine({ scenario, server, connections, median: m }: CellResult) {
   );
 }
 
-/** The timed matrix: each cell in turn, a line printed as each ends. */
+/**
+ * The timed matrix: each cell in turn, a line printed as each ends; a metrics cell runs in turns
+ * with its `ours` twin (runAb).
+ */
 export async function runCells(
   cells: readonly Cell[],
   run: CellRun,
@@ -184,9 +228,15 @@ export async function runCells(
   const results: CellResult[] = [];
   for (const cell of cells) {
     pinLoadGenerator(run.pinning, cell.server);
-    const result = await runCell(cell, run);
-    console.log(cellLine(result));
-    results.push(result);
+    const twin = abTwin(cell, cells);
+    if (cell.server === 'metrics' && twin) continue; // run with its twin
+    const measured = twin
+      ? await runAb(cell, twin, run)
+      : [await runCell(cell, run)];
+    for (const result of measured) {
+      console.log(cellLine(result));
+      results.push(result);
+    }
   }
   pinLoadGenerator(run.pinning, null);
   return results;

@@ -88,12 +88,35 @@ export function serversNeeded(
 
 const RUN_OVERHEAD_S = 0.8; // waiting for the server to go idle, connection set-up
 
+/** Timed runs of each side of the metrics A/B, in turns (cells.ts, runAb): at least this many. */
+export const AB_REPS = 5;
+
+/** The other side of a cell's metrics A/B (`ours` ↔ `metrics`), if the run has it. */
+export function abTwin(cell: Cell, cells: readonly Cell[]): Cell | undefined {
+  const other =
+    cell.server === 'ours'
+      ? 'metrics'
+      : cell.server === 'metrics'
+        ? 'ours'
+        : null;
+  return cells.find(
+    (c) =>
+      c.server === other &&
+      c.scenario === cell.scenario &&
+      c.connections === cell.connections,
+  );
+}
+
 function estimateSeconds(options: BenchOptions, cells: Cell[]): number {
-  return (
-    cells.length *
-    (options.warmup +
+  const run = options.duration + RUN_OVERHEAD_S;
+  return cells.reduce(
+    (sum, cell) =>
+      sum +
+      options.warmup +
       RUN_OVERHEAD_S +
-      options.reps * (options.duration + RUN_OVERHEAD_S))
+      (abTwin(cell, cells) ? Math.max(options.reps, AB_REPS) : options.reps) *
+        run,
+    0,
   );
 }
 
