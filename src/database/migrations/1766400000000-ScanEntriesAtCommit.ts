@@ -2,7 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * PostgreSQL: a check-in's `CHECK_IN.CREATED` entry is numbered when its transaction commits,
- * not when the row is inserted (docs/API.md, "Change entries"; bench/README.md, "The door rush").
+ * not when the row is inserted (docs/API.md, "Change feed design"; bench/README.md, "The door
+ * rush").
  *
  * An entry's number comes from its box office's `change_heads` row, and that row stays locked
  * from the moment the number is taken until the transaction ends, which is what makes numbers
