@@ -4,13 +4,16 @@ import {
   type CounterConfiguration,
   Gauge,
   type GaugeConfiguration,
-  Histogram,
-  type HistogramConfiguration,
+  type Histogram,
   Registry,
   collectDefaultMetrics,
 } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 import { sharedWhileRunning, within } from '../bounded-read';
+import {
+  BucketHistogram,
+  type BucketHistogramDefinition,
+} from './bucket-histogram';
 
 /** How long a scrape waits for a value read from the database (readGauge) before leaving it out. */
 export const SCRAPE_READ_TIMEOUT_MS = 1_000;
@@ -90,10 +93,17 @@ export class Metrics {
     });
   }
 
+  /**
+   * A histogram for the request path: `labels(...)` once per label set, then `observe` on the
+   * child (bucket-histogram.ts).
+   */
   histogram<L extends string = never>(
-    definition: Definition<HistogramConfiguration<L>>,
-  ): Histogram<L> {
-    return new Histogram({ ...definition, registers: [this.registry] });
+    definition: BucketHistogramDefinition<L>,
+  ): BucketHistogram<L> {
+    const histogram = new BucketHistogram(definition);
+    // The Registry reads a metric through get() (and reset()) alone: BucketHistogram has both.
+    this.registry.registerMetric(histogram as unknown as Histogram);
+    return histogram;
   }
 
   /** Every metric in Prometheus's text format, running the scrape-time collectors. */

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { Histogram } from 'prom-client';
+import type { HistogramChild } from './bucket-histogram';
 import { type ExpressLike, routeTemplateAt } from '../errors/route-methods';
 import { routeOf } from '../http/access-log';
 import type { Metrics } from './metrics';
@@ -13,7 +13,7 @@ const REQUEST_BUCKETS = [
 ];
 
 type Labels = 'route' | 'method' | 'status';
-type Child = Histogram.Internal<Labels>;
+type Child = HistogramChild;
 
 /**
  * The request pipeline's metrics step, first so that it times all of a request
