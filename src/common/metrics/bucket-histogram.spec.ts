@@ -62,6 +62,13 @@ describe('BucketHistogram', () => {
     expect((await histogram.get()).values).toEqual([]);
   });
 
+  it('leaves out a value that is not a finite number, so that the sum stays a number', async () => {
+    const { theirs, histogram, oursRegistry } = await scrapes(OBSERVED);
+    histogram.labels('/v1/check_ins', 'POST', '409').observe(Number.NaN);
+    histogram.labels('/v1/check_ins', 'POST', '409').observe(Infinity);
+    expect(await oursRegistry.metrics()).toBe(theirs);
+  });
+
   it('refuses label values of another count, and buckets out of order', () => {
     const histogram = new BucketHistogram(DEFINITION);
     expect(() => histogram.labels('/v1/ping', 'GET')).toThrow(

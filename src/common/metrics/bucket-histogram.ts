@@ -96,7 +96,9 @@ export class HistogramChild {
     this.counts = new Float64Array(bounds.length + 1);
   }
 
+  /** Counts `value`; a value that is not a finite number (none is timed so) is left out. */
   observe(value: number): void {
+    if (!Number.isFinite(value)) return;
     const { bounds } = this;
     let i = 0;
     while (i < bounds.length && value > bounds[i]) i++;

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
-import type { HistogramChild } from './bucket-histogram';
 import { type ExpressLike, routeTemplateAt } from '../errors/route-methods';
 import { routeOf } from '../http/access-log';
+import type { HistogramChild } from './bucket-histogram';
 import type { Metrics } from './metrics';
 
 /** The `route` of a request no route serves (an unknown path): never the path as sent. */
@@ -13,7 +13,6 @@ const REQUEST_BUCKETS = [
 ];
 
 type Labels = 'route' | 'method' | 'status';
-type Child = HistogramChild;
 
 /**
  * The request pipeline's metrics step, first so that it times all of a request
@@ -33,7 +32,7 @@ export function requestMetrics(metrics: Metrics, app: ExpressLike) {
   });
   /** Each route's template, by the Express route object; '' for Nest's not-found catch-all. */
   const templates = new Map<object, string>();
-  const children = new Map<string, Map<string, Map<number, Child>>>();
+  const children = new Map<string, Map<string, Map<number, HistogramChild>>>();
 
   const routeLabel = (req: Request): string => {
     const route = req.route as object | undefined;
@@ -48,7 +47,11 @@ export function requestMetrics(metrics: Metrics, app: ExpressLike) {
     return routeTemplateAt(app, req.path) ?? UNMATCHED_ROUTE;
   };
 
-  const child = (route: string, method: string, status: number): Child => {
+  const child = (
+    route: string,
+    method: string,
+    status: number,
+  ): HistogramChild => {
     let methods = children.get(route);
     if (methods === undefined) children.set(route, (methods = new Map()));
     let statuses = methods.get(method);
