@@ -97,9 +97,12 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
   }
 }
 
+const scenarioOf = (cell: Cell, run: CellRun): Scenario =>
+  run.scenarios.find((s) => s.name === cell.scenario)!;
+
 /** What a read cell sends: its scenario's requests, to its server. */
 async function readLoad(cell: Cell, run: CellRun): Promise<LoadOptions> {
-  const scenario = run.scenarios.find((s) => s.name === cell.scenario)!;
+  const scenario = scenarioOf(cell, run);
   const load: LoadOptions = {
     server: run.servers.get(cell.server)!,
     paths: cell.server === 'ceiling' ? ['/'] : scenario.paths,
@@ -122,7 +125,7 @@ async function readLoad(cell: Cell, run: CellRun): Promise<LoadOptions> {
 }
 
 async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
-  const scenario = run.scenarios.find((s) => s.name === cell.scenario)!;
+  const scenario = scenarioOf(cell, run);
   const load = await readLoad(cell, run);
   if (scenario.scans || scenario.beside) return runWrites(cell, run, load);
   await warmUp(load, run.options.warmup);
@@ -178,7 +181,7 @@ async function runWrites(
   run: CellRun,
   load: LoadOptions,
 ): Promise<CellResult> {
-  const { beside } = run.scenarios.find((s) => s.name === cell.scenario)!;
+  const { beside } = scenarioOf(cell, run);
   // The rush beside the reads: as long as each run, paced, on the same server.
   const rush = (seconds: number) =>
     beside

@@ -18,7 +18,7 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
-import { type SqlDialect, dialectFor } from '../database/sql-dialect';
+import { dialectFor } from '../database/sql-dialect';
 import {
   type RunWrite,
   statementWrites,
@@ -47,7 +47,8 @@ export class CheckInsService {
   private readonly writeEach: RunWrite;
   private readonly scans: ScanRecorder;
   private readonly idempotency: IdempotencyKeys;
-  private readonly dialect: SqlDialect;
+  /** SqlDialect.writesInTurn: the claim may share the scan's transaction. */
+  private readonly claimInTheScan: boolean;
   /** Each outcome's count (docs/OPERATIONS.md, Metrics). */
   private readonly counted: Record<ScanOutcome | 'replayed', Counter.Internal>;
 
@@ -58,7 +59,7 @@ export class CheckInsService {
   ) {
     this.reader = new ResourceReader(dataSource, CHECK_IN_SOURCE);
     const dialect = dialectFor(dataSource.options.type);
-    this.dialect = dialect;
+    this.claimInTheScan = dialect.writesInTurn;
     this.write = writeTransactions(dataSource);
     this.writeEach = statementWrites(dataSource);
     this.scans = new ScanRecorder(dialect, this.reader);
@@ -125,7 +126,7 @@ export class CheckInsService {
       yield* idempotency.store(retry, token, answer);
       return answer;
     };
-    if (this.dialect.writesInTurn) {
+    if (this.claimInTheScan) {
       // No other request can see the claim before the answer is kept: one transaction claims,
       // records and keeps, and a throw (404, 400, a failure) gives all three back.
       return this.write(function* () {

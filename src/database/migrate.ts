@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
+import { sqliteConnection } from './row-reader';
 
 /** Arbitrary constant naming "this service's schema migrations" among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_311_500_421;
@@ -72,9 +72,7 @@ export async function runMigrations(
 async function runSqliteMigrations(
   dataSource: DataSource,
 ): Promise<Migration[]> {
-  const db = (
-    dataSource.driver as unknown as { databaseConnection: Database.Database }
-  ).databaseConnection;
+  const db = sqliteConnection(dataSource);
   const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
   const runner = dataSource.createQueryRunner();
   db.pragma('foreign_keys = OFF');

@@ -48,6 +48,33 @@ export function statementNames(): (sql: string) => string | undefined {
 /** Prepared SQLite statements kept per process, as TypeORM's `statementCacheSize` did. */
 export const MAX_SQLITE_STATEMENTS = 200;
 
+/** The SQLite connection TypeORM opened (one per process), once it is open. */
+export function sqliteConnection(dataSource: DataSource): Database {
+  return (dataSource.driver as unknown as { databaseConnection: Database })
+    .databaseConnection;
+}
+
+/**
+ * better-sqlite3's prepared statement for each text, on TypeORM's connection: prepared once, the
+ * oldest dropped past MAX_SQLITE_STATEMENTS (each caller keeps a cache of its own).
+ */
+export function sqliteStatements(
+  dataSource: DataSource,
+): (sql: string) => Statement {
+  const statements = new Map<string, Statement>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      statement = sqliteConnection(dataSource).prepare(sql);
+      if (statements.size >= MAX_SQLITE_STATEMENTS) {
+        statements.delete(statements.keys().next().value!);
+      }
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 /**
  * How the resource readers run their SQL: straight to the driver, past TypeORM's `query` (which
  * makes a query runner per call, and awaits a statement lookup and its event broadcasts), as a
@@ -68,21 +95,7 @@ export const MAX_SQLITE_STATEMENTS = 200;
  */
 export function rowReader(dataSource: DataSource): ReadRows {
   if (dataSource.options.type !== 'postgres') {
-    const statements = new Map<string, Statement>();
-    const prepare = (sql: string): Statement => {
-      let statement = statements.get(sql);
-      if (statement === undefined) {
-        const db = (
-          dataSource.driver as unknown as { databaseConnection: Database }
-        ).databaseConnection;
-        statement = db.prepare(sql);
-        if (statements.size >= MAX_SQLITE_STATEMENTS) {
-          statements.delete(statements.keys().next().value!);
-        }
-        statements.set(sql, statement);
-      }
-      return statement;
-    };
+    const prepare = sqliteStatements(dataSource);
     return (sql, params, options) => {
       dataSource.logger.logQuery(sql, params);
       const observe = statementObserver(dataSource);

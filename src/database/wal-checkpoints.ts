@@ -7,8 +7,8 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Database } from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { sqliteConnection } from './row-reader';
 
 /** How often the worker copies the write-ahead log into the database file. */
 const CHECKPOINT_EVERY_MS = 200;
@@ -63,7 +63,7 @@ export class WalCheckpoints
     if (options.type !== 'better-sqlite3' || options.database === ':memory:') {
       return;
     }
-    const connection = this.connection();
+    const connection = sqliteConnection(this.dataSource);
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
@@ -96,11 +96,5 @@ export class WalCheckpoints
     this.worker = undefined;
     // A checkpoint cut short is safe: the next one starts over.
     await worker?.terminate();
-  }
-
-  private connection(): Database {
-    return (
-      this.dataSource.driver as unknown as { databaseConnection: Database }
-    ).databaseConnection;
   }
 }

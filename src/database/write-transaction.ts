@@ -1,11 +1,12 @@
-import type {
-  Database,
-  Statement as SqliteStatement,
-  Transaction,
-} from 'better-sqlite3';
+import type { Transaction } from 'better-sqlite3';
 import type { Pool, PoolClient } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
-import { MAX_SQLITE_STATEMENTS, type Row, statementNames } from './row-reader';
+import {
+  type Row,
+  sqliteConnection,
+  sqliteStatements,
+  statementNames,
+} from './row-reader';
 import type { Statement } from './sql-dialect';
 
 /**
@@ -65,7 +66,7 @@ export function writeTransactions(dataSource: DataSource): RunWrite {
 export function statementWrites(dataSource: DataSource): RunWrite {
   if (dataSource.options.type !== 'postgres') {
     // better-sqlite3 commits each statement run outside a transaction, synchronously.
-    const run = sqliteStatements(dataSource);
+    const run = sqliteRun(dataSource);
     return <T>(work: () => WriteWork<T>): Promise<T> => {
       try {
         return Promise.resolve(drive(work(), run));
@@ -94,15 +95,14 @@ export function statementWrites(dataSource: DataSource): RunWrite {
 }
 
 function sqliteWrites(dataSource: DataSource): RunWrite {
-  const db = sqliteConnection(dataSource);
-  const run = sqliteStatements(dataSource);
+  const run = sqliteRun(dataSource);
   // One transaction function, made once the connection is open: better-sqlite3 runs it between
   // BEGIN IMMEDIATE and COMMIT, rolling back when it throws.
   let transaction:
     Transaction<(work: WriteWork<unknown>) => unknown> | undefined;
   return <T>(work: () => WriteWork<T>): Promise<T> => {
-    transaction ??= db().transaction((steps: WriteWork<unknown>) =>
-      drive(steps, run),
+    transaction ??= sqliteConnection(dataSource).transaction(
+      (steps: WriteWork<unknown>) => drive(steps, run),
     );
     try {
       return Promise.resolve(transaction.immediate(work()) as T);
@@ -115,30 +115,9 @@ function sqliteWrites(dataSource: DataSource): RunWrite {
   };
 }
 
-/** The connection TypeORM opened (one per process), once it is open. */
-function sqliteConnection(dataSource: DataSource): () => Database {
-  return () =>
-    (dataSource.driver as unknown as { databaseConnection: Database })
-      .databaseConnection;
-}
-
-/** Runs one statement on SQLite, prepared once (a bounded cache per runner). */
-function sqliteStatements(
-  dataSource: DataSource,
-): (statement: Statement) => Row[] {
-  const statements = new Map<string, SqliteStatement>();
-  const db = sqliteConnection(dataSource);
-  const prepare = (sql: string): SqliteStatement => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = db().prepare(sql);
-      if (statements.size >= MAX_SQLITE_STATEMENTS) {
-        statements.delete(statements.keys().next().value!);
-      }
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+/** Runs one statement on SQLite, prepared once (sqliteStatements). */
+function sqliteRun(dataSource: DataSource): (statement: Statement) => Row[] {
+  const prepare = sqliteStatements(dataSource);
   return ({ sql, params }: Statement): Row[] => {
     dataSource.logger.logQuery(sql, params);
     try {

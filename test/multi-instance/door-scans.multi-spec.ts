@@ -29,12 +29,14 @@ describe.each<Kind>(['postgres', 'sqlite'])(
     let dataSource: DataSource;
     let servers: ServerProcess[];
     let tickets: number[];
+    let officeId: number;
 
     beforeAll(async () => {
       database = await freshDatabase(kind);
       dataSource = await openDatabase(database.url);
       const f = new Factory(dataSource);
       const office = await f.boxOffice('Doors');
+      officeId = office.id;
       await f.apiKey(office.id, KEY, false, 'check_in');
       const event = await f.event(office.id);
       const orders = await f.orders(
@@ -145,6 +147,27 @@ describe.each<Kind>(['postgres', 'sqlite'])(
         key,
       );
       expect(other.status).toBe(422);
+    });
+
+    // docs/API.md, "Change feed design": a scan's entry is numbered as it commits (PostgreSQL),
+    // in commit order all the same: one CHECK_IN.CREATED a check-in, and the box office's ids
+    // 1..head with no gap, after all the scans above ran at once through both instances.
+    it('gave every check-in recorded above exactly one entry, the box office numbered without a gap', async () => {
+      const checkIns = await dataSource.query<{ id: unknown }[]>(
+        `SELECT id FROM check_ins WHERE box_office_id = ${officeId} ORDER BY id`,
+      );
+      const entries = await dataSource.query<{ resource_id: unknown }[]>(
+        `SELECT resource_id FROM changes
+          WHERE box_office_id = ${officeId} AND type = 'CHECK_IN.CREATED' ORDER BY resource_id`,
+      );
+      expect(checkIns.length).toBe(TICKETS + 1);
+      expect(entries.map((e) => Number(e.resource_id))).toEqual(
+        checkIns.map((c) => Number(c.id)),
+      );
+      const [ids] = await dataSource.query<{ n: unknown; head: unknown }[]>(
+        `SELECT count(*) AS n, max(id) AS head FROM changes WHERE box_office_id = ${officeId}`,
+      );
+      expect(Number(ids.n)).toBe(Number(ids.head));
     });
   },
 );
