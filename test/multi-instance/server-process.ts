@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -30,6 +31,15 @@ export interface Exit {
 }
 
 const SERVER_MAIN = join(__dirname, '../../dist/src/main.js');
+
+/**
+ * The Redis key prefix of the servers this file starts, unless a test sets its own. Every server
+ * inherits REDIS_URL, and a rate-limit count lives for RATE_LIMIT_WINDOW_S (30 minutes): under the
+ * default prefix the files would spend one budget per client address and per demo key between them,
+ * so a file's 429s would depend on which files ran before it. The servers of one file still share
+ * their counts, as a fleet does.
+ */
+const FILE_KEY_PREFIX = `test:${randomBytes(6).toString('hex')}:`;
 
 /** Server processes started and not exited yet. */
 const children = new Set<ChildProcess>();
@@ -71,6 +81,7 @@ export function spawnServer(
       ...process.env,
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      REDIS_KEY_PREFIX: FILE_KEY_PREFIX,
       ...env,
       PORT: String(port),
     },
