@@ -87,7 +87,13 @@ async function main(): Promise<void> {
           target: { kind: options.db, url: bench.database.url },
         });
         const rss = peakRss(servers);
-        const profiles = await profileOurs(servers, bench, scenarios, options);
+        const profiles = await profileOurs(
+          servers,
+          bench,
+          { kind: options.db, url: bench.database.url },
+          scenarios,
+          options,
+        );
         return { gate, sql, cells, rss, profiles };
       }),
   );

@@ -139,7 +139,7 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
 
 /**
  * The metrics A/B (bench/README.md, "Metrics"): `ours` and `metrics` on the same requests, their
- * timed runs in turns (off, on, off, on, …), so that a machine whose speed drifts over minutes
+ * timed runs in turns (off on, on off, off on, …), so that a machine whose speed drifts over minutes
  * moves both sides alike; each side's median is then compared. The metrics side is scraped
  * throughout its runs, as Prometheus would (more often).
  */
@@ -161,9 +161,13 @@ async function runAb(
   await scraped(() => warmUp(onLoad, run.options.warmup));
   const offRuns: RunMetrics[] = [];
   const onRuns: RunMetrics[] = [];
+  const runOff = async () => offRuns.push(await timedRun(offLoad));
+  const runOn = async () => onRuns.push(await scraped(() => timedRun(onLoad)));
   for (let rep = 0; rep < Math.max(run.options.reps, AB_REPS); rep++) {
-    offRuns.push(await timedRun(offLoad));
-    onRuns.push(await scraped(() => timedRun(onLoad)));
+    // Off first in one pair, on first in the next (off on, on off, …): whatever the second run
+    // of a pair meets (the first's garbage, a drift over its seconds) falls on each side alike.
+    for (const side of rep % 2 === 0 ? [runOff, runOn] : [runOn, runOff])
+      await side();
   }
   return [
     summarise(off.scenario, off.server, off.connections, offRuns),

@@ -88,8 +88,11 @@ export function serversNeeded(
 
 const RUN_OVERHEAD_S = 0.8; // waiting for the server to go idle, connection set-up
 
-/** Timed runs of each side of the metrics A/B, in turns (cells.ts, runAb): at least this many. */
-export const AB_REPS = 5;
+/**
+ * Timed runs of each side of the metrics A/B, in turns (cells.ts, runAb): at least this many, an
+ * even number so that each side goes first as often.
+ */
+export const AB_REPS = 6;
 
 /** The other side of a cell's metrics A/B (`ours` ↔ `metrics`), if the run has it. */
 export function abTwin(cell: Cell, cells: readonly Cell[]): Cell | undefined {

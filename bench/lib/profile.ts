@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { DbKind } from './options';
+import { openDoorRushDatabase } from './door-rush';
 import {
   revalidationHeaders,
   timedRun,
@@ -125,6 +127,10 @@ const PIPELINE_STEPS: readonly PipelineStep[] = [
   {
     name: 'reply (headers, res.end)',
     owns: own('src/common/http/json-buffer-express.adapter'),
+  },
+  {
+    name: 'Idempotency-Key (claim, keep)',
+    owns: own('src/common/idempotency'),
   },
   {
     name: 'handler (statements, JSON)',
@@ -311,10 +317,15 @@ async function whileProfiling(
   await sleep(500);
 }
 
-/** CPU-profiles `ours` (one process, its own) through one timed run of a scenario at 10 connections. */
+/**
+ * CPU-profiles `ours` (one process, its own) through one timed run of a scenario at 10 connections.
+ * A door scenario (writes) runs as its cells do: warmed up, the database cleared of the warm-up's
+ * scans, the profiled run, then cleared again (door-rush.ts).
+ */
 async function profileScenario(
   servers: Servers,
   launch: Launch,
+  target: { kind: DbKind; url: string },
   scenario: Scenario,
   options: Pick<BenchOptions, 'duration' | 'warmup'>,
 ): Promise<ScenarioProfile> {
@@ -323,6 +334,9 @@ async function profileScenario(
     `ours-${scenario.name}-${Date.now()}.cpuprofile`,
   );
   const server = await servers.start(profiledSpec(launch, file));
+  const door = scenario.scans
+    ? await openDoorRushDatabase(target.kind, target.url)
+    : null;
   try {
     const load: LoadOptions = {
       server,
@@ -331,6 +345,8 @@ async function profileScenario(
       connections: 10,
       duration: options.duration,
       headers: REQUEST_HEADERS,
+      scans: scenario.scans,
+      rate: scenario.rate,
     };
     if (scenario.revalidate) {
       load.pathHeaders = await revalidationHeaders(
@@ -339,9 +355,13 @@ async function profileScenario(
         load.headers,
       );
     }
+    await door?.mark();
     await warmUp(load, Math.max(1, options.warmup));
+    await door?.reset();
     await whileProfiling(server, file, () => timedRun(load));
+    await door?.reset();
   } finally {
+    await door?.close();
     await servers.stop(server);
   }
   return { ...summariseProfile(file), scenario: scenario.name };
@@ -351,6 +371,7 @@ async function profileScenario(
 export async function profileOurs(
   servers: Servers,
   launch: Launch,
+  target: { kind: DbKind; url: string },
   scenarios: readonly Scenario[],
   options: Pick<BenchOptions, 'duration' | 'warmup' | 'profile' | 'scenarios'>,
 ): Promise<ScenarioProfile[]> {
@@ -358,10 +379,12 @@ export async function profileOurs(
   const profiles: ScenarioProfile[] = [];
   for (const scenario of scenarios) {
     if (!options.scenarios && scenario.name !== 'walk') continue;
-    // Writes are timed by their own cells, which reset the database after each run.
-    if (scenario.scans) continue;
+    // The reads beside the rush: profile the rush (doorrush200) or the reads (walk) instead.
+    if (scenario.beside) continue;
     console.log(`\nProfiling ours (1 process) on ${scenario.name} @10…`);
-    profiles.push(await profileScenario(servers, launch, scenario, options));
+    profiles.push(
+      await profileScenario(servers, launch, target, scenario, options),
+    );
   }
   return profiles;
 }
