@@ -1,6 +1,7 @@
 /**
  * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, who builds a
- * resource's JSON, and whether a join may read the row it joins. Everything else is SQL both
+ * resource's JSON, whether a join may read the row it joins, how writers take turns and what an
+ * INSERT returns. Everything else is SQL both
  * databases run unchanged (case-insensitive matching included: search-fold.ts).
  */
 export interface SqlDialect {
@@ -25,6 +26,12 @@ export interface SqlDialect {
    * see (an Idempotency-Key's claim) may share the request's transaction.
    */
   readonly writesInTurn: boolean;
+  /**
+   * Whether an INSERT's RETURNING gives the row as stored, stamps included: PostgreSQL stamps a
+   * row in BEFORE triggers; SQLite's stamps are AFTER triggers, which RETURNING does not see, so
+   * there the row must be read again.
+   */
+  readonly returnsStampedRows: boolean;
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
   /**
@@ -39,6 +46,7 @@ export const sqliteDialect: SqlDialect = {
   jsonBuiltBy: 'database',
   lateralJoins: false,
   writesInTurn: true,
+  returnsStampedRows: false,
   // `+?`, not `?`: SQLite re-plans (re-prepares) a statement whenever a parameter its planner
   // looked at is bound again, and it looks at `LIMIT ?` and at `col = ?` bound to 0 or 1 (a
   // possible boolean; box office 1 is a real tenant). Our plans never depend on values, and the
@@ -53,6 +61,7 @@ export const postgresDialect: SqlDialect = {
   jsonBuiltBy: 'service',
   lateralJoins: true,
   writesInTurn: false,
+  returnsStampedRows: true,
   placeholder: (n) => `$${n}`,
   now: 'floor(extract(epoch FROM clock_timestamp()))::bigint',
 };

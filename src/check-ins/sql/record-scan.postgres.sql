@@ -19,15 +19,24 @@ SELECT t.id, t.status, t.voided_at, t.created_at, t.event_id, e.event_series_id,
 SELECT id, quantity, check_in_at, created_at FROM check_ins
             WHERE issued_ticket_id = $1;
 
--- a scan allowed: the check-in
-INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_id,
+-- a scan allowed: the check-in, and its JSON from what the INSERT returns
+WITH ci AS (INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_id,
               quantity, check_in_at, created_at)
             VALUES ($1, $2,
               $3, $4,
               $5, $6, $7)
-            RETURNING id;
+  RETURNING *)
+SELECT ci.id AS id,
+  ci.id AS c0,
+  ci.issued_ticket_id AS c1,
+  ci.event_id AS c2,
+  ci.event_series_id AS c3,
+  ci.quantity AS c4,
+  ci.check_in_at AS c5,
+  ci.created_at AS c6
+FROM ci;
 
--- the check-in as the answer shows it: the one recorded, or the one that decides a refusal
+-- the check-in that decides a refusal, as the answer shows it
 SELECT ci.id AS id,
   ci.id AS c0,
   ci.issued_ticket_id AS c1,

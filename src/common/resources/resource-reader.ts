@@ -218,6 +218,33 @@ export class ResourceReader {
     return this.json.withChildren({ sql, params: params.values });
   }
 
+  /**
+   * One INSERT into the resource's table that returns the new row's JSON, as `oneStatement`
+   * selects it, from what the INSERT returns (WITH … RETURNING *): one round trip instead of the
+   * INSERT and a read. Only where RETURNING gives the stored row (SqlDialect.returnsStampedRows),
+   * and for a resource whose fields read its own row alone (no joins, no request clock).
+   */
+  insertedStatement(insert: Statement): Statement {
+    const { table, joins, clock, id } = this.source;
+    if (
+      !this.dialect.returnsStampedRows ||
+      joins ||
+      clock ||
+      this.aggregateJoin
+    ) {
+      throw new Error(
+        `${this.source.noun}: its JSON cannot be built from an INSERT's RETURNING here`,
+      );
+    }
+    const alias = table.split(' ').at(-1)!;
+    const sql = [
+      `WITH ${alias} AS (${insert.sql}\n  RETURNING *)`,
+      `SELECT ${id} AS id,\n  ${this.json.selectList}`,
+      `FROM ${alias}`,
+    ].join('\n');
+    return this.json.withChildren({ sql, params: insert.params });
+  }
+
   /** The current key of the item a plain-id cursor names, in the list's scope. */
   cursorStatement(
     tenantId: number,
