@@ -207,4 +207,28 @@ describe('ResourceReader lists', () => {
       'WHERE t.box_office_id = +? AND t.id = +? AND t.order_id = +?',
     );
   });
+
+  it('selects an inserted row from what the INSERT returns only where RETURNING sees its stamps', () => {
+    const insert = {
+      sql: 'INSERT INTO issued_tickets (box_office_id) VALUES ($1)',
+      params: [1],
+    };
+    const postgres = { options: { type: 'postgres' } } as unknown as DataSource;
+    const returned = new ResourceReader(postgres, SOURCE).insertedStatement(
+      insert,
+    );
+    expect(returned.sql).toMatch(
+      /^WITH t AS \(INSERT INTO issued_tickets \(box_office_id\) VALUES \(\$1\)\s+RETURNING \*\)\nSELECT t\.id AS id,[^]*\nFROM t$/,
+    );
+    expect(returned.params).toEqual([1]);
+    // SQLite's stamps are AFTER triggers: the row must be read again there.
+    expect(() =>
+      new ResourceReader(dataSource, SOURCE).insertedStatement(insert),
+    ).toThrow(/RETURNING/);
+    // A resource whose fields read other tables has no JSON in what the INSERT returns.
+    const joined = { ...SOURCE, joins: 'JOIN orders o ON o.id = t.order_id' };
+    expect(() =>
+      new ResourceReader(postgres, joined).insertedStatement(insert),
+    ).toThrow(/RETURNING/);
+  });
 });
