@@ -17,14 +17,16 @@ import {
   METRICS_TOKEN,
   SCRAPE_INTERVAL_MS,
   isCluster,
+  serverSpec,
+  type Launch,
   type Servers,
 } from './servers';
 
-export interface CellRun {
+/** What the cells run with: the servers, and what starts more (a metrics A/B's fresh pairs). */
+export interface CellRun extends Launch {
   servers: Servers;
   scenarios: readonly Scenario[];
   options: Pick<BenchOptions, 'duration' | 'warmup' | 'reps'>;
-  pinning: Pinning | null;
   /** PostgreSQL's processes, whose CPU and pending queries count too. */
   database?: DatabaseProbe;
   /** The benchmark database, which a write scenario checks and resets after each run. */
@@ -100,11 +102,15 @@ async function runCell(cell: Cell, run: CellRun): Promise<CellResult> {
 const scenarioOf = (cell: Cell, run: CellRun): Scenario =>
   run.scenarios.find((s) => s.name === cell.scenario)!;
 
-/** What a read cell sends: its scenario's requests, to its server. */
-async function readLoad(cell: Cell, run: CellRun): Promise<LoadOptions> {
+/** What a read cell sends: its scenario's requests, to its server (or to `server`). */
+async function readLoad(
+  cell: Cell,
+  run: CellRun,
+  server = run.servers.get(cell.server)!,
+): Promise<LoadOptions> {
   const scenario = scenarioOf(cell, run);
   const load: LoadOptions = {
-    server: run.servers.get(cell.server)!,
+    server,
     paths: cell.server === 'ceiling' ? ['/'] : scenario.paths,
     okStatuses: scenario.okStatuses,
     connections: cell.connections,
@@ -138,9 +144,13 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
 }
 
 /**
- * The metrics A/B (bench/README.md, "Metrics"): `ours` and `metrics` on the same requests, their
- * timed runs in turns (off on, on off, off on, …), so that a machine whose speed drifts over minutes
- * moves both sides alike; each side's median is then compared. The metrics side is scraped
+ * The metrics A/B (bench/README.md, "Metrics"): `ours` and `metrics` on the same requests, in
+ * pairs, each side's median then compared. Each pair runs on two processes of its own, started
+ * for it and warmed up: the same build's CPU a request moved by half from one process to the
+ * next (bench/notes/2026-11-27-metrics-ab-in-turns.md), so that one process a side would measure
+ * its luck (what its JIT compiled, where its memory lies) more than the metrics. The two timed
+ * runs of a pair take turns going first (off on, on off, …), so that a machine whose speed
+ * drifts, or whatever the second run meets, moves both sides alike. The metrics side is scraped
  * throughout its runs, as Prometheus would (more often).
  */
 async function runAb(
@@ -148,26 +158,36 @@ async function runAb(
   on: Cell,
   run: CellRun,
 ): Promise<[CellResult, CellResult]> {
-  const [offLoad, onLoad] = [await readLoad(off, run), await readLoad(on, run)];
-  const scraped = async <T>(work: () => Promise<T>): Promise<T> => {
-    const scrapes = scrapeMetrics(onLoad.server.port);
-    try {
-      return await work();
-    } finally {
-      await scrapes.stop();
-    }
-  };
-  await warmUp(offLoad, run.options.warmup);
-  await scraped(() => warmUp(onLoad, run.options.warmup));
   const offRuns: RunMetrics[] = [];
   const onRuns: RunMetrics[] = [];
-  const runOff = async () => offRuns.push(await timedRun(offLoad));
-  const runOn = async () => onRuns.push(await scraped(() => timedRun(onLoad)));
-  for (let rep = 0; rep < Math.max(run.options.reps, AB_REPS); rep++) {
-    // Off first in one pair, on first in the next (off on, on off, …): whatever the second run
-    // of a pair meets (the first's garbage, a drift over its seconds) falls on each side alike.
-    for (const side of rep % 2 === 0 ? [runOff, runOn] : [runOn, runOff])
-      await side();
+  for (let pair = 1; pair <= Math.max(run.options.reps, AB_REPS); pair++) {
+    const fresh = (cell: Cell) =>
+      run.servers.start({
+        ...serverSpec(cell.server, run),
+        name: `${cell.server} (A/B pair ${pair})`,
+      });
+    const servers = [await fresh(off), await fresh(on)];
+    try {
+      const offLoad = await readLoad(off, run, servers[0]);
+      const onLoad = await readLoad(on, run, servers[1]);
+      const scraped = async <T>(work: () => Promise<T>): Promise<T> => {
+        const scrapes = scrapeMetrics(onLoad.server.port);
+        try {
+          return await work();
+        } finally {
+          await scrapes.stop();
+        }
+      };
+      await warmUp(offLoad, run.options.warmup);
+      await scraped(() => warmUp(onLoad, run.options.warmup));
+      const runOff = async () => offRuns.push(await timedRun(offLoad));
+      const runOn = async () =>
+        onRuns.push(await scraped(() => timedRun(onLoad)));
+      for (const side of pair % 2 === 1 ? [runOff, runOn] : [runOn, runOff])
+        await side();
+    } finally {
+      for (const server of servers) await run.servers.stop(server);
+    }
   }
   return [
     summarise(off.scenario, off.server, off.connections, offRuns),

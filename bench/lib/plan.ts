@@ -110,15 +110,18 @@ export function abTwin(cell: Cell, cells: readonly Cell[]): Cell | undefined {
   );
 }
 
+const SERVER_START_S = 2; // a fresh process of a metrics A/B pair, until it answers
+
 function estimateSeconds(options: BenchOptions, cells: Cell[]): number {
   const run = options.duration + RUN_OVERHEAD_S;
   return cells.reduce(
     (sum, cell) =>
       sum +
-      options.warmup +
-      RUN_OVERHEAD_S +
-      (abTwin(cell, cells) ? Math.max(options.reps, AB_REPS) : options.reps) *
-        run,
+      (abTwin(cell, cells)
+        ? // Each pair a fresh process a side, warmed up (cells.ts, runAb).
+          Math.max(options.reps, AB_REPS) *
+          (SERVER_START_S + options.warmup + run)
+        : options.warmup + RUN_OVERHEAD_S + options.reps * run),
     0,
   );
 }
