@@ -38,6 +38,26 @@ export function allowedMethods(app: ExpressLike, path: string): string[] {
 }
 
 /**
+ * Whether a route for `method` is at a path: `allowedMethods(app, path).includes(method)`, with
+ * the routes for `method` found once, at the first call (every route is registered before the
+ * first request), so that each request matches those alone instead of every route of the app.
+ */
+export function routedFor(
+  app: ExpressLike,
+  method: string,
+): (path: string) => boolean {
+  const key = method.toLowerCase();
+  let layers: RouterLayer[] | undefined;
+  return (path) => {
+    layers ??= (app.router?.stack ?? []).filter(
+      (layer) =>
+        layer.route?.methods[key] === true && !isCatchAll(layer.route.methods),
+    );
+    return layers.some((layer) => layer.match(path));
+  };
+}
+
+/**
  * The template of the route at `path`, whatever its method (`/v1/orders/:order_id`), or undefined
  * when no route is there: for a response sent before routing (a rate limit, a preflight). A path
  * whose parameter cannot be percent-decoded is no route's (the router refuses it).

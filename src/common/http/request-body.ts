@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-codes';
-import { type ExpressLike, allowedMethods } from '../errors/route-methods';
+import { type ExpressLike, routedFor } from '../errors/route-methods';
 
 /** The largest request body read (docs/API.md, Limits): a scan's fields take a tenth of it. */
 export const MAX_BODY_BYTES = 1024;
@@ -39,9 +39,10 @@ export function requestBody(app: ExpressLike): RequestHandler {
       parameterLimit: MAX_FORM_FIELDS,
     }),
   };
+  const takesPost = routedFor(app, 'POST');
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'POST' || !req.caller) return next();
-    if (!allowedMethods(app, req.path).includes('POST')) return next();
+    if (!takesPost(req.path)) return next();
     if (!hasBody(req)) {
       req.body = {};
       return next();
