@@ -144,14 +144,14 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
 }
 
 /**
- * The metrics A/B (bench/README.md, "Metrics"): `ours` and `metrics` on the same requests, in
- * pairs, each side's median then compared. Each pair runs on two processes of its own, started
- * for it and warmed up: the same build's CPU a request moved by half from one process to the
- * next (bench/notes/2026-11-27-metrics-ab-in-turns.md), so that one process a side would measure
- * its luck (what its JIT compiled, where its memory lies) more than the metrics. The two timed
- * runs of a pair take turns going first (off on, on off, …), so that a machine whose speed
- * drifts, or whatever the second run meets, moves both sides alike. The metrics side is scraped
- * throughout its runs, as Prometheus would (more often).
+ * The metrics A/B (bench/README.md, "SQLite: the metrics A/B"): `ours` and `metrics` on the same
+ * requests, in pairs, each side's median then compared. Each pair runs on two processes of its
+ * own, started for it and warmed up: the same build's CPU a request moved by half from one
+ * process to the next (bench/notes/2026-11-27-metrics-ab-in-turns.md), so that one process a side
+ * would measure its luck (what its JIT compiled, where its memory lies) more than the metrics.
+ * The two timed runs of a pair take turns going first (off on, on off, …), so that a machine
+ * whose speed drifts, or whatever the second run meets, moves both sides alike. The metrics side
+ * is scraped throughout its runs, as Prometheus would (more often).
  */
 async function runAb(
   off: Cell,

@@ -89,8 +89,8 @@ export function serversNeeded(
 const RUN_OVERHEAD_S = 0.8; // waiting for the server to go idle, connection set-up
 
 /**
- * Timed runs of each side of the metrics A/B, in turns (cells.ts, runAb): at least this many, an
- * even number so that each side goes first as often.
+ * Pairs of the metrics A/B, a timed run of each side (cells.ts, runAb): at least this many, an even
+ * number so that each side goes first as often.
  */
 export const AB_REPS = 6;
 

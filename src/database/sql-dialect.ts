@@ -1,8 +1,8 @@
 /**
  * The one seam between SQLite and PostgreSQL for the hand-written SQL: placeholders, who builds a
  * resource's JSON, whether a join may read the row it joins, how writers take turns and what an
- * INSERT returns. Everything else is SQL both
- * databases run unchanged (case-insensitive matching included: search-fold.ts).
+ * INSERT returns. Everything else is SQL both databases run unchanged (case-insensitive matching
+ * included: search-fold.ts).
  */
 export interface SqlDialect {
   readonly name: 'sqlite' | 'postgres';

@@ -38,9 +38,10 @@ export function allowedMethods(app: ExpressLike, path: string): string[] {
 }
 
 /**
- * Whether a route for `method` is at a path: `allowedMethods(app, path).includes(method)`, with
- * the routes for `method` found once, at the first call (every route is registered before the
- * first request), so that each request matches those alone instead of every route of the app.
+ * Whether a route for `method` (one a route names: not HEAD or OPTIONS, which allowedMethods
+ * infers) is at a path, as `allowedMethods(app, path).includes(method)` says, with the routes for
+ * `method` found once, at the first call (every route is registered before the first request), so
+ * that each request matches those alone instead of every route of the app.
  */
 export function routedFor(
   app: ExpressLike,
