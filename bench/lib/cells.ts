@@ -1,4 +1,4 @@
-import { openDoorRushDatabase } from './door-rush';
+import { type DoorRushTarget, openDoorRushDatabase } from './door-rush';
 import {
   fire,
   revalidationHeaders,
@@ -8,7 +8,7 @@ import {
   type LoadOptions,
   type RunMetrics,
 } from './load';
-import type { BenchOptions, DbKind } from './options';
+import type { BenchOptions } from './options';
 import { AB_REPS, abTwin, type Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { summarise, type CellResult } from './report';
@@ -30,7 +30,7 @@ export interface CellRun extends Launch {
   /** PostgreSQL's processes, whose CPU and pending queries count too. */
   database?: DatabaseProbe;
   /** The benchmark database, which a write scenario checks and resets after each run. */
-  target: { kind: DbKind; url: string };
+  target: DoorRushTarget;
 }
 
 /** The load generator's CPUs: its own core, or every core beside the workers of ours2 or ours4. */
@@ -158,15 +158,15 @@ async function runAb(
   on: Cell,
   run: CellRun,
 ): Promise<[CellResult, CellResult]> {
+  const fresh = (cell: Cell, pair: number) =>
+    run.servers.start({
+      ...serverSpec(cell.server, run),
+      name: `${cell.server} (A/B pair ${pair})`,
+    });
   const offRuns: RunMetrics[] = [];
   const onRuns: RunMetrics[] = [];
   for (let pair = 1; pair <= Math.max(run.options.reps, AB_REPS); pair++) {
-    const fresh = (cell: Cell) =>
-      run.servers.start({
-        ...serverSpec(cell.server, run),
-        name: `${cell.server} (A/B pair ${pair})`,
-      });
-    const servers = [await fresh(off), await fresh(on)];
+    const servers = [await fresh(off, pair), await fresh(on, pair)];
     try {
       const offLoad = await readLoad(off, run, servers[0]);
       const onLoad = await readLoad(on, run, servers[1]);
@@ -211,7 +211,7 @@ async function runWrites(
     beside
       ? fire({ ...load, paths: ['/v1/check_ins'], ...beside }, seconds)
       : Promise.resolve();
-  const door = await openDoorRushDatabase(run.target.kind, run.target.url);
+  const door = await openDoorRushDatabase(run.target);
   try {
     await door.mark();
     await Promise.all([

@@ -93,10 +93,16 @@ const DOUBLE_ENTRIES = `SELECT count(*) AS n FROM (
      WHERE issued_ticket_id IN (SELECT issued_ticket_id FROM check_ins WHERE id > ?)
   ) scans WHERE running NOT IN (0, 1)`;
 
-export async function openDoorRushDatabase(
-  kind: DbKind,
-  url: string,
-): Promise<DoorRushDatabase> {
+/** The benchmark database, which a door scenario writes to, checks and resets. */
+export interface DoorRushTarget {
+  kind: DbKind;
+  url: string;
+}
+
+export async function openDoorRushDatabase({
+  kind,
+  url,
+}: DoorRushTarget): Promise<DoorRushDatabase> {
   let mark = 0;
   if (kind === 'sqlite') {
     const db = new Database(url.slice('sqlite:'.length), { timeout: 10_000 });

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DbKind } from './options';
-import { openDoorRushDatabase } from './door-rush';
+import { type DoorRushTarget, openDoorRushDatabase } from './door-rush';
 import {
   revalidationHeaders,
   timedRun,
@@ -325,7 +324,7 @@ async function whileProfiling(
 async function profileScenario(
   servers: Servers,
   launch: Launch,
-  target: { kind: DbKind; url: string },
+  target: DoorRushTarget,
   scenario: Scenario,
   options: Pick<BenchOptions, 'duration' | 'warmup'>,
 ): Promise<ScenarioProfile> {
@@ -334,9 +333,7 @@ async function profileScenario(
     `ours-${scenario.name}-${Date.now()}.cpuprofile`,
   );
   const server = await servers.start(profiledSpec(launch, file));
-  const door = scenario.scans
-    ? await openDoorRushDatabase(target.kind, target.url)
-    : null;
+  const door = scenario.scans ? await openDoorRushDatabase(target) : null;
   try {
     const load: LoadOptions = {
       server,
@@ -371,7 +368,7 @@ async function profileScenario(
 export async function profileOurs(
   servers: Servers,
   launch: Launch,
-  target: { kind: DbKind; url: string },
+  target: DoorRushTarget,
   scenarios: readonly Scenario[],
   options: Pick<BenchOptions, 'duration' | 'warmup' | 'profile' | 'scenarios'>,
 ): Promise<ScenarioProfile[]> {
