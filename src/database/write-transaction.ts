@@ -41,7 +41,8 @@ const PG_RETRYABLE = new Set(['40P01', '40001']);
  *   statement (a deferred one could read, then fail to upgrade once another writer committed):
  *   writers on every process using the file take turns, each reading what the previous one
  *   committed. The work runs synchronously on the process's one connection, so no other request's
- *   statement can run inside it; waiting for another process's lock is the busy timeout.
+ *   statement can run inside it; waiting for another process's lock is the busy timeout. The
+ *   writes of one turn of the event loop share a transaction, each in a savepoint (sqliteWrites).
  * - PostgreSQL: a connection of the pool of its own, BEGIN … COMMIT; the work takes the row locks
  *   it needs (`SELECT … FOR UPDATE`). A deadlock or serialization failure rolls the transaction
  *   back and runs it again, up to three times. Statements are named prepared statements, as the
@@ -94,26 +95,90 @@ export function statementWrites(dataSource: DataSource): RunWrite {
   };
 }
 
+/** Most writes one SQLite transaction commits together (sqliteWrites). */
+export const SQLITE_GROUP_LIMIT = 64;
+
+/** A write waiting for its group's transaction, and how to answer it. */
+interface QueuedWrite {
+  work: () => WriteWork<unknown>;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * SQLite's writes, committed in groups: the writes requested while the event loop runs the
+ * callbacks of one turn (the requests whose bytes arrived together) wait for the turn's end
+ * (setImmediate), then run one after the other in one `BEGIN IMMEDIATE` transaction, each inside
+ * a savepoint of its own. A write that throws rolls back to its savepoint, so it leaves nothing
+ * and the others are unaffected; the group commits once, and each write is answered after that
+ * commit, as it would be alone. Most of a small write's cost is its commit (the WAL frames of
+ * the pages it dirtied, the locks): the pages the writes of a group share (the tail of an index,
+ * the change head) are written once for all of them. Writes still take turns whole, in the order
+ * they were asked for, so each reads what the ones before it wrote, as before
+ * (docs/DEVELOPMENT.md, "Writes").
+ *
+ * A failure that ends the whole transaction (BEGIN IMMEDIATE or COMMIT failing, the busy timeout,
+ * a full disk, which SQLite rolls back entirely) rejects every write of the group with it: none of
+ * them was committed.
+ */
 function sqliteWrites(dataSource: DataSource): RunWrite {
   const run = sqliteRun(dataSource);
-  // One transaction function, made once the connection is open: better-sqlite3 runs it between
-  // BEGIN IMMEDIATE and COMMIT, rolling back when it throws.
-  let transaction:
-    Transaction<(work: WriteWork<unknown>) => unknown> | undefined;
-  return <T>(work: () => WriteWork<T>): Promise<T> => {
-    transaction ??= sqliteConnection(dataSource).transaction(
-      (steps: WriteWork<unknown>) => drive(steps, run),
-    );
-    try {
-      return Promise.resolve(transaction.immediate(work()) as T);
-    } catch (error) {
-      // BEGIN IMMEDIATE or COMMIT failing (the lock not had within the busy timeout, say).
-      return Promise.reject(
-        isSqliteError(error) ? new QueryFailedError('', [], error) : error,
+  let queued: QueuedWrite[] = [];
+  // Made once the connection is open. better-sqlite3 runs a transaction function between BEGIN
+  // IMMEDIATE and COMMIT (ROLLBACK when it throws), and one called inside another between
+  // SAVEPOINT and RELEASE (ROLLBACK TO when it throws).
+  let group:
+    Transaction<(writes: readonly QueuedWrite[]) => Outcome[]> | undefined;
+
+  const commitGroup = (): void => {
+    const writes = queued.slice(0, SQLITE_GROUP_LIMIT);
+    queued = queued.slice(writes.length);
+    if (queued.length > 0) setImmediate(commitGroup);
+    if (group === undefined) {
+      const db = sqliteConnection(dataSource);
+      const one = db.transaction((work: WriteWork<unknown>) =>
+        drive(work, run),
+      );
+      group = db.transaction((batch: readonly QueuedWrite[]) =>
+        batch.map(({ work }): Outcome => {
+          try {
+            return { result: one(work()) };
+          } catch (error) {
+            // SQLite ended the transaction itself: nothing of the group is left to commit.
+            if (!db.inTransaction) throw error;
+            return { error };
+          }
+        }),
       );
     }
+    let outcomes: Outcome[];
+    try {
+      outcomes = group.immediate(writes);
+    } catch (error) {
+      const failure = isSqliteError(error)
+        ? new QueryFailedError('', [], error)
+        : error;
+      for (const write of writes) write.reject(failure);
+      return;
+    }
+    outcomes.forEach((outcome, i) => {
+      if ('error' in outcome) writes[i].reject(outcome.error);
+      else writes[i].resolve(outcome.result);
+    });
   };
+
+  return <T>(work: () => WriteWork<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queued.push({
+        work,
+        resolve: resolve as (result: unknown) => void,
+        reject,
+      });
+      if (queued.length === 1) setImmediate(commitGroup);
+    });
 }
+
+type Outcome = { result: unknown } | { error: unknown };
 
 /** Runs one statement on SQLite, prepared once (sqliteStatements). */
 function sqliteRun(dataSource: DataSource): (statement: Statement) => Row[] {
