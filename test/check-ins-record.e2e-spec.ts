@@ -1,6 +1,10 @@
 import request from 'supertest';
 import { changeHead, changePage } from '../src/changes/change-feed';
-import { IdempotencyKeys } from '../src/common/idempotency/idempotency-keys';
+import {
+  IdempotencyKeys,
+  KeyTaken,
+  lockNumberOf,
+} from '../src/common/idempotency/idempotency-keys';
 import { deleteExpiredIdempotencyKeys } from '../src/common/idempotency/idempotency-retention';
 import { dialectFor } from '../src/database/sql-dialect';
 import {
@@ -708,16 +712,59 @@ describe('POST /v1/check_ins', () => {
       expect(theirs.headers['idempotent-replayed']).toBeUndefined();
     });
 
-    it('answers 409 IDEMPOTENCY_KEY_IN_USE while the first request runs, then takes over a claim left past its lease', async () => {
-      const [ticket] = await tickets(1);
-      const apiKeyId = Number(
+    const scanKeyId = async () =>
+      Number(
         (
           await t.dataSource.query<{ id: unknown }[]>(
             `SELECT id FROM api_keys WHERE key_prefix = 'sk_test' AND scope = 'check_in' AND box_office_id = ${office}`,
           )
         )[0].id,
       );
-      // A first request that is still running (another instance's): its claim, with no answer.
+
+    (onPostgres ? it : it.skip)(
+      'answers 409 IDEMPOTENCY_KEY_IN_USE at once while the first request holds the key, and runs once it is let go',
+      async () => {
+        const [ticket] = await tickets(1);
+        const held = {
+          apiKeyId: await scanKeyId(),
+          key: 'held-elsewhere',
+          fingerprint: '',
+        };
+        // The first request, on another instance: its transaction holds the key's lock.
+        const first = await t.dataSource.createQueryRunner();
+        try {
+          await first.startTransaction();
+          await first.query(
+            `SELECT pg_advisory_xact_lock(${lockNumberOf(held)})`,
+          );
+          const busy = await withKey(ticket, held.key);
+          expect(busy.status).toBe(409);
+          expect(busy.body).toEqual(
+            errorBody(
+              409,
+              'IDEMPOTENCY_KEY_IN_USE',
+              'A request with this Idempotency-Key is still being processed; retry it in a moment',
+            ),
+          );
+          expect(busy.headers['retry-after']).toBe('1');
+          expect(await scansOf(ticket)).toBe(0);
+          // Another key of the same API key is not held.
+          expect((await withKey(ticket, 'not-held')).status).toBe(201);
+        } finally {
+          // It ended without an answer (its instance stopped, say): the lock goes with it.
+          await first.rollbackTransaction();
+          await first.release();
+        }
+        const retry = await withKey(ticket, held.key, { quantity: -1 });
+        expect(retry.status).toBe(201);
+        expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      },
+    );
+
+    it('answers 409 IDEMPOTENCY_KEY_IN_USE while a request of an earlier release runs with its claim, then takes over a claim left past its lease', async () => {
+      const [ticket] = await tickets(1);
+      const apiKeyId = await scanKeyId();
+      // The claim row an earlier release wrote before its request's work: no answer yet.
       const first = await withKey(ticket, 'in-flight');
       const row = `api_key_id = ${apiKeyId} AND idempotency_key = 'in-flight'`;
       await t.dataSource.query(
@@ -745,41 +792,60 @@ describe('POST /v1/check_ins', () => {
         check_in: first.body as Json,
       });
       expect(await scansOf(ticket)).toBe(1);
+      // Its answer is the one kept now.
+      const again = await withKey(ticket, 'in-flight');
+      expect(again.text).toBe(retried.text);
+      expect(again.headers['idempotent-replayed']).toBe('true');
     });
 
-    it('rolls back a request that ran past its lease: the retry that took its key over does it once', async () => {
+    it('rolls back a scan whose key was answered while it ran, and replays that answer', async () => {
+      const [ticket] = await tickets(1);
       const keys = new IdempotencyKeys(dialectFor(t.dataSource.options.type));
       const write = writeTransactions(t.dataSource);
-      // The claim as PostgreSQL's scans send it: each statement on its own.
-      const claimEach = statementWrites(t.dataSource);
-      const [{ id }] = await t.dataSource.query<{ id: unknown }[]>(
-        `SELECT id FROM api_keys WHERE scope = 'check_in' AND box_office_id = ${office}`,
-      );
+      const read = statementWrites(t.dataSource);
       const request = {
-        apiKeyId: Number(id),
-        key: 'past-its-lease',
+        apiKeyId: await scanKeyId(),
+        key: 'answered-meanwhile',
         fingerprint: 'f'.repeat(64),
       };
-      const first = await claimEach(() => keys.claim(request));
+      const answer = { status: 201, headers: { Location: '/x' }, body: '{}' };
+      await write(() => keys.keep(request, answer));
+      // A second request with the key writes a check-in, then finds the answer when it keeps its.
+      const late = write(function* () {
+        yield {
+          sql: `INSERT INTO check_ins (box_office_id, issued_ticket_id, event_id, event_series_id,
+                  quantity, check_in_at, created_at)
+                VALUES (${office}, ${ticket.id}, ${event.id}, ${event.eventSeriesId}, 1, ${ISSUED}, ${ISSUED})`,
+          params: [],
+        };
+        yield* keys.keep(request, { ...answer, status: 409 });
+      });
+      await expect(late).rejects.toBeInstanceOf(KeyTaken);
+      expect(await scansOf(ticket)).toBe(0);
+      expect(await read(() => keys.kept(request))).toEqual({
+        ...answer,
+        headers: { ...answer.headers, 'Idempotent-Replayed': 'true' },
+      });
+      // With another request, the key's row is a 422.
+      const other = { ...request, fingerprint: 'other' };
+      await expect(read(() => keys.kept(other))).rejects.toMatchObject({
+        code: 'IDEMPOTENCY_KEY_REUSED',
+      });
+    });
+
+    it('answers a retry with the first answer even when its scan would now be 404', async () => {
+      const [ticket] = await tickets(1);
+      const first = await withKey(ticket, 'before-the-move');
+      expect(first.status).toBe(201);
+      // The ticket was deleted meanwhile: a new scan of it is 404.
       await t.dataSource.query(
-        `UPDATE idempotency_keys SET claimed_at = claimed_at - 61 WHERE idempotency_key = 'past-its-lease'`,
+        `DELETE FROM issued_tickets WHERE id = ${ticket.id}`,
       );
-      const retry = await claimEach(() => keys.claim(request));
-      expect(retry).toEqual({ token: expect.any(String) as string });
-      const answer = { status: 201, headers: {}, body: '{}' };
-      const late = write(() =>
-        keys.store(request, (first as { token: string }).token, answer),
-      );
-      await expect(late).rejects.toMatchObject({
-        code: 'IDEMPOTENCY_KEY_IN_USE',
-      });
-      // The retry's claim stands, and its answer is the one kept.
-      await write(() =>
-        keys.store(request, (retry as { token: string }).token, answer),
-      );
-      expect(await write(() => keys.claim(request))).toEqual({
-        replay: { ...answer, headers: { 'Idempotent-Replayed': 'true' } },
-      });
+      const retry = await withKey(ticket, 'before-the-move');
+      expect(retry.status).toBe(201);
+      expect(retry.text).toBe(first.text);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect((await scan(ticket)).status).toBe(404);
     });
 
     it('forgets an answer after 24 hours, and removes it', async () => {

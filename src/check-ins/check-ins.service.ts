@@ -7,9 +7,11 @@ import { parsePrefixedId } from '../common/ids';
 import { ApiError } from '../common/errors/api-error';
 import {
   IdempotencyKeys,
+  KeyTaken,
   type StoredResponse,
   idempotencyKeyOf,
   idempotentRequest,
+  inUse,
 } from '../common/idempotency/idempotency-keys';
 import { Metrics } from '../common/metrics/metrics';
 import { type Filter, filters } from '../common/pagination/list-filters';
@@ -43,12 +45,10 @@ const CHECK_IN_SYNC_COLUMNS = { created_at: 'ci.created_at' };
 export class CheckInsService {
   readonly reader: ResourceReader;
   private readonly write: RunWrite;
-  /** For the claim and its release, whose statements each stand alone. */
-  private readonly writeEach: RunWrite;
+  /** For the key's row read after a scan that kept no answer: a statement on its own. */
+  private readonly read: RunWrite;
   private readonly scans: ScanRecorder;
   private readonly idempotency: IdempotencyKeys;
-  /** SqlDialect.writesInTurn: the claim may share the scan's transaction. */
-  private readonly claimInTheScan: boolean;
   /** Each outcome's count (docs/OPERATIONS.md, Metrics). */
   private readonly counted: Record<ScanOutcome | 'replayed', Counter.Internal>;
 
@@ -59,9 +59,8 @@ export class CheckInsService {
   ) {
     this.reader = new ResourceReader(dataSource, CHECK_IN_SOURCE);
     const dialect = dialectFor(dataSource.options.type);
-    this.claimInTheScan = dialect.writesInTurn;
     this.write = writeTransactions(dataSource);
-    this.writeEach = statementWrites(dataSource);
+    this.read = statementWrites(dataSource);
     this.scans = new ScanRecorder(dialect, this.reader);
     this.idempotency = new IdempotencyKeys(dialect);
     const refused = metrics.counter({
@@ -93,9 +92,8 @@ export class CheckInsService {
   /**
    * Records one scan, in one write transaction, and answers it: 201 with the CheckIn, or 409 with
    * the check-in that decides the refusal. With an Idempotency-Key, the answer is kept in that
-   * same transaction, and a retry gets it again; a scan that ends otherwise (404, 400, a failure)
-   * gives the key back. The key is claimed first and committed, so that a retry on another
-   * instance sees it; on SQLite, in the scan's transaction (SqlDialect.writesInTurn).
+   * same transaction, and a retry gets it again (idempotency-keys.ts); a scan that ends otherwise
+   * (404, 400, a failure) keeps nothing.
    */
   async record(
     caller: Caller,
@@ -121,30 +119,21 @@ export class CheckInsService {
       ...scan,
     });
     const { scans, idempotency } = this;
-    const recordKept = function* (token: string) {
-      const answer = yield* scans.record(office, scan);
-      yield* idempotency.store(retry, token, answer);
-      return answer;
-    };
-    if (this.claimInTheScan) {
-      // No other request can see the claim before the answer is kept: one transaction claims,
-      // records and keeps, and a throw (404, 400, a failure) gives all three back.
-      return this.write(function* () {
-        const claim = yield* idempotency.claim(retry);
-        if ('replay' in claim) {
-          return { ...claim.replay, outcome: 'replayed' as const };
-        }
-        return yield* recordKept(claim.token);
-      });
-    }
-    const claim = await this.writeEach(() => idempotency.claim(retry));
-    if ('replay' in claim) return { ...claim.replay, outcome: 'replayed' };
     try {
-      return await this.write(() => recordKept(claim.token));
+      return await this.write(function* () {
+        yield* idempotency.hold(retry);
+        const answer = yield* scans.record(office, scan);
+        yield* idempotency.keep(retry, answer);
+        return answer;
+      });
     } catch (error) {
-      await this.writeEach(() => idempotency.release(retry, claim.token)).catch(
-        () => undefined, // the claim's lease runs out instead
-      );
+      // Rolled back: the key's row, if another request kept one, decides (a retry of an answered
+      // scan, whatever this one found), else this request's own outcome stands.
+      if (!(error instanceof KeyTaken || error instanceof ApiError))
+        throw error;
+      const kept = await this.read(() => idempotency.kept(retry));
+      if (kept !== null) return { ...kept, outcome: 'replayed' };
+      if (error instanceof KeyTaken) throw inUse();
       throw error;
     }
   }

@@ -316,20 +316,17 @@ function renderScan(type: string): string {
     throw new Error('a refusal reads otherwise');
   }
   const request = { apiKeyId: 1, key: 'k', fingerprint: 'f' };
-  const [claim, found, takeOver] = sent(keys.claim(request), [
-    [],
-    [
-      {
-        request_hash: 'f',
-        claim_token: 't',
-        claimed_at: 1,
-        created_at: 1,
-        status: null,
-        now: 1760000000,
-      },
-    ],
-  ]);
+  // The hold sends nothing where writes take turns (SQLite).
+  const [hold] = sent(keys.hold(request), [[{ free: true }]]);
   const sections: [string, Statement | undefined][] = [
+    ...(hold
+      ? [
+          ['Idempotency-Key: hold the key (with BEGIN)', hold] as [
+            string,
+            Statement,
+          ],
+        ]
+      : []),
     ['the ticket, by id', byId],
     ['the ticket, by barcode', byBarcode],
     ['its scans', history],
@@ -345,19 +342,15 @@ function renderScan(type: string): string {
         : 'the check-in that decides a refusal, as the answer shows it',
       deciding,
     ],
-    ['Idempotency-Key: claim', claim],
-    ['Idempotency-Key: the first request, when the key was claimed', found],
-    ['Idempotency-Key: take over an expired or abandoned claim', takeOver],
     [
       'Idempotency-Key: keep the answer, in the scan’s transaction',
-      sent(
-        keys.store(request, 't', { status: 201, headers: {}, body: '' }),
-        [],
-      )[0],
+      sent(keys.keep(request, { status: 201, headers: {}, body: '' }), [
+        [{ claim_token: 't' }],
+      ])[0],
     ],
     [
-      'Idempotency-Key: give the key back',
-      sent(keys.release(request, 't'), [])[0],
+      'Idempotency-Key: the kept answer, after a scan that kept none',
+      sent(keys.kept(request), [[]])[0],
     ],
   ];
   for (const [title, statement] of sections) {

@@ -22,8 +22,8 @@ export interface SqlDialect {
   /**
    * Whether a write transaction runs whole while no other runs, on any process (SQLite: the write
    * lock from BEGIN IMMEDIATE, the work run synchronously; write-transaction.ts): no request can
-   * see another's transaction half done, so work that PostgreSQL must commit first for others to
-   * see (an Idempotency-Key's claim) may share the request's transaction.
+   * see another's transaction half done, so what PostgreSQL must announce to the transactions
+   * running beside it (an Idempotency-Key's hold) needs nothing sent.
    */
   readonly writesInTurn: boolean;
   /**

@@ -136,7 +136,9 @@ describe('writeTransactions on SQLite: group commit', () => {
       const reason = (result as PromiseRejectedResult)
         .reason as QueryFailedError;
       expect(reason).toBeInstanceOf(QueryFailedError);
-      expect((reason.driverError as { code: string }).code).toBe('SQLITE_BUSY');
+      expect((reason.driverError as unknown as { code: string }).code).toBe(
+        'SQLITE_BUSY',
+      );
     }
     expect(committed()).toEqual([]);
   });

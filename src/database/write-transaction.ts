@@ -1,5 +1,5 @@
 import type { Transaction } from 'better-sqlite3';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { type DataSource, QueryFailedError } from 'typeorm';
 import {
   type Row,
@@ -62,7 +62,7 @@ export function writeTransactions(dataSource: DataSource): RunWrite {
  * Runs `work()` with each statement committed on its own (no BEGIN or COMMIT: on PostgreSQL one
  * round trip a statement, against three for a transaction of one statement). For work written so
  * that another writer between two of its statements is harmless, each statement deciding from
- * what it finds (an Idempotency-Key's claim, its release). Never retried.
+ * what it finds (the read of an Idempotency-Key's kept answer). Never retried.
  */
 export function statementWrites(dataSource: DataSource): RunWrite {
   if (dataSource.options.type !== 'postgres') {
@@ -203,7 +203,8 @@ function postgresPool(dataSource: DataSource): () => Pool {
 
 /**
  * Runs one statement on a connection of the pool, as a named prepared statement, as the readers
- * send theirs (row-reader.ts): parsed once per connection.
+ * send theirs (row-reader.ts): parsed once per connection. One without parameters goes as a
+ * simple query, which may hold several statements (`BEGIN; …`): its rows are the last one's.
  */
 function postgresStatements(
   dataSource: DataSource,
@@ -214,8 +215,11 @@ function postgresStatements(
       dataSource.logger.logQuery(sql, params);
       try {
         const name = params.length > 0 ? nameOf(sql) : undefined;
-        return (await client.query<Row>({ name, text: sql, values: params }))
-          .rows;
+        const result: QueryResult<Row> | QueryResult<Row>[] =
+          await client.query<Row>({ name, text: sql, values: params });
+        return Array.isArray(result)
+          ? result[result.length - 1].rows
+          : result.rows;
       } catch (error) {
         throw new QueryFailedError(sql, params, error as Error);
       }
@@ -232,8 +236,9 @@ function postgresWrites(dataSource: DataSource): RunWrite {
       const client = await pool().connect();
       let broken: Error | undefined;
       try {
-        await control(client, 'BEGIN');
-        const result = await driveAsync(work(), run(client));
+        const result = await driveAsync(work(), run(client), (opening) =>
+          control(client, opening ? `BEGIN; ${opening.sql}` : 'BEGIN'),
+        );
         await control(client, 'COMMIT');
         return result;
       } catch (error) {
@@ -255,11 +260,22 @@ function drive<T>(work: WriteWork<T>, run: (statement: Statement) => Row[]): T {
   return step.value;
 }
 
+/**
+ * Drives `work` on PostgreSQL. With `begin`, the transaction is opened first: with the work's
+ * first statement when that has no parameters (a simple query may carry several statements: one
+ * round trip for both), else on its own.
+ */
 async function driveAsync<T>(
   work: WriteWork<T>,
   run: (statement: Statement) => Promise<Row[]>,
+  begin?: (opening: Statement | undefined) => Promise<Row[]>,
 ): Promise<T> {
   let step = work.next();
+  if (begin !== undefined) {
+    if (!step.done && step.value.params.length === 0) {
+      step = work.next(await begin(step.value));
+    } else await begin(undefined);
+  }
   while (!step.done) step = work.next(await run(step.value));
   return step.value;
 }

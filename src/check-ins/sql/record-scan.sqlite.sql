@@ -49,42 +49,25 @@ SELECT ci.id AS id,
 FROM check_ins ci
 WHERE ci.box_office_id = +? AND ci.id = +?;
 
--- Idempotency-Key: claim
-INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash, claim_token,
-              claimed_at, created_at)
+-- Idempotency-Key: keep the answer, in the scan’s transaction
+INSERT INTO idempotency_keys AS k (api_key_id, idempotency_key, request_hash,
+              claim_token, claimed_at, created_at, status, response_headers, response_body)
             VALUES (+?, +?,
-              +?, +?, unixepoch(), unixepoch())
-            ON CONFLICT (api_key_id, idempotency_key) DO NOTHING
+              +?, +?, unixepoch(), unixepoch(),
+              +?, +?,
+              +?)
+            ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
+              SET request_hash = excluded.request_hash, claim_token = excluded.claim_token,
+                  claimed_at = excluded.claimed_at, created_at = excluded.created_at,
+                  status = excluded.status, response_headers = excluded.response_headers,
+                  response_body = excluded.response_body
+              WHERE k.created_at <= unixepoch() - +?
+                 OR (k.status IS NULL AND k.claimed_at <= unixepoch() - +?)
             RETURNING claim_token;
 
--- Idempotency-Key: the first request, when the key was claimed
-SELECT request_hash, claim_token, claimed_at, created_at, status, response_headers,
+-- Idempotency-Key: the kept answer, after a scan that kept none
+SELECT request_hash, claimed_at, created_at, status, response_headers,
               response_body, unixepoch() AS now
             FROM idempotency_keys
             WHERE api_key_id = +?
               AND idempotency_key = +?;
-
--- Idempotency-Key: take over an expired or abandoned claim
-UPDATE idempotency_keys
-            SET request_hash = +?, claim_token = +?,
-                claimed_at = unixepoch(), created_at = +?,
-                status = NULL, response_headers = NULL, response_body = NULL
-            WHERE api_key_id = +?
-              AND idempotency_key = +?
-              AND claim_token = +?
-            RETURNING claim_token;
-
--- Idempotency-Key: keep the answer, in the scan’s transaction
-UPDATE idempotency_keys
-            SET status = +?,
-                response_headers = +?,
-                response_body = +?
-            WHERE api_key_id = +?
-              AND idempotency_key = +? AND claim_token = +?
-            RETURNING claim_token;
-
--- Idempotency-Key: give the key back
-DELETE FROM idempotency_keys
-            WHERE api_key_id = +?
-              AND idempotency_key = +? AND claim_token = +?
-              AND status IS NULL;

@@ -1,4 +1,4 @@
-import { hash, randomUUID } from 'node:crypto';
+import { createHash, hash, randomUUID } from 'node:crypto';
 import { HttpStatus } from '@nestjs/common';
 import type { Row } from '../../database/row-reader';
 import { type SqlDialect, SqlParams } from '../../database/sql-dialect';
@@ -14,21 +14,33 @@ import { ErrorCode } from '../errors/error-codes';
  * nothing. The key with another request is refused (422), and so is a retry while the first still
  * runs (409).
  *
- * The steps are WriteWork. The claim is committed before the request's work, so that a retry
- * meanwhile sees it (and gets 409); each of its statements may commit on its own
- * (statementWrites), since each decides from what it finds and a takeover rechecks the claim it
- * replaces. The answer is stored in the request's own write transaction, so that it is kept
- * exactly when what the request wrote is. Where writes take turns whole (SQLite:
- * SqlDialect.writesInTurn) no retry can come between the steps, and all three may share the
- * request's transaction.
+ * Everything happens in the request's own write transaction, so that the answer is kept exactly
+ * when what the request wrote is, and a request that fails keeps nothing:
+ *
+ * 1. `hold`, its first statement: on PostgreSQL a transaction-scoped advisory lock on the key,
+ *    taken without waiting. Another request holding it is still running: 409 at once. It is let
+ *    go when the transaction ends, however it ends (an instance that stops mid-request included).
+ *    Where writes take turns whole (SQLite: SqlDialect.writesInTurn) no request can be mid-way,
+ *    and nothing is sent.
+ * 2. The request's work.
+ * 3. `keep`: the answer's row, inserted. A row already there for the key, answered within 24 hours
+ *    (or claimed by a request of an earlier release, which kept a row from its start), makes it
+ *    throw KeyTaken: the transaction rolls back, writing nothing.
+ *
+ * A request that ends in KeyTaken, or in an error of its own (its work found a 404, say), then
+ * reads the key's row, `kept`, outside the transaction: the first answer is replayed, or 422 or
+ * 409 decided from it; with no row, the request's own outcome stands. So the common request,
+ * whose key is new, sends one statement for its key (two on PostgreSQL, the first riding with
+ * BEGIN) and no extra commit.
  */
 
 /** How long an answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_S = 24 * 60 * 60;
 
 /**
- * How long a claim whose request never finished (its instance stopped) blocks its key: a request
- * takes at most the statement timeouts of its few statements, far less.
+ * How long a claim row left by a request of an earlier release (which claimed its key in a
+ * statement of its own, before its work) blocks the key when its request never finished: a
+ * request takes at most the statement timeouts of its few statements, far less.
  */
 const IDEMPOTENCY_LEASE_S = 60;
 
@@ -49,8 +61,15 @@ export interface StoredResponse {
   body: string;
 }
 
-/** This request runs (and stores its answer under `token`), or the first one's answer is sent. */
-export type Claim = { token: string } | { replay: StoredResponse };
+/**
+ * Thrown by `keep` when the key already has a row: the request's transaction rolls back, and
+ * `kept` says what to answer.
+ */
+export class KeyTaken extends Error {
+  constructor() {
+    super('The Idempotency-Key has an answer kept already');
+  }
+}
 
 /**
  * The Idempotency-Key a request came with (the header as received), or null without one. Checked
@@ -87,112 +106,96 @@ export class IdempotencyKeys {
   constructor(private readonly dialect: SqlDialect) {}
 
   /**
-   * Claims the key for this request, or finds the first request's answer. Throws 422 when the key
-   * came with another request, 409 while the first one runs. A key past 24 hours is new again;
-   * a claim left past the lease by a request that never finished is taken over.
+   * The first statement of the request's transaction: holds the key until the transaction ends,
+   * or throws 409 while another request holds it (PostgreSQL; where writes take turns whole, no
+   * other request can, and nothing is sent).
+   *
+   * The lock is taken by a number derived from the API key and the key (lockNumberOf), written
+   * into the statement as a literal: a statement without parameters rides with the
+   * transaction's BEGIN, in one round trip (write-transaction.ts).
    */
-  *claim(request: IdempotentRequest): WriteWork<Claim> {
-    // 122 random bits, from the pool randomUUID keeps (no system call per request).
-    const token = randomUUID().replaceAll('-', '');
-    const now = this.dialect.now;
-    const insert = new SqlParams(this.dialect);
-    const claimed = yield {
-      sql: `INSERT INTO idempotency_keys (api_key_id, idempotency_key, request_hash, claim_token,
-              claimed_at, created_at)
-            VALUES (${insert.add(request.apiKeyId)}, ${insert.add(request.key)},
-              ${insert.add(request.fingerprint)}, ${insert.add(token)}, ${now}, ${now})
-            ON CONFLICT (api_key_id, idempotency_key) DO NOTHING
-            RETURNING claim_token`,
-      params: insert.values,
-    };
-    if (claimed.length === 1) return { token };
-
-    const select = new SqlParams(this.dialect);
+  *hold(request: IdempotentRequest): WriteWork<void> {
+    if (this.dialect.writesInTurn) return;
     const [row] = yield {
-      sql: `SELECT request_hash, claim_token, claimed_at, created_at, status, response_headers,
-              response_body, ${now} AS now
-            FROM idempotency_keys
-            WHERE api_key_id = ${select.add(request.apiKeyId)}
-              AND idempotency_key = ${select.add(request.key)}`,
-      params: select.values,
+      sql: `SELECT pg_try_advisory_xact_lock(${lockNumberOf(request)}) AS free`,
+      params: [],
     };
-    // Released by its request between the two statements (PostgreSQL): that request failed.
-    if (row === undefined) throw inUse();
-    const clock = Number(row.now);
-    if (Number(row.created_at) <= clock - IDEMPOTENCY_TTL_S) {
-      return yield* this.takeOver(request, row, token, clock);
-    }
-    if (row.request_hash !== request.fingerprint) throw reused();
-    if (row.status !== null) return { replay: storedResponse(row) };
-    if (Number(row.claimed_at) <= clock - IDEMPOTENCY_LEASE_S) {
-      return yield* this.takeOver(request, row, token, Number(row.created_at));
-    }
-    throw inUse();
+    if (row.free !== true) throw inUse();
   }
 
   /**
-   * Keeps the answer, in the write transaction of the request that holds the claim. A request
-   * that no longer holds it (it ran past the lease and a retry took the key over, which now runs
-   * the request itself) throws 409, so that its transaction rolls back and the request is done
-   * once, by the retry.
+   * Keeps the answer, in the request's transaction, or throws KeyTaken when the key has a row
+   * another request kept: answered within 24 hours, or claimed by a request of an earlier
+   * release within its lease. A row past either is taken over.
    */
-  *store(
-    request: IdempotentRequest,
-    token: string,
-    response: StoredResponse,
-  ): WriteWork<void> {
+  *keep(request: IdempotentRequest, response: StoredResponse): WriteWork<void> {
+    const now = this.dialect.now;
     const p = new SqlParams(this.dialect);
     const kept = yield {
-      sql: `UPDATE idempotency_keys
-            SET status = ${p.add(response.status)},
-                response_headers = ${p.add(JSON.stringify(response.headers))},
-                response_body = ${p.add(response.body)}
-            WHERE api_key_id = ${p.add(request.apiKeyId)}
-              AND idempotency_key = ${p.add(request.key)} AND claim_token = ${p.add(token)}
+      sql: `INSERT INTO idempotency_keys AS k (api_key_id, idempotency_key, request_hash,
+              claim_token, claimed_at, created_at, status, response_headers, response_body)
+            VALUES (${p.add(request.apiKeyId)}, ${p.add(request.key)},
+              ${p.add(request.fingerprint)}, ${p.add(claimToken())}, ${now}, ${now},
+              ${p.add(response.status)}, ${p.add(JSON.stringify(response.headers))},
+              ${p.add(response.body)})
+            ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
+              SET request_hash = excluded.request_hash, claim_token = excluded.claim_token,
+                  claimed_at = excluded.claimed_at, created_at = excluded.created_at,
+                  status = excluded.status, response_headers = excluded.response_headers,
+                  response_body = excluded.response_body
+              WHERE k.created_at <= ${now} - ${p.add(IDEMPOTENCY_TTL_S)}
+                 OR (k.status IS NULL AND k.claimed_at <= ${now} - ${p.add(IDEMPOTENCY_LEASE_S)})
             RETURNING claim_token`,
       params: p.values,
     };
-    if (kept.length !== 1) throw inUse();
+    if (kept.length !== 1) throw new KeyTaken();
   }
 
   /**
-   * Gives the key back when the request ends without an answer worth keeping (bad input the
-   * work found, a failure): a retry then runs again.
+   * After a request with this key ended without keeping an answer (KeyTaken, or an error of its
+   * own): the first request's answer to replay; 422 when the key came with another request, 409
+   * while a request of an earlier release still runs with it; null when the key has no live row
+   * (the request's own outcome stands).
    */
-  *release(request: IdempotentRequest, token: string): WriteWork<void> {
+  *kept(request: IdempotentRequest): WriteWork<StoredResponse | null> {
+    const now = this.dialect.now;
     const p = new SqlParams(this.dialect);
-    yield {
-      sql: `DELETE FROM idempotency_keys
+    const [row] = yield {
+      sql: `SELECT request_hash, claimed_at, created_at, status, response_headers,
+              response_body, ${now} AS now
+            FROM idempotency_keys
             WHERE api_key_id = ${p.add(request.apiKeyId)}
-              AND idempotency_key = ${p.add(request.key)} AND claim_token = ${p.add(token)}
-              AND status IS NULL`,
+              AND idempotency_key = ${p.add(request.key)}`,
       params: p.values,
     };
-  }
-
-  /** Claims a row found expired or abandoned, unless another request claimed it meanwhile. */
-  private *takeOver(
-    request: IdempotentRequest,
-    row: Row,
-    token: string,
-    createdAt: number,
-  ): WriteWork<Claim> {
-    const p = new SqlParams(this.dialect);
-    const taken = yield {
-      sql: `UPDATE idempotency_keys
-            SET request_hash = ${p.add(request.fingerprint)}, claim_token = ${p.add(token)},
-                claimed_at = ${this.dialect.now}, created_at = ${p.add(createdAt)},
-                status = NULL, response_headers = NULL, response_body = NULL
-            WHERE api_key_id = ${p.add(request.apiKeyId)}
-              AND idempotency_key = ${p.add(request.key)}
-              AND claim_token = ${p.add(row.claim_token)}
-            RETURNING claim_token`,
-      params: p.values,
-    };
-    if (taken.length === 1) return { token };
+    if (row === undefined) return null;
+    const clock = Number(row.now);
+    if (Number(row.created_at) <= clock - IDEMPOTENCY_TTL_S) return null;
+    if (row.request_hash !== request.fingerprint) throw reused();
+    if (row.status !== null) return storedResponse(row);
+    if (Number(row.claimed_at) <= clock - IDEMPOTENCY_LEASE_S) return null;
     throw inUse();
   }
 }
+
+/**
+ * The advisory lock's number for a key: the first 64 bits of SHA-256 over the API key's id and
+ * the key, as a signed integer. Two keys that share it (one pair in 2^64) only make each other
+ * get a 409 while both run. One 64-bit key is a lock space of its own: the sync horizon's
+ * announcements, two 32-bit keys (sync-horizon.ts), never meet it.
+ */
+export function lockNumberOf(request: IdempotentRequest): bigint {
+  const digest = createHash('sha256')
+    .update(`${request.apiKeyId}\u0000${request.key}`)
+    .digest();
+  return digest.readBigInt64BE(0);
+}
+
+/**
+ * The row's claim token, which requests of earlier releases matched their claim by (122 random
+ * bits, from the pool randomUUID keeps: no system call per request).
+ */
+const claimToken = (): string => randomUUID().replaceAll('-', '');
 
 function storedResponse(row: Row): StoredResponse {
   return {
@@ -205,7 +208,8 @@ function storedResponse(row: Row): StoredResponse {
   };
 }
 
-function inUse(): ApiError {
+/** 409: another request with the key still runs. */
+export function inUse(): ApiError {
   return new ApiError(
     HttpStatus.CONFLICT,
     ErrorCode.IDEMPOTENCY_KEY_IN_USE,

@@ -17,8 +17,8 @@ const BATCH = 500;
 const PERIOD_MS = 10 * 60 * 1000;
 
 /**
- * Removes the kept answers of Idempotency-Keys older than 24 hours (a claim treats such a row as
- * absent already: this only keeps the table small), a batch per statement, oldest first by the
+ * Removes the kept answers of Idempotency-Keys older than 24 hours (a request with the key takes
+ * such a row over already: this only keeps the table small), a batch per statement, oldest first by the
  * `created_at` index. Returns how many were removed.
  */
 export async function deleteExpiredIdempotencyKeys(
