@@ -11,7 +11,7 @@ import {
 import type { BenchOptions } from './options';
 import { AB_REPS, abTwin, type Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
-import { summarise, type CellResult } from './report';
+import { median, summarise, type CellResult } from './report';
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
 import {
   METRICS_TOKEN,
@@ -198,7 +198,10 @@ async function runAb(
 /**
  * A cell that writes (the door rush, or reads with the rush beside them): the same runs, each
  * from the same database, asked after it whether any ticket got in twice, then cleared of what it
- * wrote (door-rush.ts).
+ * wrote (door-rush.ts). Reads with the rush beside them run in turns with the same reads alone, on
+ * the same server (alone first, then beside, then beside first, …): the ratio of the two is the
+ * cell's point, and runs minutes apart on this VM can differ by more than the rush costs
+ * (bench/notes/2026-12-01-door-rush-paced-evenly.md).
  */
 async function runWrites(
   cell: Cell,
@@ -220,7 +223,8 @@ async function runWrites(
     ]);
     await door.reset();
     const runs: RunMetrics[] = [];
-    for (let rep = 0; rep < run.options.reps; rep++) {
+    const alone: RunMetrics[] = [];
+    const withRush = async () => {
       const [metrics] = await Promise.all([
         timedRun(load),
         rush(run.options.duration),
@@ -228,8 +232,25 @@ async function runWrites(
       metrics.doubleEntries = await door.doubleEntries();
       await door.reset();
       runs.push(metrics);
+    };
+    const readsAlone = async () => void alone.push(await timedRun(load));
+    for (let rep = 0; rep < run.options.reps; rep++) {
+      if (!beside) await withRush();
+      else {
+        for (const side of rep % 2 === 0
+          ? [readsAlone, withRush]
+          : [withRush, readsAlone])
+          await side();
+      }
     }
-    return summarise(cell.scenario, cell.server, cell.connections, runs);
+    const result = summarise(
+      cell.scenario,
+      cell.server,
+      cell.connections,
+      runs,
+    );
+    if (beside) result.median.aloneRps = median(alone.map((r) => r.rps));
+    return result;
   } finally {
     await door.close();
   }

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { type LoadResult, paced } from './paced';
 import {
   ServerProcess,
   cpuBetween,
@@ -54,7 +55,7 @@ export interface LoadOptions {
   pathHeaders?: ReadonlyMap<string, Record<string, string>>;
   /** A write scenario: POST these, one a request, to `paths[0]` (see Scenario.scans). */
   scans?: readonly WriteRequest[];
-  /** Requests per second over all connections (autocannon's overallRate); none: flat out. */
+  /** Scans per second over all connections, evenly paced (paced.ts); none: flat out. */
   rate?: number;
   database?: DatabaseProbe;
 }
@@ -86,10 +87,27 @@ export async function revalidationHeaders(
   return tags;
 }
 
-/** Sends the load for `duration` seconds; resolves to autocannon's result. */
-export function fire(options: LoadOptions, duration: number) {
+/**
+ * Sends the load for `duration` seconds; resolves to autocannon's result, or, for scans at a
+ * rate, to that of the even pacing (paced.ts).
+ */
+export function fire(
+  options: LoadOptions,
+  duration: number,
+): Promise<LoadResult> {
   let next = 0;
   const { paths, scans } = options;
+  if (scans && options.rate) {
+    return paced({
+      port: options.server.port,
+      path: paths[0],
+      headers: options.headers,
+      scans,
+      rate: options.rate,
+      connections: options.connections,
+      duration,
+    });
+  }
   const get: autocannon.Request = {
     method: 'GET',
     setupRequest: (request) => {
@@ -124,7 +142,6 @@ export function fire(options: LoadOptions, duration: number) {
     // Slow peers must be measured, not timed out: a deep offset page can take seconds.
     timeout: Math.max(30, duration * 3),
     headers: options.headers,
-    ...(options.rate ? { overallRate: options.rate } : {}),
     requests: [scans ? post(scans) : get],
   });
 }

@@ -121,7 +121,10 @@ function estimateSeconds(options: BenchOptions, cells: Cell[]): number {
         ? // Each pair a fresh process a side, warmed up (cells.ts, runAb).
           Math.max(options.reps, AB_REPS) *
           (SERVER_START_S + options.warmup + run)
-        : options.warmup + RUN_OVERHEAD_S + options.reps * run),
+        : options.warmup +
+          RUN_OVERHEAD_S +
+          // Reads beside the rush run in turns with the same reads alone (cells.ts, runWrites).
+          (cell.scenario === 'walkscans' ? 2 : 1) * options.reps * run),
     0,
   );
 }

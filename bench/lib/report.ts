@@ -25,6 +25,8 @@ export interface CellResult {
     runs?: number;
     /** A write scenario: tickets let in twice, all runs (must be 0). */
     doubleEntries?: number;
+    /** Reads with the rush beside them: the same reads alone, run in turns with these (req/s). */
+    aloneRps?: number;
   };
 }
 
@@ -358,10 +360,11 @@ export function targets(
     '≤ 50 ms',
     (v) => v <= 50,
   );
+  const besideRush = ours('walkscans');
   add(
     'walk while the door rush runs ÷ walk alone',
-    'req/s ratio @10, walkscans ÷ walk',
-    ratio(ours('walkscans')?.rps, ours('walk')?.rps),
+    'req/s ratio @10, walkscans ÷ the walk alone in turns with it',
+    ratio(besideRush?.rps, besideRush?.aloneRps ?? ours('walk')?.rps),
     '≥ 0.8×',
     (v) => v >= 0.8,
   );
