@@ -89,10 +89,17 @@ export function serversNeeded(
 const RUN_OVERHEAD_S = 0.8; // waiting for the server to go idle, connection set-up
 
 /**
- * Pairs of the metrics A/B, a timed run of each side (cells.ts, runAb): at least this many, an even
- * number so that each side goes first as often.
+ * Pairs of the metrics A/B that time each side alone, in turns (cells.ts, runAb): at least this
+ * many, an even number so that each side goes first as often.
  */
 export const AB_REPS = 6;
+
+/**
+ * Pairs of the metrics A/B in all, each ending with a run of both sides at once, whose median
+ * the target reads: two identical processes differed by up to 10% a pair on this VM
+ * (bench/notes/2026-12-01-metrics-ab-at-once.md), so it takes this many to read 3%.
+ */
+export const AB_PAIRS = 16;
 
 /** The other side of a cell's metrics A/B (`ours` ↔ `metrics`), if the run has it. */
 export function abTwin(cell: Cell, cells: readonly Cell[]): Cell | undefined {
@@ -118,9 +125,11 @@ function estimateSeconds(options: BenchOptions, cells: Cell[]): number {
     (sum, cell) =>
       sum +
       (abTwin(cell, cells)
-        ? // Each pair a fresh process a side, warmed up (cells.ts, runAb).
-          Math.max(options.reps, AB_REPS) *
-          (SERVER_START_S + options.warmup + run)
+        ? // Each pair a fresh process a side, warmed up; the first pairs a run each alone; every
+          // pair one run of both at once (cells.ts, runAb): half of it counted on each side.
+          Math.max(options.reps, AB_REPS) * run +
+          Math.max(options.reps, AB_PAIRS) *
+            (SERVER_START_S + options.warmup + 0.5 * run)
         : options.warmup +
           RUN_OVERHEAD_S +
           // Reads beside the rush run in turns with the same reads alone (cells.ts, runWrites).

@@ -18,6 +18,14 @@ import {
 /** How long a scrape waits for a value read from the database (readGauge) before leaving it out. */
 export const SCRAPE_READ_TIMEOUT_MS = 1_000;
 
+/**
+ * How often the event loop's delay is sampled for the `nodejs_eventloop_lag_*` gauges: ten times
+ * a second gives a scrape every 15 s 150 samples for its percentiles. prom-client's 10 ms woke an
+ * idle process a hundred times a second, about 0.5% of a core on the benchmark's VM whatever the
+ * load (bench/notes/2026-12-01-metrics-ab-at-once.md).
+ */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 const MISNAMED_DEFAULT_METRICS = [
   'nodejs_active_handles_total',
   'nodejs_active_requests_total',
@@ -52,8 +60,12 @@ export class Metrics {
     if (!this.enabled) return;
     // Memory, CPU, event-loop lag, GC pauses, handles: prom-client's standard set, less three
     // gauges named like counters, which `promtool check metrics` refuses (their sums by type,
-    // `nodejs_active_handles` and the like, say the same).
-    collectDefaultMetrics({ register: this.registry });
+    // `nodejs_active_handles` and the like, say the same). The event loop's delay is sampled every
+    // EVENT_LOOP_SAMPLE_MS rather than prom-client's 10 ms.
+    collectDefaultMetrics({
+      register: this.registry,
+      eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+    });
     for (const name of MISNAMED_DEFAULT_METRICS) {
       this.registry.removeSingleMetric(name);
     }
