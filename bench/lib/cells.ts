@@ -9,7 +9,7 @@ import {
   type RunMetrics,
 } from './load';
 import type { BenchOptions } from './options';
-import { AB_PAIRS, AB_REPS, abTwin, type Cell } from './plan';
+import { AB_REPS, abPairs, abTwin, type Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { median, summarise, type CellResult } from './report';
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
@@ -26,7 +26,7 @@ import {
 export interface CellRun extends Launch {
   servers: Servers;
   scenarios: readonly Scenario[];
-  options: Pick<BenchOptions, 'duration' | 'warmup' | 'reps'>;
+  options: Pick<BenchOptions, 'duration' | 'warmup' | 'reps' | 'smoke'>;
   /** PostgreSQL's processes, whose CPU and pending queries count too. */
   database?: DatabaseProbe;
   /** The benchmark database, which a write scenario checks and resets after each run. */
@@ -158,7 +158,7 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
  * a request is measured over the same seconds, so whatever the VM's speed does then, it does to
  * both (this VM's speed moved by more than the 3% the target allows between runs seconds apart:
  * bench/notes/2026-12-01-metrics-ab-at-once.md). The target compares those: the off side's CPU a
- * request ÷ the metrics side's, the median of AB_PAIRS pairs (`sharedRatio`). The runs in turns,
+ * request ÷ the metrics side's, the median of the pairs (`sharedRatio`, abPairs). The runs in turns,
  * in the first AB_REPS pairs, stay the cells' figures, each side with the core to itself.
  */
 async function runAb(
@@ -176,7 +176,8 @@ async function runAb(
   /** Each pair's off CPU a request ÷ on CPU a request, both run at once. */
   const shared: number[] = [];
   const turns = Math.max(run.options.reps, AB_REPS);
-  for (let pair = 1; pair <= Math.max(turns, AB_PAIRS); pair++) {
+  const pairs = abPairs(run.options);
+  for (let pair = 1; pair <= pairs; pair++) {
     const servers = [await fresh(off, pair), await fresh(on, pair)];
     try {
       const offLoad = await readLoad(off, run, servers[0]);

@@ -99,7 +99,12 @@ export const AB_REPS = 6;
  * the target reads: two identical processes differed by up to 10% a pair on this VM
  * (bench/notes/2026-12-01-metrics-ab-at-once.md), so it takes this many to read 3%.
  */
-export const AB_PAIRS = 16;
+const AB_PAIRS = 16;
+
+/** Pairs of the metrics A/B a run makes: AB_PAIRS, or AB_REPS in the smoke (not gated on it). */
+export function abPairs(options: Pick<BenchOptions, 'reps' | 'smoke'>): number {
+  return Math.max(options.reps, options.smoke ? AB_REPS : AB_PAIRS);
+}
 
 /** The other side of a cell's metrics A/B (`ours` ↔ `metrics`), if the run has it. */
 export function abTwin(cell: Cell, cells: readonly Cell[]): Cell | undefined {
@@ -128,8 +133,7 @@ function estimateSeconds(options: BenchOptions, cells: Cell[]): number {
         ? // Each pair a fresh process a side, warmed up; the first pairs a run each alone; every
           // pair one run of both at once (cells.ts, runAb): half of it counted on each side.
           Math.max(options.reps, AB_REPS) * run +
-          Math.max(options.reps, AB_PAIRS) *
-            (SERVER_START_S + options.warmup + 0.5 * run)
+          abPairs(options) * (SERVER_START_S + options.warmup + 0.5 * run)
         : options.warmup +
           RUN_OVERHEAD_S +
           // Reads beside the rush run in turns with the same reads alone (cells.ts, runWrites).
