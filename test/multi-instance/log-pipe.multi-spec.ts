@@ -82,20 +82,18 @@ describe('SIGTERM whatever became of stdout', () => {
     server = await start({ stdout: 'unread' });
     const requests = 3_000;
     // Four keep-alive clients, as fast as the server answers.
-    const statuses: number[] = [];
-    const slowest = { ms: 0 };
+    const outcomes: string[] = [];
     await Promise.all(
       Array.from({ length: 4 }, async () => {
-        while (statuses.length < requests) {
+        while (outcomes.length < requests) {
           const s = await sample(`${server.url}/v1/ping`, {});
-          statuses.push(s.status ?? 0);
-          slowest.ms = Math.max(slowest.ms, s.ms);
+          outcomes.push(s.error ?? String(s.status));
         }
       }),
     );
-    expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    // Never held up by its log output (a request waiting on the pipe would wait for good).
-    expect(slowest.ms).toBeLessThan(2_000);
+    // Never held up by its log output: a request waiting on the pipe would wait for good, and
+    // `sample` records it as a time-out after 5 s instead of a status.
+    expect(outcomes.filter((outcome) => outcome !== '200')).toEqual([]);
     await stopWithin(GRACE_MS + CLOSE_MS);
 
     // The pipe was full: what it holds now is less than a line per request.
