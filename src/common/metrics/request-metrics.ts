@@ -64,9 +64,12 @@ export function requestMetrics(metrics: Metrics, app: ExpressLike) {
     return found;
   };
 
+  // `on`, not `once`: a response closes once, and `once` wraps each listener in another. (One
+  // listener for all responses, with the start kept on the response, counted more instructions a
+  // request: bench/notes/2026-12-06-metrics-cost-in-instructions.md.)
   return (req: Request, res: Response, next: NextFunction) => {
     const start = performance.now();
-    res.once('close', () => {
+    res.on('close', () => {
       child(routeLabel(req), req.method, res.statusCode).observe(
         (performance.now() - start) / 1000,
       );
