@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -295,6 +296,49 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
         reason: 'auth_failures',
       }),
     ).toBe(0);
+  });
+
+  it('times a request whose client went away before its answer, once', async () => {
+    const scans = (all: Sample[]) =>
+      all
+        .filter(
+          (s) =>
+            s.name === 'boxoffice_http_request_duration_seconds_count' &&
+            s.labels.route === '/v1/check_ins' &&
+            s.labels.method === 'POST',
+        )
+        .reduce((sum, s) => sum + s.value, 0);
+    const before = scans(samples(await scrape(t)));
+    if (t.server.address() === null) {
+      await new Promise<void>((listening) =>
+        t.server.listen(0, '127.0.0.1', listening),
+      );
+    }
+    const { port } = t.server.address() as AddressInfo;
+    // A scan whose body never arrives in full: the request is held until its connection goes.
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((connected) => socket.once('connect', connected));
+    socket.write(
+      [
+        'POST /v1/check_ins HTTP/1.1',
+        'Host: 127.0.0.1',
+        `Authorization: ${basicAuth(DOOR_KEY)}`,
+        'Content-Type: application/json',
+        'Content-Length: 64',
+        '',
+        '{"barcode":',
+      ].join('\r\n'),
+    );
+    await new Promise((held) => setTimeout(held, 100));
+    expect(scans(samples(await scrape(t)))).toBe(before);
+    socket.destroy();
+
+    let after = before;
+    for (let i = 0; i < 50 && after === before; i++) {
+      await new Promise((later) => setTimeout(later, 20));
+      after = scans(samples(await scrape(t)));
+    }
+    expect(after - before).toBe(1);
   });
 
   it(`times every statement, labelled ${DATABASE}`, async () => {
