@@ -73,7 +73,11 @@ export function configureHttpServer(
   );
   server.on('drop', warnOfDroppedConnections(limits.maxConnections, logger));
   server.on('request', limitUnreadBody);
-  server.on('request', limitPipelining(limits.maxPipelined));
+  // Before Express (the server's first `request` listener): a request's arrival is when this sees it.
+  server.prependListener(
+    'request',
+    trackResponses(limits.maxPipelined, responseDoneListeners(server)),
+  );
   // Node answers an `Expect` it does not know (anything but 100-continue) with a bare 417 unless
   // told otherwise; the API expects nothing of a client, so such a request is served as usual.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
@@ -109,16 +113,57 @@ function limitUnreadBody(req: IncomingMessage, res: ServerResponse): void {
   );
 }
 
-/** Requests in flight per connection, counted up when one arrives and down when it is done. */
-function limitPipelining(maxPipelined: number) {
+/**
+ * Told of each response of a server once it is done (sent, or its connection closed first), with
+ * the time its request arrived (`performance.now()`): see onResponseDone.
+ */
+export type ResponseDoneListener = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  arrivedAt: number,
+) => void;
+
+const doneListeners = new WeakMap<Server, ResponseDoneListener[]>();
+
+function responseDoneListeners(server: Server): ResponseDoneListener[] {
+  let listeners = doneListeners.get(server);
+  if (listeners === undefined) doneListeners.set(server, (listeners = []));
+  return listeners;
+}
+
+/**
+ * Calls `listener` once for each response of `server` that is done, from the `close` listener the
+ * server already puts on every response (trackResponses), with the time its request arrived,
+ * before Express saw it. A step that must time every response uses this rather than a `close`
+ * listener of its own: each listener added to every response costs a request its share of V8's
+ * collections (bench/notes/2026-12-06-metrics-close-listener-and-major-gcs.md).
+ */
+export function onResponseDone(
+  server: Server,
+  listener: ResponseDoneListener,
+): void {
+  responseDoneListeners(server).push(listener);
+}
+
+/**
+ * Requests in flight per connection, counted up when one arrives and down when its response is
+ * done, which then goes to the `done` listeners (onResponseDone; the clock is read only while
+ * there are some).
+ */
+function trackResponses(
+  maxPipelined: number,
+  done: readonly ResponseDoneListener[],
+) {
   const inFlight = new WeakMap<Socket, number>();
   return (req: IncomingMessage, res: ServerResponse): void => {
+    const arrivedAt = done.length > 0 ? performance.now() : 0;
     const socket = req.socket;
     const count = (inFlight.get(socket) ?? 0) + 1;
     inFlight.set(socket, count);
-    res.once('close', () =>
-      inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1),
-    );
+    res.once('close', () => {
+      inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1);
+      for (const listener of done) listener(req, res, arrivedAt);
+    });
     // The responses already queued on it are dropped with it: their writes go nowhere.
     if (count > maxPipelined) socket.destroy();
   };

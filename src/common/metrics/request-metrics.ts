@@ -1,6 +1,7 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
 import { type ExpressLike, routeTemplateAt } from '../errors/route-methods';
 import { routeOf } from '../http/access-log';
+import type { ResponseDoneListener } from '../http/http-server';
 import type { HistogramChild } from './bucket-histogram';
 import type { Metrics } from './metrics';
 
@@ -15,15 +16,22 @@ const REQUEST_BUCKETS = [
 type Labels = 'route' | 'method' | 'status';
 
 /**
- * The request pipeline's metrics step, first so that it times all of a request
- * (docs/OPERATIONS.md, Metrics): `boxoffice_http_request_duration_seconds` by route template,
- * method and status, observed when the response is done or the connection is gone.
+ * The request pipeline's metrics step (docs/OPERATIONS.md, Metrics):
+ * `boxoffice_http_request_duration_seconds` by route template, method and status, from the
+ * request's arrival at the HTTP server to the end of its response or its connection's close. It
+ * listens to the HTTP server's responses (onResponseDone) and adds no `close` listener of its own
+ * to each response: one more such listener a request made V8 collect the old generation more
+ * often, and cost a retrieval several times what the step itself does
+ * (bench/notes/2026-12-06-metrics-close-listener-and-major-gcs.md).
  *
  * A response sent before routing (a 429, a CORS preflight, a 503 of a drain) is labelled with the
  * template of the route at its path; a path no route serves, `unmatched`. The labels of each
  * route, method and status are made once and kept: a request allocates no label object.
  */
-export function requestMetrics(metrics: Metrics, app: ExpressLike) {
+export function requestMetrics(
+  metrics: Metrics,
+  app: ExpressLike,
+): ResponseDoneListener {
   const durations = metrics.histogram<Labels>({
     name: 'boxoffice_http_request_duration_seconds',
     help: 'Time from the arrival of a request to the end of its response, by route template (unmatched: no route), method and status',
@@ -64,16 +72,10 @@ export function requestMetrics(metrics: Metrics, app: ExpressLike) {
     return found;
   };
 
-  // `on`, not `once`: a response closes once, and `once` wraps each listener in another. (One
-  // listener for all responses, with the start kept on the response, counted more instructions a
-  // request: bench/notes/2026-12-06-metrics-cost-in-instructions.md.)
-  return (req: Request, res: Response, next: NextFunction) => {
-    const start = performance.now();
-    res.on('close', () => {
-      child(routeLabel(req), req.method, res.statusCode).observe(
-        (performance.now() - start) / 1000,
-      );
-    });
-    next();
+  return (req, res, arrivedAt) => {
+    const request = req as Request; // Express's: every request passes its router
+    child(routeLabel(request), request.method, res.statusCode).observe(
+      (performance.now() - arrivedAt) / 1000,
+    );
   };
 }
