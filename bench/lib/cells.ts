@@ -16,6 +16,7 @@ import { REQUEST_HEADERS, type Scenario } from './scenarios';
 import {
   METRICS_TOKEN,
   SCRAPE_INTERVAL_MS,
+  WARM_UP_SCRAPE_INTERVAL_MS,
   isCluster,
   serverSpec,
   type Launch,
@@ -60,10 +61,13 @@ async function timeAlone(
 }
 
 /**
- * Scrapes GET /metrics every SCRAPE_INTERVAL_MS until stopped, as Prometheus would (more often):
- * the metrics cells' load includes what serving the scrapes costs. A failed scrape fails the run.
+ * Scrapes GET /metrics every `everyMs` until stopped, as Prometheus would (more often): the
+ * metrics cells' load includes what serving the scrapes costs. A failed scrape fails the run.
  */
-function scrapeMetrics(port: number): { stop(): Promise<void> } {
+function scrapeMetrics(
+  port: number,
+  everyMs = SCRAPE_INTERVAL_MS,
+): { stop(): Promise<void> } {
   let failure: Error | null = null;
   let scraping = Promise.resolve();
   const timer = setInterval(() => {
@@ -79,7 +83,7 @@ function scrapeMetrics(port: number): { stop(): Promise<void> } {
       },
       (error: Error) => void (failure ??= error),
     );
-  }, SCRAPE_INTERVAL_MS);
+  }, everyMs);
   return {
     stop: async () => {
       clearInterval(timer);
@@ -150,8 +154,10 @@ async function loadCell(cell: Cell, run: CellRun): Promise<CellResult> {
  * process to the next (bench/notes/2026-11-27-metrics-ab-in-turns.md), so that one process a side
  * would measure its luck (what its JIT compiled, where its memory lies) more than the metrics.
  * The two timed runs of a pair take turns going first (off on, on off, …), so that a machine
- * whose speed drifts, or whatever the second run meets, moves both sides alike. The metrics side
- * is scraped throughout its runs, as Prometheus would (more often).
+ * whose speed drifts, or whatever the second run meets, moves both sides alike; the two processes
+ * take turns being started first as well. The metrics side is scraped throughout its runs, as
+ * Prometheus would (more often), and ten times a second through its warm-up, which compiles the
+ * scrape's code as an instance that has served a while has it (WARM_UP_SCRAPE_INTERVAL_MS).
  *
  * Then each pair runs both sides at once, on the one core the servers are pinned to, each loaded
  * by connections of its own: the scheduler shares the core between them, and the CPU each spends
@@ -178,12 +184,24 @@ async function runAb(
   const turns = Math.max(run.options.reps, AB_REPS);
   const pairs = abPairs(run.options);
   for (let pair = 1; pair <= pairs; pair++) {
-    const servers = [await fresh(off, pair), await fresh(on, pair)];
+    // Started in turns too: of two processes of the same build, started one after the other,
+    // the second spent 1–3% less CPU a request in the run at once (the control of
+    // bench/notes/2026-12-06-metrics-close-listener-and-major-gcs.md).
+    const servers =
+      pair % 2 === 1
+        ? [await fresh(off, pair), await fresh(on, pair)]
+        : await fresh(on, pair).then(async (first) => [
+            await fresh(off, pair),
+            first,
+          ]);
     try {
       const offLoad = await readLoad(off, run, servers[0]);
       const onLoad = await readLoad(on, run, servers[1]);
-      const scraped = async <T>(work: () => Promise<T>): Promise<T> => {
-        const scrapes = scrapeMetrics(onLoad.server.port);
+      const scraped = async <T>(
+        work: () => Promise<T>,
+        everyMs?: number,
+      ): Promise<T> => {
+        const scrapes = scrapeMetrics(onLoad.server.port, everyMs);
         try {
           return await work();
         } finally {
@@ -191,7 +209,10 @@ async function runAb(
         }
       };
       await warmUp(offLoad, run.options.warmup);
-      await scraped(() => warmUp(onLoad, run.options.warmup));
+      await scraped(
+        () => warmUp(onLoad, run.options.warmup),
+        WARM_UP_SCRAPE_INTERVAL_MS,
+      );
       const runOff = async () => offRuns.push(await timedRun(offLoad));
       const runOn = async () =>
         onRuns.push(await scraped(() => timedRun(onLoad)));

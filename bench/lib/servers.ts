@@ -42,6 +42,15 @@ export const SERVER_LABELS: Record<ServerName, string> = {
 export const METRICS_TOKEN = randomBytes(32).toString('hex');
 export const SCRAPE_INTERVAL_MS = 1_000;
 
+/**
+ * How often the metrics side is scraped during its warm-up: ten scrapes in the default second,
+ * so that the scrape's code is compiled, as it is in an instance that has served for a minute,
+ * before the timed runs. A fresh process's first scrapes cost 15–24 ms of CPU and the later ones
+ * 3–5 ms (bench/notes/2026-12-06-metrics-close-listener-and-major-gcs.md); timed runs of fresh
+ * processes would otherwise measure the first compilation, once in an instance's life.
+ */
+export const WARM_UP_SCRAPE_INTERVAL_MS = 100;
+
 /** The service in several processes behind one port (bench/cluster.ts). */
 export const isCluster = (name: string): boolean =>
   name === 'ours2' || name === 'ours4';
