@@ -433,7 +433,7 @@ describe('seedDemoData', () => {
         name: 'Demo key',
         key_hash: hashApiKey(apiKey),
         key_prefix: apiKey.slice(0, 7),
-        scope: id === 1 ? 'check_in' : 'read',
+        scope: id === 1 ? 'write' : 'read',
         created_at: expect.any(Number),
         revoked_at: null,
       })),

@@ -25,13 +25,16 @@ import {
  * laid out and order-generator.ts for the orders and the money model.
  */
 
-/** The demo box offices and their keys: box office 1's may also record scans (scope check_in). */
+/**
+ * The demo box offices and their keys: box office 1's may also record scans and issue and void
+ * tickets (scope write).
+ */
 export const DEMO_BOX_OFFICES = [
   {
     id: 1,
     name: 'Demo Box Office',
     apiKey: 'sk_demo_boxoffice_1',
-    scope: 'check_in',
+    scope: 'write',
   },
   {
     id: 2,

@@ -100,8 +100,30 @@ describe('npm run apikey', () => {
       expect.stringContaining(door[1].slice(0, 7)),
     ]);
     expect(() =>
-      parseApiKeyCommand(['create', '--box-office', '1', '--scope', 'write']),
-    ).toThrow('--scope must be one of read, check_in, got "write"');
+      parseApiKeyCommand(['create', '--box-office', '1', '--scope', 'admin']),
+    ).toThrow('--scope must be one of read, check_in, write, got "admin"');
+  });
+
+  it('creates a key of scope write, which also records scans (scopes nest)', async () => {
+    const f = new Factory(t.dataSource);
+    const event = await f.event(boxOfficeId);
+    const [order] = await f.orders(boxOfficeId, event.id, [{}]);
+    const writer = await run(
+      'create',
+      '--box-office',
+      String(boxOfficeId),
+      '--scope',
+      'write',
+    );
+    const scan = await request(t.server)
+      .post('/v1/check_ins')
+      .set('Authorization', basicAuth(writer[1]))
+      .send({ issued_ticket_id: `it_${order.issuedTickets![0].id}` });
+    expect(scan.status).toBe(201);
+    const listed = await run('list', '--box-office', String(boxOfficeId));
+    expect(listed.filter((line) => line.includes('\tscope write'))).toEqual([
+      expect.stringContaining(writer[1].slice(0, 7)),
+    ]);
   });
 
   it('creates different random keys each time', async () => {

@@ -1,4 +1,4 @@
-// `npm run apikey -- create --box-office <id> [--name <label>] [--scope read|check_in]`
+// `npm run apikey -- create --box-office <id> [--name <label>] [--scope read|check_in|write]`
 // `npm run apikey -- list --box-office <id>`
 // `npm run apikey -- revoke <key-id>`
 // `npm run apikey -- --help`

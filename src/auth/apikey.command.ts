@@ -4,12 +4,13 @@ import { ApiKeysService } from './api-keys.service';
 import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope } from './api-key-scopes';
 
 export const APIKEY_USAGE = `Usage:
-  npm run apikey -- create --box-office <id> [--name <label>] [--scope read|check_in]
+  npm run apikey -- create --box-office <id> [--name <label>] [--scope read|check_in|write]
   npm run apikey -- list --box-office <id>
   npm run apikey -- revoke <key-id>
 
 create prints the new key once; keys are stored hashed. Scope read (the default) reads;
-check_in also records door scans (POST /v1/check_ins). A box office comes first:
+check_in also records door scans (POST /v1/check_ins); write also issues and voids tickets
+(POST /v1/issued_tickets, POST /v1/issued_tickets/{id}/void). A box office comes first:
   npm run boxoffice -- create --name <name>`;
 
 /** A mistake in the command line: printed with the usage, exit code 2. */

@@ -37,6 +37,9 @@ import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
 import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
 import { PartMovesAnnounced1766300000000 } from './migrations/1766300000000-PartMovesAnnounced';
 import { ScanEntriesAtCommit1766400000000 } from './migrations/1766400000000-ScanEntriesAtCommit';
+import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
+import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
+import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
 import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
 import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
@@ -98,6 +101,9 @@ export const MIGRATIONS = [
   CheckInWrites1766200000000,
   PartMovesAnnounced1766300000000,
   ScanEntriesAtCommit1766400000000,
+  WriteScope1766600000000,
+  TicketsWithoutOrder1766610000000,
+  WebhookEndpoints1766700000000,
 ];
 
 export interface DataSourceTuning {

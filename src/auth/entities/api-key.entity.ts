@@ -13,7 +13,7 @@ import { BoxOffice } from './box-office.entity';
 
 /** An API key: only its SHA-256 hash is stored; the clear key is shown once, at creation. */
 @Entity({ name: 'api_keys' })
-@Check('CHK_api_keys_scope', "scope IN ('read', 'check_in')")
+@Check('CHK_api_keys_scope', "scope IN ('read', 'check_in', 'write')")
 export class ApiKey {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
@@ -41,7 +41,10 @@ export class ApiKey {
   @Column({ name: 'created_at', type: 'bigint', transformer: bigintAsNumber })
   createdAt: number;
 
-  /** What the key may do (auth/api-key-scopes.ts): `read`, or `check_in` (also record scans). */
+  /**
+   * What the key may do (auth/api-key-scopes.ts): `read`, `check_in` (also record scans) or
+   * `write` (also issue and void tickets).
+   */
   @Column({ type: 'varchar', length: 16, default: 'read' })
   scope: ApiKeyScope;
 

@@ -126,7 +126,7 @@ CREATE TABLE api_keys (
   scope character varying(16) DEFAULT 'read'::character varying NOT NULL,
   CONSTRAINT "PK_5c8a79801b44bd27b79228e1dad" PRIMARY KEY (id),
   CONSTRAINT "FK_f8f45492d6a34760fc05c3c9b39" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE,
-  CONSTRAINT "CHK_api_keys_scope" CHECK (scope::text = ANY (ARRAY['read'::character varying, 'check_in'::character varying]::text[]))
+  CONSTRAINT "CHK_api_keys_scope" CHECK (scope::text = ANY (ARRAY['read'::character varying, 'check_in'::character varying, 'write'::character varying]::text[]))
 );
 
 CREATE SEQUENCE api_keys_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY api_keys.id;
@@ -887,7 +887,7 @@ CREATE TABLE import_generation (
 
 CREATE TABLE issued_tickets (
   id integer DEFAULT nextval('issued_tickets_id_seq'::regclass) NOT NULL,
-  order_id integer NOT NULL,
+  order_id integer,
   event_id integer NOT NULL,
   status character varying(8) NOT NULL,
   barcode character varying(64) NOT NULL,
@@ -905,6 +905,7 @@ CREATE TABLE issued_tickets (
   box_office_id integer NOT NULL,
   ticket_type_id integer,
   checked_in boolean DEFAULT false NOT NULL,
+  email character varying(320),
   CONSTRAINT "PK_db4c204a8932915c991fb446786" PRIMARY KEY (id),
   CONSTRAINT "FK_0f8f29d51967340a911bc6ec28a" FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE RESTRICT,
   CONSTRAINT "FK_1952dfe44dbd05737eb1beb1239" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE,

@@ -11,7 +11,7 @@ CREATE TABLE "api_keys" (
   "key_prefix" varchar(16) NOT NULL,
   "created_at" bigint NOT NULL,
   "revoked_at" bigint,
-  scope varchar(16) NOT NULL DEFAULT 'read' CONSTRAINT "CHK_api_keys_scope" CHECK (scope IN ('read', 'check_in')),
+  scope varchar(16) NOT NULL DEFAULT 'read' CONSTRAINT "CHK_api_keys_scope" CHECK (scope IN ('read', 'check_in', 'write')),
   CONSTRAINT "FK_f8f45492d6a34760fc05c3c9b39" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE
 );
 
@@ -599,7 +599,7 @@ CREATE TABLE "import_generation" (
 
 CREATE TABLE "issued_tickets" (
   "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
-  "order_id" integer NOT NULL,
+  "order_id" integer,
   "event_id" integer NOT NULL,
   "status" varchar(8) NOT NULL,
   "barcode" varchar(64) NOT NULL,
@@ -617,6 +617,7 @@ CREATE TABLE "issued_tickets" (
   "box_office_id" integer NOT NULL,
   "ticket_type_id" integer,
   checked_in boolean NOT NULL DEFAULT 0,
+  email varchar(320),
   CONSTRAINT "FK_0f8f29d51967340a911bc6ec28a" FOREIGN KEY ("event_id") REFERENCES "events" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION,
   CONSTRAINT "FK_8d1eedb3ba673486d815852623a" FOREIGN KEY ("order_id") REFERENCES "orders" ("id") ON DELETE CASCADE ON UPDATE NO ACTION,
   CONSTRAINT "FK_1952dfe44dbd05737eb1beb1239" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE,

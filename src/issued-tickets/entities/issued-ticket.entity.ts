@@ -68,8 +68,9 @@ export class IssuedTicket {
   @JoinColumn({ name: 'ticket_type_id' })
   ticketType?: TicketType | null;
 
-  @Column({ name: 'order_id', type: 'integer' })
-  orderId: number;
+  /** Null for a ticket issued on its own (POST /v1/issued_tickets), as Ticket Tailor's are. */
+  @Column({ name: 'order_id', type: Number, nullable: true })
+  orderId: number | null;
 
   @ManyToOne('Order', 'issuedTickets', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'order_id' })
@@ -133,4 +134,8 @@ export class IssuedTicket {
   /** Its check-ins sum to 1: kept by the database's triggers (migration CheckIns). */
   @Column({ name: 'checked_in', type: 'boolean', default: false })
   checkedIn: boolean;
+
+  /** The e-mail of a ticket issued without an order; a ticket of an order shows its order's. */
+  @Column({ type: String, length: 320, nullable: true })
+  email: string | null;
 }
