@@ -140,6 +140,7 @@ describe('GET /health/live and GET /health/ready', () => {
         expect([ready.status, ready.body]).toEqual([503, DATABASE_DOWN]);
         expect(ready.headers['content-type']).toMatch(/^application\/json/);
         expect(ready.headers['cache-control']).toBe('no-store');
+        expect(ready.headers['retry-after']).toBe('5');
         const live = await probe(t, '/health/live');
         expect([live.status, live.body]).toEqual([200, LIVE]);
       }
@@ -187,6 +188,8 @@ describe('GET /health/ready while migrations are pending (MIGRATIONS_RUN=false)'
       503,
       notReady(`1 of ${MIGRATIONS.length} migrations are not applied yet`),
     ]);
+    expect(ready.headers['retry-after']).toBe('5');
+    expect(ready.headers['cache-control']).toBe('no-store');
     expect((await probe(t, '/health/live')).status).toBe(200);
 
     // The deploy step (npm run migration:run) against the same database.
@@ -238,6 +241,8 @@ describe('GET /health/ready once the drain has begun', () => {
       notReady('this instance is shutting down'),
     ]);
     expect(ready.headers.connection).toBe('close');
+    expect(ready.headers['retry-after']).toBe('5');
+    expect(ready.headers['cache-control']).toBe('no-store');
     const live = await probe(t, '/health/live');
     expect([live.status, live.body]).toEqual([200, LIVE]);
     const ping = await request(t.server).get('/v1/ping');

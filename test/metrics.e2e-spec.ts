@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { METHODS, request as httpRequest } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -199,9 +200,9 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
       (await asKey('/v1/orders?limit=1&buyer=leak@example.com')).status,
     ).toBe(400);
     expect((await asKey('/v1/events/ev_424242')).status).toBe(404);
-    expect(
-      (await request(t.server).delete('/v1/orders/or_868686')).status,
-    ).toBe(405);
+    expect((await request(t.server).post('/v1/orders/or_868686')).status).toBe(
+      405,
+    );
     expect(
       (
         await request(t.server)
@@ -275,7 +276,7 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     expect(grew({ ...order, status: '429' })).toBe(refused);
     expect(grew({ route: '/v1/orders', method: 'GET', status: '400' })).toBe(1);
     expect(
-      grew({ route: '/v1/orders/:order_id', method: 'DELETE', status: '405' }),
+      grew({ route: '/v1/orders/:order_id', method: 'POST', status: '405' }),
     ).toBe(1);
     expect(
       grew({ route: '/v1/orders/:order_id', method: 'OPTIONS', status: '204' }),
@@ -427,6 +428,9 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
         void: valueOf(all, 'boxoffice_scans_refused_total', {
           reason: 'TICKET_VOID',
         }),
+        wrongEvent: valueOf(all, 'boxoffice_scans_refused_total', {
+          reason: 'WRONG_EVENT',
+        }),
       };
     };
     // Every series is there before the first scan, at 0.
@@ -436,6 +440,7 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
       already: 0,
       notIn: 0,
       void: 0,
+      wrongEvent: 0,
     });
     const scan = (body: object, idempotencyKey?: string) => {
       const req = request(t.server)
@@ -456,12 +461,16 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
       (await scan({ issued_ticket_id: second, quantity: -1 })).status,
     ).toBe(409);
     expect((await scan({ issued_ticket_id: second })).status).toBe(201);
+    expect(
+      (await scan({ issued_ticket_id: second, event_id: 'ev_999999' })).status,
+    ).toBe(409);
     expect(await counts()).toEqual({
       recorded: 2,
       replayed: 1,
       already: 1,
       notIn: 1,
       void: 0,
+      wrongEvent: 1,
     });
   });
 
@@ -538,6 +547,95 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
       }
     },
   );
+});
+
+describe('GET /metrics under requests of every method', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ METRICS_TOKEN: TOKEN });
+    if (t.server.address() === null) {
+      await new Promise<void>((listening) =>
+        t.server.listen(0, '127.0.0.1', listening),
+      );
+    }
+  });
+
+  afterAll(() => t.close());
+
+  /** One request of any method, answered or cut off: its status, or 0 when none came. */
+  const send = (method: string, path: string) =>
+    new Promise<number>((answered) => {
+      const { port } = t.server.address() as AddressInfo;
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method, path },
+        (res) => {
+          res.resume();
+          res.on('end', () => answered(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', () => answered(0));
+      req.end();
+    });
+
+  const requestSeries = (text: string) =>
+    samples(text).filter(
+      (s) => s.name === 'boxoffice_http_request_duration_seconds_count',
+    );
+
+  it('labels a method no route serves `other`: 34 methods on unknown paths add a fixed number of series', async () => {
+    // Every method Node parses but CONNECT, which asks for a tunnel, not a resource.
+    const methods = METHODS.filter((method) => method !== 'CONNECT');
+    expect(methods).toHaveLength(34);
+    const round = async (n: number) => {
+      for (const method of methods) {
+        for (const path of [
+          `/x${n}/${method}`,
+          `/v1/orders/or_${n}/${method}`,
+        ]) {
+          expect([method, await send(method, path)]).not.toEqual([method, 0]);
+        }
+      }
+      return requestSeries(await scrape(t));
+    };
+    // The scrape's own request is timed too: once there, its series stays.
+    await scrape(t);
+    const first = await round(1);
+    const second = await round(2);
+    const third = await round(3);
+    // A round of new paths and the same methods adds no series: each label has a fixed set.
+    expect(second.length).toBe(first.length);
+    expect(third.length).toBe(first.length);
+    const served = new Set(
+      (
+        t.app.getHttpAdapter().getInstance() as {
+          router: { stack: { route?: { methods: Record<string, boolean> } }[] };
+        }
+      ).router.stack.flatMap((layer) =>
+        Object.keys(layer.route?.methods ?? {})
+          .filter((method) => method !== '_all')
+          .map((method) => method.toUpperCase()),
+      ),
+    );
+    const labels = new Set(third.map((s) => s.labels.method));
+    expect(labels).toContain('other');
+    for (const method of labels) {
+      expect([
+        method,
+        served.has(method) || ['HEAD', 'OPTIONS', 'other'].includes(method),
+      ]).toEqual([method, true]);
+    }
+    for (const unserved of ['PROPFIND', 'MKCOL', 'M-SEARCH', 'PURGE']) {
+      expect(labels.has(unserved)).toBe(false);
+    }
+    expect(new Set(third.map((s) => s.labels.route))).toEqual(
+      new Set(['unmatched', '/metrics']),
+    );
+    // The statuses: what the service answers (404 and 405, 400 for a body it will not read, …).
+    for (const status of new Set(third.map((s) => s.labels.status))) {
+      expect(status).toMatch(/^[1-5]\d\d$/);
+    }
+  });
 });
 
 describe('GET /metrics while the database cannot be read', () => {

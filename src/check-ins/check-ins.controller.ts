@@ -2,13 +2,13 @@ import {
   Body,
   Controller,
   Get,
-  Headers,
   Param,
   Post,
   Query,
+  Req,
   Res,
 } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Caller } from '../auth/auth.service';
 import { CurrentCaller } from '../auth/caller.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
@@ -24,9 +24,16 @@ import { NoQueryDto } from '../common/validation/no-query.dto';
 import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { CheckInsService } from './check-ins.service';
-import { CheckInDto, CheckInListDto } from './dto/check-in.dto';
+import {
+  CheckInDto,
+  CheckInListDto,
+  RecordedCheckInDto,
+} from './dto/check-in.dto';
 import { ListCheckInsQueryDto } from './dto/list-check-ins-query.dto';
-import { RecordCheckInDto } from './dto/record-check-in.dto';
+import {
+  RecordCheckInDto,
+  RecordCheckInQueryDto,
+} from './dto/record-check-in.dto';
 import { ScanRefusalDto } from './dto/scan-refusal.dto';
 
 @ApiResource('check-ins')
@@ -54,7 +61,8 @@ export class CheckInsController {
 
   /**
    * A door scan (docs/API.md, "POST /v1/check_ins"): 201 with the CheckIn, or 409 when the
-   * ticket's state refuses it; with an Idempotency-Key, a retry gets the first answer again.
+   * ticket's event or state refuses it; with an Idempotency-Key (or a `local_unique_id`), a retry
+   * gets the first answer again. The header is read field by field: two are refused.
    */
   @Post()
   @RequiresScope('check_in')
@@ -62,8 +70,8 @@ export class CheckInsController {
     operationId: 'recordCheckIn',
     summary: 'Record a door scan',
     description:
-      'A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. The ticket’s history decides, in the order scans happened: a check-in while it is in, a check-out while it is out, a scan after it was voided, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. Needs a key of scope check_in. Send an Idempotency-Key to retry safely.',
-    type: CheckInDto,
+      'A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. With event_id, a ticket of another event is refused (WRONG_EVENT). Then the ticket’s history decides, in the order scans happened: a check-in of a void ticket (unless an offline scan made before voided_at), a check-in while it is in, a check-out while it is out, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the ticket and the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. With ?expand=issued_ticket the 201 carries the ticket too. Needs a key of scope check_in. Send an Idempotency-Key (or local_unique_id) to retry safely.',
+    type: RecordedCheckInDto,
     noun: 'check-in',
     prefix: 'ci_',
     body: RecordCheckInDto,
@@ -73,16 +81,22 @@ export class CheckInsController {
     refusal: {
       type: ScanRefusalDto,
       description:
-        'ALREADY_CHECKED_IN, NOT_CHECKED_IN, TICKET_VOID: the ticket’s state refuses the scan (ScanRefusal, with the deciding `check_in`).',
+        'WRONG_EVENT: the ticket is not for the event_id sent. TICKET_VOID, ALREADY_CHECKED_IN, NOT_CHECKED_IN: the ticket’s state refuses the scan (ScanRefusal, with the `issued_ticket` and the deciding `check_in`).',
     },
   })
   async record(
     @CurrentCaller() caller: Caller,
     @Body() scan: RecordCheckInDto,
-    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Query() query: RecordCheckInQueryDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.checkIns.record(caller, scan, idempotencyKey);
+    const answer = await this.checkIns.record(
+      caller,
+      scan,
+      query,
+      req.headersDistinct['idempotency-key'],
+    );
     res.status(answer.status).set(answer.headers);
     // A refusal is an error: never cached (no-store), as the exception filter's errors are not.
     if (answer.status >= 400)

@@ -21,6 +21,7 @@ import {
   pageRequest,
 } from '../common/resources/resource-reader';
 import { dialectFor } from '../database/sql-dialect';
+import { ISSUED_TICKET_SOURCE } from '../issued-tickets/issued-ticket.fields';
 import {
   type RunWrite,
   statementWrites,
@@ -30,7 +31,10 @@ import { SyncHorizon } from '../sync/sync-horizon';
 import { syncPage } from '../sync/sync-mode';
 import { CHECK_IN_SOURCE } from './check-in.fields';
 import { ListCheckInsQueryDto } from './dto/list-check-ins-query.dto';
-import { RecordCheckInDto } from './dto/record-check-in.dto';
+import {
+  RecordCheckInDto,
+  RecordCheckInQueryDto,
+} from './dto/record-check-in.dto';
 import { SCAN_REFUSALS } from './scan-decision';
 import { type Scan, type ScanOutcome, ScanRecorder } from './scan-recorder';
 
@@ -61,7 +65,11 @@ export class CheckInsService {
     const dialect = dialectFor(dataSource.options.type);
     this.write = writeTransactions(dataSource);
     this.read = statementWrites(dataSource);
-    this.scans = new ScanRecorder(dialect, this.reader);
+    this.scans = new ScanRecorder(
+      dialect,
+      this.reader,
+      new ResourceReader(dataSource, ISSUED_TICKET_SOURCE),
+    );
     this.idempotency = new IdempotencyKeys(dialect);
     const refused = metrics.counter({
       name: 'boxoffice_scans_refused_total',
@@ -93,14 +101,16 @@ export class CheckInsService {
    * Records one scan, in one write transaction, and answers it: 201 with the CheckIn, or 409 with
    * the check-in that decides the refusal. With an Idempotency-Key, the answer is kept in that
    * same transaction, and a retry gets it again (idempotency-keys.ts); a scan that ends otherwise
-   * (404, 400, a failure) keeps nothing.
+   * (404, 400, a failure) keeps nothing. `idempotencyKeys`: each Idempotency-Key header field
+   * as received; the body's `local_unique_id` stands in for it when there is none.
    */
   async record(
     caller: Caller,
     body: RecordCheckInDto,
-    idempotencyKey: string | undefined,
+    query: RecordCheckInQueryDto,
+    idempotencyKeys: readonly string[] | undefined,
   ): Promise<StoredResponse & { outcome: ScanOutcome | 'replayed' }> {
-    const answer = await this.answer(caller, body, idempotencyKey);
+    const answer = await this.answer(caller, body, query, idempotencyKeys);
     this.counted[answer.outcome].inc();
     return answer;
   }
@@ -108,10 +118,11 @@ export class CheckInsService {
   private async answer(
     caller: Caller,
     body: RecordCheckInDto,
-    idempotencyKey: string | undefined,
+    query: RecordCheckInQueryDto,
+    idempotencyKeys: readonly string[] | undefined,
   ): Promise<StoredResponse & { outcome: ScanOutcome | 'replayed' }> {
-    const key = idempotencyKeyOf(idempotencyKey);
-    const scan = scanOf(body);
+    const key = retryKeyOf(idempotencyKeyOf(idempotencyKeys), body);
+    const scan = scanOf(body, query);
     const office = caller.boxOfficeId;
     if (key === null) return this.write(() => this.scans.record(office, scan));
     const retry = idempotentRequest(key, caller.apiKeyId, {
@@ -180,13 +191,52 @@ export function checkInFilters(query: ListCheckInsQueryDto): Filter[] {
   return found;
 }
 
-/** The scan a validated body asks for: the ticket it names, its defaults filled in. */
-function scanOf(body: RecordCheckInDto): Scan {
-  const quantity = body.quantity ?? 1;
-  const checkInAt = body.check_in_at ?? null;
-  if (body.barcode !== undefined) {
-    return { ticket: { barcode: body.barcode }, quantity, checkInAt };
+/**
+ * The key that makes a scan safe to retry: the Idempotency-Key header, else the body's
+ * `local_unique_id` (Ticket Tailor's retry key); both given must agree (docs/API.md,
+ * "Recording scans"). Not part of what the request asks for: a retry may name its key either
+ * way.
+ */
+function retryKeyOf(
+  header: string | null,
+  body: RecordCheckInDto,
+): string | null {
+  const local = body.local_unique_id ?? null;
+  if (header !== null && local !== null && header !== local) {
+    throw ApiError.invalidBody([
+      {
+        field: 'local_unique_id',
+        messages: [
+          'local_unique_id must equal the Idempotency-Key header when both are sent',
+        ],
+      },
+    ]);
   }
+  return header ?? local;
+}
+
+/**
+ * The scan a validated body and query ask for: the ticket it names, its defaults filled in.
+ * `eventIds` and `expand` are left out when not asked for, so that a request without them is the
+ * same request, for its Idempotency-Key, as it was before they existed.
+ */
+function scanOf(body: RecordCheckInDto, query: RecordCheckInQueryDto): Scan {
+  const ticket = ticketOf(body);
+  const scan: Scan = {
+    ticket,
+    quantity: body.quantity ?? 1,
+    checkInAt: body.check_in_at ?? null,
+  };
+  if (body.event_id !== undefined) {
+    scan.eventIds = filters.prefixedIds('ev_', body.event_id);
+  }
+  if (query.expand !== undefined) scan.expand = query.expand;
+  return scan;
+}
+
+/** The ticket a validated body names. */
+function ticketOf(body: RecordCheckInDto): Scan['ticket'] {
+  if (body.barcode !== undefined) return { barcode: body.barcode };
   const id = parsePrefixedId('it_', body.issued_ticket_id);
   // Well-formed, but too large for any row's id.
   if (id === null) {
@@ -194,5 +244,5 @@ function scanOf(body: RecordCheckInDto): Scan {
       `No issued ticket ${body.issued_ticket_id} in this box office`,
     );
   }
-  return { ticket: { id }, quantity, checkInAt };
+  return { id };
 }

@@ -14,11 +14,15 @@
  *   ticket's latest (an offline check-out after the last check-in, say), and refused when the
  *   ticket has a later scan, which would become a second entry or a second exit.
  *
- * And never after a void ticket's `voided_at`.
+ * A void ticket lets no one in once the void has committed: a live check-in (no `check_in_at`
+ * sent) is refused whatever the second, and an offline one is accepted only when it was made
+ * strictly before `voided_at` (the void's stamp has whole seconds, so a scan in the void's own
+ * second may have come after it). A check-out is decided by the state alone: people leave.
  */
 
 /** The reasons a scan is refused: stable codes, each a 409 of its own (docs/API.md, Errors). */
 export const SCAN_REFUSALS = [
+  'WRONG_EVENT',
   'ALREADY_CHECKED_IN',
   'NOT_CHECKED_IN',
   'TICKET_VOID',
@@ -41,7 +45,8 @@ export type ScanDecision =
       /**
        * The scan that decides it, which the 409 shows ("scanned at 19:42"): the check-in that
        * already let the ticket in, the check-out that already let it out, or the ticket's last
-       * scan for a void ticket; null when the ticket has none.
+       * scan for a void ticket; null when the ticket has none, and for WRONG_EVENT (decided
+       * by the ticket's event alone, in scan-recorder.ts).
        */
       deciding: RecordedScan | null;
     };
@@ -53,16 +58,19 @@ export function inScanOrder(a: RecordedScan, b: RecordedScan): number {
 
 /**
  * Decides a scan of `quantity` (1 in, -1 out) made at `at`, for a ticket with these scans (in any
- * order) and this `voidedAt` (null while valid).
+ * order) and this `voidedAt` (null while valid); `offline`: the scan came with its own
+ * `check_in_at` (else it is live, made now).
  */
 export function decideScan(
   history: readonly RecordedScan[],
   quantity: 1 | -1,
   at: number,
   voidedAt: number | null,
+  offline: boolean,
 ): ScanDecision {
   const ordered = [...history].sort(inScanOrder);
-  if (voidedAt !== null && at > voidedAt) {
+  const beforeVoid = offline && voidedAt !== null && at < voidedAt;
+  if (voidedAt !== null && quantity === 1 && !beforeVoid) {
     return refuse('TICKET_VOID', ordered.at(-1) ?? null);
   }
   const before = ordered.filter((scan) => scan.checkInAt <= at);
@@ -90,7 +98,7 @@ export function refusalMessage(
 ): string {
   const { reason, deciding } = decision;
   if (reason === 'TICKET_VOID') {
-    return `${ticketId} was voided at ${voidedAt}: it cannot be scanned after that`;
+    return `${ticketId} was voided at ${voidedAt}: only a check-in made before then (an offline scan's check_in_at) can be recorded`;
   }
   const scanned = (scan: RecordedScan) =>
     `ci_${scan.id}, scanned at ${scan.checkInAt}`;

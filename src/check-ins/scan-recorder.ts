@@ -25,8 +25,12 @@ const MAX_CLOCK_AHEAD_S = 60;
 export interface Scan {
   ticket: { id: number } | { barcode: string };
   quantity: 1 | -1;
-  /** When it was made; null: now. */
+  /** When it was made; null: now (a live scan). */
   checkInAt: number | null;
+  /** The door's events (`event_id`): a ticket of another event is refused. Absent: any event. */
+  eventIds?: readonly number[];
+  /** `?expand=issued_ticket`: the 201 carries the ticket as well. */
+  expand?: 'issued_ticket';
 }
 
 /** What became of a scan: recorded, refused and why (docs/API.md, "Recording scans"). */
@@ -42,7 +46,9 @@ export interface ScanAnswer extends StoredResponse {
  * transaction holds the database's write lock); its scans; the decision (scan-decision.ts); and,
  * when it is allowed, the new row, whose stamp, `updated_at` moves, `checked_in` and change entry
  * the database's triggers write as for any writer. The answer, the CheckIn or the refusal with the
- * deciding check-in, is built by the CheckIn field table, inside the transaction.
+ * deciding check-in, is built by the CheckIn field table, inside the transaction; the ticket a
+ * refusal (and an expanded 201) carries, by the IssuedTicket field table, read after the scan's
+ * own write, so it shows the ticket as the scan left it: one statement more.
  *
  * A ticket that is not the box office's, or a `check_in_at` out of bounds, throws (404, 400):
  * nothing is written.
@@ -51,10 +57,23 @@ export class ScanRecorder {
   constructor(
     private readonly dialect: SqlDialect,
     private readonly checkIns: ResourceReader,
+    private readonly issuedTickets: ResourceReader,
   ) {}
 
   *record(boxOfficeId: number, scan: Scan): WriteWork<ScanAnswer> {
     const ticket = yield* this.ticket(boxOfficeId, scan.ticket);
+    const ticketId = `it_${Number(ticket.id)}`;
+    const eventId = Number(ticket.event_id);
+    // The door's events first: a ticket of another event is refused whatever its state.
+    if (scan.eventIds !== undefined && !scan.eventIds.includes(eventId)) {
+      return yield* this.refused(
+        boxOfficeId,
+        Number(ticket.id),
+        'WRONG_EVENT',
+        `${ticketId} is for ev_${eventId}, not for the event_id of this scan`,
+        null,
+      );
+    }
     const now = Number(ticket.now);
     const at = checkInAt(scan.checkInAt, now, Number(ticket.created_at));
     const p = new SqlParams(this.dialect);
@@ -65,28 +84,22 @@ export class ScanRecorder {
     }).map(recordedScan);
     const voidedAt =
       ticket.status === 'void' ? Number(ticket.voided_at ?? 0) : null;
-    const decision = decideScan(history, scan.quantity, at, voidedAt);
-    const ticketId = `it_${Number(ticket.id)}`;
+    const decision = decideScan(
+      history,
+      scan.quantity,
+      at,
+      voidedAt,
+      scan.checkInAt !== null,
+    );
 
     if (!decision.accepted) {
-      const { reason, deciding } = decision;
-      const checkIn =
-        deciding === null
-          ? null
-          : (JSON.parse(
-              yield* this.checkInJson(boxOfficeId, deciding.id),
-            ) as unknown);
-      return {
-        status: HttpStatus.CONFLICT,
-        headers: {},
-        body: errorBodyJson(
-          HttpStatus.CONFLICT,
-          ErrorCode[reason],
-          refusalMessage(ticketId, decision, at, voidedAt),
-          { check_in: checkIn },
-        ),
-        outcome: reason,
-      };
+      return yield* this.refused(
+        boxOfficeId,
+        Number(ticket.id),
+        decision.reason,
+        refusalMessage(ticketId, decision, at, voidedAt),
+        decision.deciding,
+      );
     }
     const values = new SqlParams(this.dialect);
     // created_at is raised to the transaction's stamp by the triggers: at least `now`, so the
@@ -103,8 +116,45 @@ export class ScanRecorder {
     return {
       status: HttpStatus.CREATED,
       headers: { Location: `/v1/check_ins/ci_${id}` },
-      body,
+      body:
+        scan.expand === 'issued_ticket'
+          ? withIssuedTicket(
+              body,
+              yield* this.issuedTicketJson(boxOfficeId, Number(ticket.id)),
+            )
+          : body,
       outcome: 'recorded',
+    };
+  }
+
+  /**
+   * A refusal's 409: nothing written; the body carries the deciding check-in (or null) and the
+   * ticket as GET /v1/issued_tickets/{id} serves it (docs/API.md, "Recording scans").
+   */
+  private *refused(
+    boxOfficeId: number,
+    ticketId: number,
+    reason: ScanRefusal,
+    message: string,
+    deciding: RecordedScan | null,
+  ): WriteWork<ScanAnswer> {
+    const checkIn =
+      deciding === null
+        ? null
+        : (JSON.parse(
+            yield* this.checkInJson(boxOfficeId, deciding.id),
+          ) as unknown);
+    const issuedTicket = JSON.parse(
+      yield* this.issuedTicketJson(boxOfficeId, ticketId),
+    ) as unknown;
+    return {
+      status: HttpStatus.CONFLICT,
+      headers: {},
+      body: errorBodyJson(HttpStatus.CONFLICT, ErrorCode[reason], message, {
+        check_in: checkIn,
+        issued_ticket: issuedTicket,
+      }),
+      outcome: reason,
     };
   }
 
@@ -169,6 +219,16 @@ export class ScanRecorder {
     return rows[0];
   }
 
+  /** An issued ticket's JSON, as GET /v1/issued_tickets/{id} serves it. */
+  private *issuedTicketJson(
+    boxOfficeId: number,
+    id: number,
+  ): WriteWork<string> {
+    const { json } = this.issuedTickets;
+    const rows = yield this.issuedTickets.oneStatement(boxOfficeId, id);
+    return json.render(json.resourceRows(rows))[0];
+  }
+
   /** A check-in's JSON, as GET /v1/check_ins/{id} serves it. */
   private *checkInJson(boxOfficeId: number, id: number): WriteWork<string> {
     const { json } = this.checkIns;
@@ -199,6 +259,14 @@ function checkInAt(
     );
   }
   return Math.min(requested, now);
+}
+
+/**
+ * The CheckIn's JSON with `issued_ticket` added as its last field: the two rendered objects
+ * joined as text, as sent and kept for the Idempotency-Key.
+ */
+function withIssuedTicket(checkIn: string, issuedTicket: string): string {
+  return `${checkIn.slice(0, -1)},"issued_ticket":${issuedTicket}}`;
 }
 
 const badCheckInAt = (message: string) =>

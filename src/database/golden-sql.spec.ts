@@ -275,7 +275,14 @@ function renderScan(type: string): string {
     CHECK_IN_SOURCE,
   );
   const dialect = dialectFor(type);
-  const scans = new ScanRecorder(dialect, reader);
+  const scans = new ScanRecorder(
+    dialect,
+    reader,
+    new ResourceReader(
+      { options: { type } } as unknown as DataSource,
+      ISSUED_TICKET_SOURCE,
+    ),
+  );
   const keys = new IdempotencyKeys(dialect);
   const ticket = {
     id: 5,
@@ -311,6 +318,17 @@ function renderScan(type: string): string {
     }),
     [[ticket], [{ id: 8, ...scan }]],
   );
+  // A ticket of another event than the door's: refused before its scans are read, with the
+  // ticket as the answer shows it (the statement a refusal, and an expanded 201, ends with).
+  const [, issuedTicket] = sent(
+    scans.record(1, {
+      ticket: { id: 5 },
+      quantity: 1,
+      checkInAt: null,
+      eventIds: [4],
+    }),
+    [[ticket]],
+  );
   // A refusal reads the check-in that decides it with the statement that reads one back.
   if (readBack && deciding.sql !== readBack.sql) {
     throw new Error('a refusal reads otherwise');
@@ -341,6 +359,10 @@ function renderScan(type: string): string {
         ? 'the check-in as the answer shows it: the one recorded, or the one that decides a refusal'
         : 'the check-in that decides a refusal, as the answer shows it',
       deciding,
+    ],
+    [
+      'the ticket as the answer shows it: on a refusal, and with ?expand=issued_ticket after the check-in',
+      issuedTicket,
     ],
     [
       'Idempotency-Key: keep the answer, in the scan’s transaction',

@@ -11,6 +11,9 @@ import { ApiError } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import { Readiness } from './readiness';
 
+/** Seconds a 503 of readiness asks a caller to wait (Retry-After): a few probe intervals. */
+export const READY_RETRY_AFTER_S = '5';
+
 /** The probes' paths (the request pipeline passes them by the API key and rate limit steps). */
 export const PROBE_PATHS = ['/health/live', '/health/ready'] as const;
 
@@ -59,11 +62,16 @@ export class ProbesController {
         .filter((message): message is string => typeof message === 'string');
       // Draining: the connection closes too, as the shutdown gate has it for every other request.
       const draining = 'shutdown' in failed || reasons.length === 0;
+      // Retry-After as every 503 of the service has it (docs/OPERATIONS.md, Health checks); the
+      // exception filter adds Cache-Control: no-store, as to every error.
       throw new ApiError(
         HttpStatus.SERVICE_UNAVAILABLE,
         ErrorCode.SERVICE_UNAVAILABLE,
         `Not ready: ${reasons.length > 0 ? reasons.join('; ') : 'this instance is shutting down'}`,
-        draining ? { Connection: 'close' } : {},
+        {
+          'Retry-After': READY_RETRY_AFTER_S,
+          ...(draining ? { Connection: 'close' } : {}),
+        },
       );
     }
   }

@@ -1,3 +1,5 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IssuedTicketDto } from '../../common/dto/issued-ticket.dto';
 import {
   Id,
   Integer,
@@ -34,6 +36,16 @@ export class CheckInDto {
 
   @Integer(UNIX_SECONDS, { description: 'Unix seconds: when it was recorded' })
   created_at: number;
+}
+
+/** The 201 of a scan: the CheckIn, and with `?expand=issued_ticket` its ticket. */
+export class RecordedCheckInDto extends CheckInDto {
+  @ApiPropertyOptional({
+    type: IssuedTicketDto,
+    description:
+      'With `?expand=issued_ticket` only: the ticket scanned, as GET /v1/issued_tickets/{id} serves it after the scan',
+  })
+  issued_ticket?: IssuedTicketDto;
 }
 
 export class CheckInListDto extends PageDto(CheckInDto, {

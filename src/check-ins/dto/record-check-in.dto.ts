@@ -12,7 +12,13 @@ import {
   type ValidationArguments,
   registerDecorator,
 } from 'class-validator';
+import { KEY_SHAPE } from '../../common/idempotency/idempotency-keys';
 import { UNIX_SECONDS, idSchema } from '../../common/openapi/api-properties';
+import {
+  EnumParam,
+  MAX_IDS,
+  idListPattern,
+} from '../../common/pagination/filter-params';
 import { NotRepeated, StrictInt } from '../../common/validation/strict-query';
 
 /** Longest barcode a ticket has (the column's length). */
@@ -122,4 +128,45 @@ export class RecordCheckInDto {
   @Min(UNIX_SECONDS.minimum, { message: CHECK_IN_AT_MESSAGE })
   @Max(UNIX_SECONDS.maximum, { message: CHECK_IN_AT_MESSAGE })
   check_in_at?: number;
+
+  @ApiPropertyOptional({
+    type: String,
+    pattern: idListPattern('ev_'),
+    maxLength: MAX_IDS * (idSchema('ev_').maxLength + 1) - 1,
+    description:
+      'The door’s events: one event id, or a comma list of up to 100 (`ev_1` or `ev_1,ev_2`). A ticket of another event is refused (409 WRONG_EVENT) and nothing is written. Absent: any event of the box office.',
+  })
+  @Given()
+  @NotRepeated()
+  @IsString({ message: 'event_id must be an id or a comma list of them' })
+  @Matches(new RegExp(idListPattern('ev_')), {
+    message: `event_id must be an id (ev_<number>) or a comma list of up to ${MAX_IDS}`,
+  })
+  event_id?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    minLength: 1,
+    maxLength: 255,
+    pattern: KEY_SHAPE.source,
+    description:
+      'Ticket Tailor’s retry key, 1 to 255 printable ASCII characters: the Idempotency-Key of the scan when that header is absent; when both are sent they must be equal.',
+  })
+  @Given()
+  @NotRepeated()
+  @IsString({ message: 'local_unique_id must be a string' })
+  @Matches(KEY_SHAPE, {
+    message: 'local_unique_id must be 1 to 255 printable ASCII characters',
+  })
+  local_unique_id?: string;
+}
+
+/** `POST /v1/check_ins` query: what the 201 carries besides the CheckIn. */
+export class RecordCheckInQueryDto {
+  @EnumParam(
+    'expand',
+    ['issued_ticket'],
+    'issued_ticket: the 201 also carries the scanned ticket (the IssuedTicket, as GET /v1/issued_tickets/{id} serves it), so a gate shows who it let in without a second call',
+  )
+  expand?: 'issued_ticket';
 }

@@ -51,6 +51,31 @@ SELECT ci.id AS id,
 FROM check_ins ci
 WHERE ci.box_office_id = $1 AND ci.id = $2;
 
+-- the ticket as the answer shows it: on a refusal, and with ?expand=issued_ticket after the check-in
+SELECT t.id AS id,
+  t.id AS c0,
+  t.barcode AS c1,
+  t.barcode_url AS c2,
+  t.created_at AS c3,
+  t.custom_questions AS c4,
+  t.description AS c5,
+  o.buyer_email AS c6,
+  t.event_id AS c7,
+  t.full_name AS c8,
+  t.first_name AS c9,
+  t.last_name AS c10,
+  t.reservation AS c11,
+  t.status AS c12,
+  t.updated_at AS c13,
+  t.voided_at AS c14,
+  t.order_id AS c15,
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = $1 AND t.id = $2;
+
 -- Idempotency-Key: keep the answer, in the scan’s transaction
 INSERT INTO idempotency_keys AS k (api_key_id, idempotency_key, request_hash,
               claim_token, claimed_at, created_at, status, response_headers, response_body)

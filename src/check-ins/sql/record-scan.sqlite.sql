@@ -49,6 +49,54 @@ SELECT ci.id AS id,
 FROM check_ins ci
 WHERE ci.box_office_id = +? AND ci.id = +?;
 
+-- the ticket as the answer shows it: on a refusal, and with ?expand=issued_ticket after the check-in
+SELECT t.id AS id,
+  concat(
+    '{"object":"issued_ticket","id":"it_',
+    t.id,
+    '","barcode":',
+    json_quote(t.barcode),
+    ',"barcode_url":',
+    json_quote(t.barcode_url),
+    ',"created_at":',
+    t.created_at,
+    ',"custom_questions":',
+    json(t.custom_questions),
+    ',"description":',
+    json_quote(t.description),
+    ',"email":',
+    json_quote(o.buyer_email),
+    ',"event_id":"ev_',
+    t.event_id,
+    '","full_name":',
+    json_quote(t.full_name),
+    ',"first_name":',
+    json_quote(t.first_name),
+    ',"last_name":',
+    json_quote(t.last_name),
+    ',"reservation":',
+    json_quote(t.reservation),
+    ',"status":',
+    json_quote(t.status),
+    ',"updated_at":',
+    t.updated_at,
+    ',"voided_at":',
+    coalesce(t.voided_at, 'null'),
+    ',"order_id":"or_',
+    t.order_id,
+    '","qr_code_url":',
+    json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
+    '}'
+  ) AS j0
+FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = +? AND t.id = +?;
+
 -- Idempotency-Key: keep the answer, in the scan’s transaction
 INSERT INTO idempotency_keys AS k (api_key_id, idempotency_key, request_hash,
               claim_token, claimed_at, created_at, status, response_headers, response_body)

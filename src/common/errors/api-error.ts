@@ -14,6 +14,7 @@ export interface FieldError {
 export interface ErrorDetails {
   errors?: FieldError[];
   check_in?: unknown;
+  issued_ticket?: unknown;
 }
 
 /** The one error body's JSON text (docs/API.md, Errors): the exception filter's, and a scan's. */

@@ -59,6 +59,27 @@ export function routedFor(
 }
 
 /**
+ * Every method some route serves (GET also answers HEAD; CORS answers OPTIONS), read once at the
+ * first call (every route is registered before the first request): the methods a metric's label
+ * may name, any other being one value, `other`.
+ */
+export function servedMethods(app: ExpressLike): () => ReadonlySet<string> {
+  let served: Set<string> | undefined;
+  return () => {
+    if (served === undefined) {
+      served = new Set(['HEAD', 'OPTIONS']);
+      for (const layer of app.router?.stack ?? []) {
+        if (!layer.route || isCatchAll(layer.route.methods)) continue;
+        for (const [method, enabled] of Object.entries(layer.route.methods)) {
+          if (enabled && method !== '_all') served.add(method.toUpperCase());
+        }
+      }
+    }
+    return served;
+  };
+}
+
+/**
  * The template of the route at `path`, whatever its method (`/v1/orders/:order_id`), or undefined
  * when no route is there: for a response sent before routing (a rate limit, a preflight). A path
  * whose parameter cannot be percent-decoded is no route's (the router refuses it).

@@ -4,6 +4,8 @@ import express from 'express';
 import { ApiError } from '../errors/api-error';
 import { ErrorCode } from '../errors/error-codes';
 import { type ExpressLike, routedFor } from '../errors/route-methods';
+import { quoteIfSafe } from '../errors/safe-text';
+import { droppedFormFields, repeatedJsonKey } from './repeated-fields';
 
 /** The largest request body read (docs/API.md, Limits): a scan's fields take a tenth of it. */
 export const MAX_BODY_BYTES = 1024;
@@ -26,17 +28,31 @@ export const BODY_TYPES = [
  *
  * A request without a body gets `{}` (its fields are then missing: 400). A body of another media
  * type is 415 UNSUPPORTED_MEDIA_TYPE, a larger one 413 PAYLOAD_TOO_LARGE, one that does not parse
- * 400 VALIDATION_ERROR, each in the one error body.
+ * 400 VALIDATION_ERROR, each in the one error body. So is a field the parser would lose without a
+ * word (repeated-fields.ts): a JSON key given twice in one object (JSON.parse keeps the last), a
+ * form field `__proto__` (the form parser drops it); a form field given twice is an array, which
+ * the validation refuses.
  */
 export function requestBody(app: ExpressLike): RequestHandler {
   const options = { limit: MAX_BODY_BYTES, inflate: false } as const;
   const parsers: Record<(typeof BODY_TYPES)[number], RequestHandler> = {
-    'application/json': express.json({ ...options, strict: true }),
+    'application/json': express.json({
+      ...options,
+      strict: true,
+      verify: (_req, _res, raw: Buffer) => {
+        const key = repeatedJsonKey(raw.toString('utf8'));
+        if (key !== null) throw new RefusedBody(givenTwice(key));
+      },
+    }),
     // Plain `name=value` pairs (no nesting): a field given twice is an array, refused later.
     'application/x-www-form-urlencoded': express.urlencoded({
       ...options,
       extended: false,
       parameterLimit: MAX_FORM_FIELDS,
+      verify: (_req, _res, raw: Buffer) => {
+        const dropped = droppedFormFields(raw.toString('utf8'));
+        if (dropped.length > 0) throw new RefusedBody(unknownFields(dropped));
+      },
     }),
   };
   const takesPost = routedFor(app, 'POST');
@@ -72,8 +88,40 @@ function hasBody(req: Request): boolean {
   );
 }
 
-/** body-parser's failures, as the API's errors. */
+/**
+ * A body a `verify` step refuses, carrying the API's error. body-parser decorates what `verify`
+ * throws as an http-errors error (statusCode, expose), which Nest would turn into a plain
+ * HttpException: the ApiError travels inside, and bodyError takes it out.
+ */
+class RefusedBody extends Error {
+  constructor(readonly refusal: ApiError) {
+    super(refusal.message);
+  }
+}
+
+/** A field given twice, as the validation tells a form field given twice. */
+function givenTwice(field: string): ApiError {
+  const name = quoteIfSafe(field, '(a name that is not valid)');
+  return ApiError.invalidBody([
+    { field: name, messages: [`${name} must be given once`] },
+  ]);
+}
+
+/** Fields no request has, as the validation tells an unknown field. */
+function unknownFields(fields: string[]): ApiError {
+  return ApiError.invalidBody(
+    fields.map((field) => ({
+      field: quoteIfSafe(field, '(a name that is not valid)'),
+      messages: [
+        `${quoteIfSafe(field, 'this field')} is not a field of this request`,
+      ],
+    })),
+  );
+}
+
+/** body-parser's failures, as the API's errors (a `verify` step's refusal as it is). */
 function bodyError(error: unknown): ApiError {
+  if (error instanceof RefusedBody) return error.refusal;
   const type = (error as { type?: unknown }).type;
   switch (type) {
     case 'entity.too.large':

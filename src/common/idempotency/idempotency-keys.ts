@@ -44,7 +44,8 @@ export const IDEMPOTENCY_TTL_S = 24 * 60 * 60;
  */
 const IDEMPOTENCY_LEASE_S = 60;
 
-const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
+/** An Idempotency-Key, and a scan's `local_unique_id`: 1 to 255 printable ASCII characters. */
+export const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
 
 /** A request made with an Idempotency-Key. */
 export interface IdempotentRequest {
@@ -72,11 +73,21 @@ export class KeyTaken extends Error {
 }
 
 /**
- * The Idempotency-Key a request came with (the header as received), or null without one. Checked
- * before anything else of the request (docs/API.md, "Precedence").
+ * The Idempotency-Key a request came with, or null without one. Checked before anything else of
+ * the request (docs/API.md, "Precedence"). `header`: each of the request's Idempotency-Key
+ * fields (`req.headersDistinct`); Node joins two fields into one value, `a, b`, which would
+ * pass as a key of its own, so two fields are refused.
  */
-export function idempotencyKeyOf(header: string | undefined): string | null {
+export function idempotencyKeyOf(
+  header: string | readonly string[] | undefined,
+): string | null {
   if (header === undefined) return null;
+  if (typeof header !== 'string') {
+    if (header.length !== 1) {
+      throw ApiError.validation('Idempotency-Key must be sent once');
+    }
+    return idempotencyKeyOf(header[0]);
+  }
   if (!KEY_SHAPE.test(header)) {
     throw ApiError.validation(
       'Idempotency-Key must be 1 to 255 printable ASCII characters',

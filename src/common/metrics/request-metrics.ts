@@ -1,5 +1,9 @@
 import type { Request } from 'express';
-import { type ExpressLike, routeTemplateAt } from '../errors/route-methods';
+import {
+  type ExpressLike,
+  routeTemplateAt,
+  servedMethods,
+} from '../errors/route-methods';
 import { routeOf } from '../http/access-log';
 import type { ResponseDoneListener } from '../http/http-server';
 import type { HistogramChild } from './bucket-histogram';
@@ -7,6 +11,9 @@ import type { Metrics } from './metrics';
 
 /** The `route` of a request no route serves (an unknown path): never the path as sent. */
 export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The `method` of a request whose method no route serves (`PROPFIND`, `BREW`). */
+export const OTHER_METHOD = 'other';
 
 /** From 1 ms (a 304, a retrieval) to 10 s (a statement timeout): p50 to p99.9 of every route. */
 const REQUEST_BUCKETS = [
@@ -25,8 +32,10 @@ type Labels = 'route' | 'method' | 'status';
  * (bench/notes/2026-12-06-metrics-close-listener-and-major-gcs.md).
  *
  * A response sent before routing (a 429, a CORS preflight, a 503 of a drain) is labelled with the
- * template of the route at its path; a path no route serves, `unmatched`. The labels of each
- * route, method and status are made once and kept: a request allocates no label object.
+ * template of the route at its path; a path no route serves, `unmatched`. A method no route
+ * serves is `other`, and a status is one the service answers with: every label has a small fixed
+ * set of values, whatever a client sends. The labels of each route, method and status are made
+ * once and kept: a request allocates no label object.
  */
 export function requestMetrics(
   metrics: Metrics,
@@ -41,6 +50,9 @@ export function requestMetrics(
   /** Each route's template, by the Express route object; '' for Nest's not-found catch-all. */
   const templates = new Map<object, string>();
   const children = new Map<string, Map<string, Map<number, HistogramChild>>>();
+  const served = servedMethods(app);
+  const methodLabel = (method: string): string =>
+    served().has(method) ? method : OTHER_METHOD;
 
   const routeLabel = (req: Request): string => {
     const route = req.route as object | undefined;
@@ -74,8 +86,10 @@ export function requestMetrics(
 
   return (req, res, arrivedAt) => {
     const request = req as Request; // Express's: every request passes its router
-    child(routeLabel(request), request.method, res.statusCode).observe(
-      (performance.now() - arrivedAt) / 1000,
-    );
+    child(
+      routeLabel(request),
+      methodLabel(request.method),
+      res.statusCode,
+    ).observe((performance.now() - arrivedAt) / 1000);
   };
 }

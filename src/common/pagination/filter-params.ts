@@ -5,7 +5,13 @@ import { EMAIL, idSchema } from '../openapi/api-properties';
 import { NotRepeated } from '../validation/strict-query';
 
 /** Ids in one `event_id` list. */
-const MAX_IDS = 100;
+export const MAX_IDS = 100;
+
+/** `ev_1` or `ev_1,ev_2`, up to MAX_IDS: an IdListParam's pattern, for a body field too. */
+export function idListPattern(prefix: string): string {
+  const id = `${prefix}[1-9]\\d{0,9}`;
+  return `^${id}(,${id}){0,${MAX_IDS - 1}}$`;
+}
 
 /**
  * Query parameters that several lists share, each a property decorator that documents and
@@ -29,18 +35,18 @@ const optionalOnce = (
 
 /** `ev_1` or `ev_1,ev_2`: one id of `prefix`, or a comma list of up to MAX_IDS. */
 export function IdListParam(name: string, prefix: string, description: string) {
-  const id = `${prefix}[1-9]\\d{0,9}`;
+  const pattern = idListPattern(prefix);
   const idLength = idSchema(prefix).maxLength;
   return applyDecorators(
     optionalOnce(
       `${description} (\`${prefix}1\` or \`${prefix}1,${prefix}2\`)`,
       {
-        pattern: `^${id}(,${id}){0,${MAX_IDS - 1}}$`,
+        pattern,
         maxLength: MAX_IDS * (idLength + 1) - 1,
       },
     ),
     IsString({ message: `${name} must be an id or a comma list of them` }),
-    Matches(new RegExp(`^${id}(,${id}){0,${MAX_IDS - 1}}$`), {
+    Matches(new RegExp(pattern), {
       message: `${name} must be an id (${prefix}<number>) or a comma list of up to ${MAX_IDS}`,
     }),
   );

@@ -56,6 +56,8 @@ const unknownField = (key: string): ValidationError => ({
  * `errors`, one entry per bad field. Query objects and bodies are also checked key by key first:
  * the whitelist misses keys such as `__proto__` or `constructor`, and an unknown parameter or
  * field must never be silently ignored (docs/API.md, Decisions: Unknown parameters are refused).
+ * A text with a NUL character is refused too, whatever the parameter or field: PostgreSQL's text
+ * cannot hold one (it would fail as a 500), and SQLite's would differ from it.
  */
 @Injectable()
 export class StrictValidationPipe extends ValidationPipe {
@@ -88,6 +90,17 @@ export class StrictValidationPipe extends ValidationPipe {
       if (unknown.length > 0) {
         throw ApiError.invalidBody(fieldErrors(unknown.map(unknownField)));
       }
+      const withNul = Object.keys(value).filter((key) =>
+        hasNul((value as Record<string, unknown>)[key]),
+      );
+      if (withNul.length > 0 && type === 'query') {
+        throw ApiError.validation(nulMessage(withNul[0]));
+      }
+      if (withNul.length > 0) {
+        throw ApiError.invalidBody(
+          withNul.map((key) => ({ field: key, messages: [nulMessage(key)] })),
+        );
+      }
       // A DTO without parameters (NoQueryDto): nothing left to validate or transform.
       if (known.size === 0) return {};
     }
@@ -116,6 +129,14 @@ export class StrictValidationPipe extends ValidationPipe {
     return known;
   }
 }
+
+/** A string, or a repeated parameter's strings, with a NUL character. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  return Array.isArray(value) && value.some(hasNul);
+}
+
+const nulMessage = (key: string) => `${key} must not contain a NUL character`;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
