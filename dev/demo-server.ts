@@ -2,11 +2,11 @@
 // then migrations run (unless MIGRATIONS_RUN=false), an empty database gets the demo data, and
 // once listening it prints the demo keys and requests to paste. Production runs
 // dist/src/main.js, which never seeds.
+import { networkInterfaces } from 'node:os';
 import { Logger } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { bootFailureLine } from '../src/boot-failure';
 import { createApp, listen } from '../src/create-app';
-import { doorPage } from './door-page';
 import { DemoCalendar } from '../seeds/demo-calendar';
 import {
   DEMO_BOX_OFFICES,
@@ -30,7 +30,8 @@ function instructions(base: string, notice: string[]): string {
         `  box office ${office.id} (${office.name}): ${office.apiKey}`,
     ),
     '',
-    `Door page, to scan tickets with ${key}: ${base}/door`,
+    `Door app, to scan tickets with ${key}: ${base}/door?key=${key}`,
+    ...lanDoor(base, key),
     '',
     'Try it:',
     ...TRY_PATHS.map((path) => `  curl -u ${key}: "${base}${path}"`),
@@ -39,12 +40,27 @@ function instructions(base: string, notice: string[]): string {
   ].join('\n');
 }
 
+/**
+ * The address a phone on the same network opens (docs/API.md, "The door app"): this machine's
+ * first non-internal IPv4 address. Only printed: plain HTTP, so the camera and the offline page
+ * need localhost or HTTPS, and typed or handheld scanning works.
+ */
+function lanDoor(base: string, key: string): string[] {
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
+  if (address === undefined) return [];
+  const { port } = new URL(base);
+  return [
+    `  from a phone on this network: http://${address.address}:${port}/door?key=${key}`,
+    '  (plain HTTP there: typed and handheld scanning; the camera needs HTTPS or localhost)',
+  ];
+}
+
 async function main() {
   // The banner below goes through process.stdout, as the JSON log lines do (log-output.ts): it
   // comes after them, piped or not.
   const app = await createApp();
-  // Before init, which adds the API's routes and its 404 for any other path.
-  app.use(doorPage());
   await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
   const dataSource = app.get(DataSource);
   // Dated around the day it runs, so that the demo has events on sale whenever it is started.

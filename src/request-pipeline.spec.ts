@@ -68,6 +68,7 @@ describe('requestPipeline', () => {
       'CORS preflight',
       'request body',
       'cache control',
+      'door app',
       'conditional GET',
     ]);
   });
@@ -127,6 +128,7 @@ describe('requestPipeline', () => {
       'use',
       'use',
       'cors',
+      'use',
       'use',
       'use',
       'use',

@@ -41,6 +41,7 @@ import { requestMetrics } from './common/metrics/request-metrics';
 import { PROBE_PATHS } from './health/probes.controller';
 import { METRICS_PATH } from './metrics/metrics.controller';
 import { RevalidationInterceptor } from './sync/revalidation';
+import { doorApp } from './door/door-app';
 
 /** One named step of the request pipeline, and how it is mounted on the app. */
 export interface PipelineStep {
@@ -163,6 +164,9 @@ export function requestPipeline(
     },
     // Cache-Control of successes (cache-control.ts); the exception filter gives errors no-store.
     { name: 'cache control', mount: use(cacheControlMiddleware) },
+    // The door app's static files at /door (door-app.ts): no key needed, counted per address like
+    // any request without one, with their own Content-Security-Policy.
+    { name: 'door app', mount: use(doorApp()) },
     // Decided as the response is sent: res.send sets the ETag (etag.ts) and answers 304 when
     // `If-None-Match` matches it, through `req.fresh` as conditional-get.ts redefines it.
     {

@@ -23,6 +23,26 @@ export type ErrorBody = components['schemas']['ErrorBody'];
 export type Change = components['schemas']['Change'];
 /** A scan refused by the ticket's state: its code and the check-in that decides it. */
 export type ScanRefusal = components['schemas']['ScanRefusal'];
+/** Why a scan is refused: the ticket's state, or `WRONG_EVENT` (a door's `eventId`). */
+export type ScanRefusalCode = ScanRefusal['error_code'] | 'WRONG_EVENT';
+
+/** The door's numbers for one event (docs/API.md, GET /v1/events/{event_id}/attendance). */
+export interface Attendance {
+  object: 'attendance';
+  event_id: string;
+  tickets_valid: number;
+  tickets_void: number;
+  /** Valid tickets inside now. */
+  checked_in: number;
+  /** Valid tickets that came in at least once. */
+  entered: number;
+  ticket_types: {
+    ticket_type_id: string;
+    tickets_valid: number;
+    checked_in: number;
+    entered: number;
+  }[];
+}
 
 /** The ticket a door scanned: by the barcode printed on it, or by its id. */
 export type ScannedTicket =
@@ -40,6 +60,13 @@ export interface CheckInOptions {
   quantity?: 1 | -1;
   /** Unix seconds: when a scan made offline happened (default: when it is received). */
   checkInAt?: number;
+  /**
+   * The door's event (`ev_1`, or a comma list): a ticket for another event is refused,
+   * `WRONG_EVENT`, with its own event in `issuedTicket`.
+   */
+  eventId?: string;
+  /** Asks for the ticket with a recorded scan too (`?expand=issued_ticket`): who came in. */
+  expandIssuedTicket?: boolean;
   signal?: AbortSignal;
 }
 
@@ -50,12 +77,20 @@ export interface CheckInOptions {
  * request with the same Idempotency-Key.
  */
 export type ScanResult =
-  | { outcome: 'recorded'; checkIn: CheckIn; replayed: boolean }
+  | {
+      outcome: 'recorded';
+      checkIn: CheckIn;
+      /** The scanned ticket, with `expandIssuedTicket` (null without). */
+      issuedTicket: IssuedTicket | null;
+      replayed: boolean;
+    }
   | {
       outcome: 'refused';
-      reason: ScanRefusal['error_code'];
+      reason: ScanRefusalCode;
       message: string;
       checkIn: CheckIn | null;
+      /** The scanned ticket (holder, ticket type, event), as every refusal carries it. */
+      issuedTicket: IssuedTicket | null;
       replayed: boolean;
     };
 
@@ -71,6 +106,20 @@ export interface BoxOfficeClient extends Client<paths> {
    *     if (result.outcome === 'refused') show(result.reason, result.checkIn?.check_in_at);
    */
   checkIn(ticket: ScannedTicket, options: CheckInOptions): Promise<ScanResult>;
+  /** The door's numbers for an event: inside now, valid tickets. Throws BoxOfficeApiError. */
+  attendance(
+    eventId: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<Attendance>;
+  /**
+   * The first page of issued tickets matching `search` (a name, an e-mail, the start of a barcode
+   * or order id), with the list's other filters (`event_id`): the door's look-up when a code
+   * will not scan. Throws BoxOfficeApiError.
+   */
+  searchIssuedTickets(
+    query: ListQuery<'/v1/issued_tickets'> & { search: string },
+    options?: { signal?: AbortSignal },
+  ): Promise<IssuedTicket[]>;
 }
 
 export interface BoxOfficeClientOptions {
@@ -98,10 +147,57 @@ export function createBoxOfficeClient(
   return Object.assign(client, {
     checkIn: (ticket: ScannedTicket, scan: CheckInOptions) =>
       checkIn(client, ticket, scan),
+    attendance: (eventId: string, init: { signal?: AbortSignal } = {}) =>
+      attendance(client, eventId, init),
+    searchIssuedTickets: (
+      query: ListQuery<'/v1/issued_tickets'> & { search: string },
+      init: { signal?: AbortSignal } = {},
+    ) => searchIssuedTickets(client, query, init),
   });
 }
 
+/**
+ * The GET of a path or query the generated types may not have yet (openapi.json is regenerated
+ * from the service): openapi-fetch's GET, typed by the caller.
+ */
+type UntypedGet = (
+  path: string,
+  init: {
+    params?: { path?: Record<string, string>; query?: object };
+    signal?: AbortSignal;
+  },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+async function attendance(
+  client: Client<paths>,
+  eventId: string,
+  init: { signal?: AbortSignal },
+): Promise<Attendance> {
+  const get = client.GET.bind(client) as unknown as UntypedGet;
+  const { data, error, response } = await get(
+    '/v1/events/{event_id}/attendance',
+    { params: { path: { event_id: eventId } }, ...init },
+  );
+  if (!data) throw new BoxOfficeApiError(response.status, asErrorBody(error));
+  return data as Attendance;
+}
+
+async function searchIssuedTickets(
+  client: Client<paths>,
+  query: ListQuery<'/v1/issued_tickets'> & { search: string },
+  init: { signal?: AbortSignal },
+): Promise<IssuedTicket[]> {
+  const get = client.GET.bind(client) as unknown as UntypedGet;
+  const { data, error, response } = await get('/v1/issued_tickets', {
+    params: { query },
+    ...init,
+  });
+  if (!data) throw new BoxOfficeApiError(response.status, asErrorBody(error));
+  return (data as { data: IssuedTicket[] }).data;
+}
+
 const SCAN_REFUSALS: readonly string[] = [
+  'WRONG_EVENT',
   'ALREADY_CHECKED_IN',
   'NOT_CHECKED_IN',
   'TICKET_VOID',
@@ -121,32 +217,55 @@ async function checkIn(
       ...(options.checkInAt !== undefined
         ? { check_in_at: options.checkInAt }
         : {}),
-    },
+      ...(options.eventId !== undefined ? { event_id: options.eventId } : {}),
+    } as CheckInBody,
+    // openapi-fetch types a POST's query from the document; `expand` is sent as given.
+    ...(options.expandIssuedTicket
+      ? { params: { query: { expand: 'issued_ticket' } as never } }
+      : {}),
     headers: { 'Idempotency-Key': options.idempotencyKey },
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const replayed = response.headers.get('Idempotent-Replayed') === 'true';
-  if (data) return { outcome: 'recorded', checkIn: data, replayed };
+  if (data) {
+    const { issued_ticket: issuedTicket = null, ...recorded } =
+      data as CheckIn & { issued_ticket?: IssuedTicket };
+    return { outcome: 'recorded', checkIn: recorded, issuedTicket, replayed };
+  }
   if (response.status === 409 && isRefusal(error)) {
     return {
       outcome: 'refused',
       reason: error.error_code,
       message: error.message,
-      checkIn: error.check_in,
+      checkIn: error.check_in ?? null,
+      issuedTicket: error.issued_ticket ?? null,
       replayed,
     };
   }
   throw new BoxOfficeApiError(response.status, asErrorBody(error));
 }
 
-function isRefusal(error: unknown): error is ScanRefusal {
+/** A POST /v1/check_ins body, with the fields the generated types may not have yet. */
+type CheckInBody = NonNullable<
+  paths['/v1/check_ins']['post']['requestBody']
+>['content']['application/json'];
+
+/** A 409 of a scan: the refusal, the deciding check-in (if any) and the ticket. */
+interface Refusal {
+  error_code: ScanRefusalCode;
+  message: string;
+  check_in?: CheckIn | null;
+  issued_ticket?: IssuedTicket | null;
+}
+
+function isRefusal(error: unknown): error is Refusal {
   return (
     typeof error === 'object' &&
     error !== null &&
     SCAN_REFUSALS.includes(
       (error as { error_code?: unknown }).error_code as string,
     ) &&
-    'check_in' in error
+    ('check_in' in error || 'issued_ticket' in error)
   );
 }
 

@@ -3,6 +3,7 @@
 // that says whether it was recorded or why not.
 import {
   type CheckIn,
+  type IssuedTicket,
   type ScanResult,
   createBoxOfficeClient,
 } from '../src/index.js';
@@ -20,20 +21,27 @@ export async function door(barcode: string): Promise<string> {
   });
   const result = await client.checkIn(
     { barcode },
-    { idempotencyKey: 'scan-1', checkInAt: 1786645321 },
+    {
+      idempotencyKey: 'scan-1',
+      checkInAt: 1786645321,
+      eventId: 'ev_1',
+      expandIssuedTicket: true,
+    },
   );
   expectType<Equal<typeof result, ScanResult>>();
   if (result.outcome === 'recorded') {
     expectType<Equal<typeof result.checkIn, CheckIn>>();
+    expectType<Equal<typeof result.issuedTicket, IssuedTicket | null>>();
     return result.checkIn.id;
   }
   expectType<
     Equal<
       typeof result.reason,
-      'ALREADY_CHECKED_IN' | 'NOT_CHECKED_IN' | 'TICKET_VOID'
+      'WRONG_EVENT' | 'ALREADY_CHECKED_IN' | 'NOT_CHECKED_IN' | 'TICKET_VOID'
     >
   >();
   expectType<Equal<typeof result.checkIn, CheckIn | null>>();
+  expectType<Equal<typeof result.issuedTicket, IssuedTicket | null>>();
   await client.checkIn(
     { issuedTicketId: 'it_5' },
     { idempotencyKey: 'scan-2', quantity: -1 },

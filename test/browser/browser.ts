@@ -17,13 +17,22 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Headless chromium on a fresh profile, removed by close(). */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Headless chromium on a fresh profile, removed by close(). `args`: more command-line switches
+ * (a fake camera, host names); `viewport`: the page's size (a phone's, 390×844).
+ */
+export async function launchChromium(
+  options: {
+    args?: string[];
+    viewport?: { width: number; height: number };
+  } = {},
+): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'box-office-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     timeout: STEP_MS,
+    ...(options.viewport ? { viewport: options.viewport } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -32,6 +41,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.args ?? []),
     ],
   });
   context.setDefaultTimeout(STEP_MS);
