@@ -89,12 +89,15 @@ function isLoopback(hostname: string): boolean {
   );
 }
 
-/** The repository: the first folder above this file with door/ in it (src or dist alike). */
-function projectRoot(): string {
+/**
+ * The repository: the first folder above this file with door/ in it (src or dist alike), or
+ * null for a deployment that ships dist/ alone (docs/OPERATIONS.md, "The door app").
+ */
+function projectRoot(): string | null {
   let dir = __dirname;
   while (!existsSync(join(dir, 'door', 'index.html'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('the door app (door/) was not found');
+    if (parent === dir) return null;
     dir = parent;
   }
   return dir;
@@ -108,7 +111,11 @@ export function doorApp() {
   const root = projectRoot();
   return (req: Request, res: Response, next: NextFunction) => {
     const entry = FILES[req.path];
-    if (entry === undefined || !['GET', 'HEAD'].includes(req.method)) {
+    if (
+      root === null ||
+      entry === undefined ||
+      !['GET', 'HEAD'].includes(req.method)
+    ) {
       return next();
     }
     let body: Buffer;
