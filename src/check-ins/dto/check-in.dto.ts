@@ -1,10 +1,10 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IssuedTicketDto } from '../../common/dto/issued-ticket.dto';
 import {
   Id,
   Integer,
   IntegerEnum,
   Literal,
+  Nested,
   UNIX_SECONDS,
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
@@ -38,14 +38,13 @@ export class CheckInDto {
   created_at: number;
 }
 
-/** The 201 of a scan: the CheckIn, and with `?expand=issued_ticket` its ticket. */
-export class RecordedCheckInDto extends CheckInDto {
-  @ApiPropertyOptional({
-    type: IssuedTicketDto,
+/** The 201 of a scan with `?expand=issued_ticket`: the CheckIn and the ticket scanned. */
+export class CheckInWithIssuedTicketDto extends CheckInDto {
+  @Nested(IssuedTicketDto, {
     description:
-      'With `?expand=issued_ticket` only: the ticket scanned, as GET /v1/issued_tickets/{id} serves it after the scan',
+      'The ticket scanned, as GET /v1/issued_tickets/{id} serves it after the scan',
   })
-  issued_ticket?: IssuedTicketDto;
+  issued_ticket: IssuedTicketDto;
 }
 
 export class CheckInListDto extends PageDto(CheckInDto, {
