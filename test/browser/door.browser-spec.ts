@@ -182,8 +182,12 @@ afterAll(async () => {
   await api?.close();
 });
 
-/** A screenshot of the phone's screen, in test-artifacts and, when asked, in docs/door/. */
+/**
+ * A screenshot of the phone's screen, in test-artifacts and, when asked, in docs/door/; every
+ * state shot is also checked for contrast and names.
+ */
 async function shot(page: Page, name: string) {
+  expect([name, await accessibilityFaults(page)]).toEqual([name, []]);
   mkdirSync(ARTIFACTS, { recursive: true });
   const png = await page.screenshot({
     path: join(ARTIFACTS, `door-${name}.png`),
@@ -210,6 +214,61 @@ async function contrast(page: Page, selector: string): Promise<number> {
     const style = getComputedStyle(el);
     const [a, b] = [luminance(style.color), luminance(style.backgroundColor)];
     return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  });
+}
+
+/**
+ * What the screen fails of WCAG AA as it is now: every visible text whose contrast on the
+ * background it is drawn on (the nearest opaque one, white at the root) is under 4.5:1, and
+ * every field or button without an accessible name.
+ */
+async function accessibilityFaults(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const channels = (color: string) =>
+      (color.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = (color: string) => {
+      const [r, g, b] = channels(color)
+        .slice(0, 3)
+        .map((c) => {
+          const v = c / 255;
+          return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+        });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const backgroundOf = (el: Element | null): string => {
+      for (; el; el = el.parentElement) {
+        const color = getComputedStyle(el).backgroundColor;
+        const alpha = channels(color)[3];
+        if (alpha === undefined || alpha > 0) return color;
+      }
+      return 'rgb(255, 255, 255)';
+    };
+    const faults: string[] = [];
+    const walker = document.createTreeWalker(
+      document.body,
+      NodeFilter.SHOW_TEXT,
+    );
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      const text = node.textContent?.trim() ?? '';
+      if (!el || text === '' || el.closest('[hidden]')) continue;
+      if (el.getClientRects().length === 0) continue;
+      if (el instanceof HTMLOptionElement) continue;
+      const [a, b] = [
+        luminance(getComputedStyle(el).color),
+        luminance(backgroundOf(el)),
+      ];
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      if (ratio < 4.5) faults.push(`${text}: ${ratio.toFixed(2)}:1`);
+    }
+    for (const el of document.querySelectorAll('input, select, button')) {
+      const named =
+        (el as HTMLInputElement).labels?.length ||
+        el.getAttribute('aria-label') ||
+        (el instanceof HTMLButtonElement && el.textContent?.trim());
+      if (!named) faults.push(`no name: ${el.outerHTML.slice(0, 60)}`);
+    }
+    return faults;
   });
 }
 
