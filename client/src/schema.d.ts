@@ -279,7 +279,7 @@ export interface paths {
         put?: never;
         /**
          * Record a door scan
-         * @description A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. The ticket’s history decides, in the order scans happened: a check-in while it is in, a check-out while it is out, a scan after it was voided, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. Needs a key of scope check_in. Send an Idempotency-Key to retry safely.
+         * @description A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. With event_id, a ticket of another event is refused (WRONG_EVENT). Then the ticket’s history decides, in the order scans happened: a check-in of a void ticket (unless an offline scan made before voided_at), a check-in while it is in, a check-out while it is out, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the ticket and the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. With ?expand=issued_ticket the 201 carries the ticket too. Needs a key of scope check_in. Send an Idempotency-Key (or local_unique_id) to retry safely.
          */
         post: operations["recordCheckIn"];
         delete?: never;
@@ -860,7 +860,7 @@ export interface components {
              * @example VALIDATION_ERROR
              * @enum {string}
              */
-            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID" | "WRONG_EVENT" | "IDEMPOTENCY_KEY_IN_USE" | "SOLD_OUT" | "ALREADY_VOID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
              * @example limit must be an integer from 1 to 100
@@ -1308,13 +1308,13 @@ export interface components {
              * @example ALREADY_CHECKED_IN
              * @enum {string}
              */
-            error_code: "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID";
+            error_code: "WRONG_EVENT" | "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID";
             /**
              * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
              * @example limit must be an integer from 1 to 100
              */
             message: string;
-            /** @description The check-in that decides it: the one that already let the ticket in (ALREADY_CHECKED_IN), its last check-out (NOT_CHECKED_IN), or its last scan (TICKET_VOID); null when it has none */
+            /** @description The check-in that decides it: the one that already let the ticket in (ALREADY_CHECKED_IN), its last check-out (NOT_CHECKED_IN), or its last scan (TICKET_VOID); null when it has none, and for WRONG_EVENT */
             check_in: {
                 /**
                  * @description Always "check_in"
@@ -1356,6 +1356,8 @@ export interface components {
                  */
                 created_at: number;
             } | null;
+            /** @description The ticket scanned, as GET /v1/issued_tickets/{id} serves it (for WRONG_EVENT, its own event_id) */
+            issued_ticket: components["schemas"]["IssuedTicket"];
         };
         FieldError: {
             /**
@@ -1383,7 +1385,7 @@ export interface components {
              * @example VALIDATION_ERROR
              * @enum {string}
              */
-            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID" | "IDEMPOTENCY_KEY_IN_USE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            error_code: "VALIDATION_ERROR" | "INVALID_CURSOR" | "CURSOR_EXPIRED" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "ALREADY_CHECKED_IN" | "NOT_CHECKED_IN" | "TICKET_VOID" | "WRONG_EVENT" | "IDEMPOTENCY_KEY_IN_USE" | "SOLD_OUT" | "ALREADY_VOID" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "HEADERS_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /**
              * @description What was wrong and, where useful, what to send instead. Client text is repeated only when short and plain.
              * @example limit must be an integer from 1 to 100
@@ -1391,6 +1393,49 @@ export interface components {
             message: string;
             /** @description Each bad field, once, with what is wrong with it */
             errors: components["schemas"]["FieldError"][];
+        };
+        CheckInWithIssuedTicket: {
+            /**
+             * @description Always "check_in"
+             * @example check_in
+             * @enum {string}
+             */
+            object: "check_in";
+            /** @example ci_1 */
+            id: string;
+            /**
+             * @description The ticket scanned
+             * @example it_1
+             */
+            issued_ticket_id: string;
+            /**
+             * @description The ticket's event
+             * @example ev_1
+             */
+            event_id: string;
+            /**
+             * @description The ticket's event's series
+             * @example es_1
+             */
+            event_series_id: string;
+            /**
+             * Format: int32
+             * @description 1: checked in; -1: checked out
+             * @enum {integer}
+             */
+            quantity: 1 | -1;
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was scanned (an offline scan uploaded later is earlier than created_at)
+             */
+            check_in_at: number;
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was recorded
+             */
+            created_at: number;
+            /** @description The ticket scanned, as GET /v1/issued_tickets/{id} serves it after the scan */
+            issued_ticket: components["schemas"]["IssuedTicket"];
         };
         RecordCheckIn: {
             /**
@@ -1412,6 +1457,10 @@ export interface components {
              * @description Unix seconds: when the scan was made, for a scan made offline and sent later (default: now). At most 60 seconds ahead of the service’s clock, and not before the ticket was issued; a time ahead of the clock is recorded as the moment of recording.
              */
             check_in_at?: number;
+            /** @description The door’s events: one event id, or a comma list of up to 100 (`ev_1` or `ev_1,ev_2`). A ticket of another event is refused (409 WRONG_EVENT) and nothing is written. Absent: any event of the box office. */
+            event_id?: string;
+            /** @description Ticket Tailor’s retry key, 1 to 255 printable ASCII characters: the Idempotency-Key of the scan when that header is absent; when both are sent they must be equal. */
+            local_unique_id?: string;
         };
         Change: {
             /**
@@ -5313,7 +5362,10 @@ export interface operations {
     };
     recordCheckIn: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description issued_ticket: the 201 also carries the scanned ticket (the IssuedTicket, as GET /v1/issued_tickets/{id} serves it), so a gate shows who it let in without a second call */
+                expand?: "issued_ticket";
+            };
             header?: {
                 /** @description Makes a retry safe: the same key from the same API key within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and writes nothing */
                 "Idempotency-Key"?: string;
@@ -5354,7 +5406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckIn"];
+                    "application/json": components["schemas"]["CheckIn"] | components["schemas"]["CheckInWithIssuedTicket"];
                 };
             };
             /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key */
@@ -5433,7 +5485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description ALREADY_CHECKED_IN, NOT_CHECKED_IN, TICKET_VOID: the ticket’s state refuses the scan (ScanRefusal, with the deciding `check_in`). IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After). */
+            /** @description WRONG_EVENT: the ticket is not for the event_id sent. TICKET_VOID, ALREADY_CHECKED_IN, NOT_CHECKED_IN: the ticket’s state refuses the scan (ScanRefusal, with the `issued_ticket` and the deciding `check_in`). IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After). */
             409: {
                 headers: {
                     /** @description Requests allowed per window */
