@@ -31,6 +31,9 @@ const HAS_ATTENDANCE = documented.includes(
 );
 const HAS_SEARCH = /"name":\s*"search"/.test(documented);
 const HAS_EVENT_SCOPE = documented.includes('WRONG_EVENT');
+const HAS_VOID = documented.includes(
+  '"/v1/issued_tickets/{issued_ticket_id}/void"',
+);
 const when = (ready: boolean) => (ready ? it : it.skip);
 
 interface ApiTicket {
@@ -580,6 +583,44 @@ describe('from a phone on the LAN, over plain HTTP', () => {
       expect(shown.verdict).toBe(`✗ Wrong event: for ${events[1].name}`);
       expect(shown.who).toBe(otherEvent.full_name);
       expect(await scansOf(otherEvent)).toEqual([]);
+    },
+  );
+
+  when(HAS_VOID)(
+    'refuses a void ticket, online and, once synced, offline',
+    async () => {
+      const ticket = fresh[5];
+      const voided = await fetch(
+        `${api.url}/v1/issued_tickets/${ticket.id}/void`,
+        {
+          method: 'POST',
+          headers: { Authorization: `Basic ${btoa(`${KEY}:`)}` },
+        },
+      );
+      expect(voided.status).toBe(200);
+      await scanner(page, ticket.barcode);
+      let shown = await answered(page, ticket.barcode, 'refused');
+      expect(shown.reason).toBe('TICKET_VOID');
+      expect(shown.verdict).toBe('✗ Ticket void');
+      expect(shown.who).toBe(ticket.full_name);
+      // A load syncs the phone's copy, which then knows the ticket is void.
+      await page.reload();
+      await page.locator('body[data-state="ready"]').waitFor();
+      await page.waitForFunction(
+        (barcode) =>
+          JSON.parse(localStorage.getItem('box-office-door-tickets') ?? '{}')
+            .tickets?.[barcode]?.status === 'void',
+        ticket.barcode,
+      );
+      await browser.context.setOffline(true);
+      await page.locator('body[data-online="false"]').waitFor();
+      await scanner(page, ticket.barcode);
+      shown = await answered(page, ticket.barcode, 'refused');
+      expect(shown.verdict).toBe('✗ Ticket void (offline)');
+      expect(await page.locator('#queue-count').textContent()).toBe('0');
+      await browser.context.setOffline(false);
+      await page.locator('body[data-online="true"]').waitFor();
+      expect(await scansOf(ticket)).toEqual([]);
     },
   );
 
