@@ -734,6 +734,21 @@ describe('from a phone on the LAN, over plain HTTP', () => {
     ).toEqual([]);
     expect(prompts).toEqual([]);
   });
+  it('says so when the key may only read: its scans are refused by the service', async () => {
+    await page.locator('#settings summary').click();
+    await page
+      .getByLabel('A key of scope check_in')
+      .fill('sk_demo_boxoffice_2');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('body[data-state="ready"]').waitFor();
+    await scanner(page, fresh[6].barcode);
+    const shown = await answered(page, fresh[6].barcode, 'error');
+    expect(shown.verdict).toBe(
+      '✗ This key cannot record scans: it needs the check_in scope',
+    );
+    expect(await scansOf(fresh[6])).toEqual([]);
+    expect(prompts).toEqual([]);
+  });
 });
 
 describe('on localhost: the camera, and the page kept for a reload with no network', () => {
