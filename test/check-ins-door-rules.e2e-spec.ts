@@ -239,6 +239,21 @@ describe('POST /v1/check_ins at the door', () => {
       expect(
         (await scan(inside, { quantity: -1, ...doors })).body,
       ).toMatchObject({ error_code: 'WRONG_EVENT' });
+      // A check_in_at out of bounds is a bad request whatever the event.
+      const early = await scan(inside, { ...doors, check_in_at: 1 });
+      expect([early.status, (early.body as Json).errors]).toEqual([
+        400,
+        [
+          {
+            field: 'check_in_at',
+            messages: [
+              expect.stringMatching(
+                /^check_in_at must not be before the ticket was issued/,
+              ) as string,
+            ],
+          },
+        ],
+      ]);
       // Without event_id, the state decides as before.
       expect((await scan(inside)).body).toMatchObject({
         error_code: 'ALREADY_CHECKED_IN',

@@ -63,6 +63,9 @@ export class ScanRecorder {
   *record(boxOfficeId: number, scan: Scan): WriteWork<ScanAnswer> {
     const ticket = yield* this.ticket(boxOfficeId, scan.ticket);
     const ticketId = `it_${Number(ticket.id)}`;
+    const now = Number(ticket.now);
+    // A bad check_in_at is a bad request (400), whichever event the ticket is for.
+    const at = checkInAt(scan.checkInAt, now, Number(ticket.created_at));
     const eventId = Number(ticket.event_id);
     // The door's events first: a ticket of another event is refused whatever its state.
     if (scan.eventIds !== undefined && !scan.eventIds.includes(eventId)) {
@@ -74,8 +77,6 @@ export class ScanRecorder {
         null,
       );
     }
-    const now = Number(ticket.now);
-    const at = checkInAt(scan.checkInAt, now, Number(ticket.created_at));
     const p = new SqlParams(this.dialect);
     const history = (yield {
       sql: `SELECT id, quantity, check_in_at, created_at FROM check_ins
