@@ -33,6 +33,11 @@ function instructions(base: string, notice: string[]): string {
     `Door app, to scan tickets with ${key}: ${base}/door?key=${key}`,
     ...lanDoor(base, key),
     '',
+    'Webhooks (this demo allows http:// and local addresses: WEBHOOK_ALLOW_PRIVATE_URLS=true):',
+    `  curl -u ${key}: ${base}/v1/webhook_endpoints -d url=http://127.0.0.1:4000/webhooks -d "enabled_events=*"`,
+    '  WEBHOOK_SECRET=<the secret it answered> node examples/webhook-receiver.mjs',
+    '  npm run activity -- run --box-office 1 --duration 30 --rate 1',
+    '',
     'Try it:',
     ...TRY_PATHS.map((path) => `  curl -u ${key}: "${base}${path}"`),
     '',
@@ -60,6 +65,8 @@ function lanDoor(base: string, key: string): string[] {
 async function main() {
   // The banner below goes through process.stdout, as the JSON log lines do (log-output.ts): it
   // comes after them, piped or not.
+  // Webhooks to a receiver on this machine (docs/API.md, "Webhooks"): the demo's, never production's.
+  process.env.WEBHOOK_ALLOW_PRIVATE_URLS ??= 'true';
   const app = await createApp();
   await app.init(); // applies pending migrations (unless MIGRATIONS_RUN=false)
   const dataSource = app.get(DataSource);

@@ -24,6 +24,7 @@ import { NEST_STEPS } from './request-pipeline';
 import { SyncModule } from './sync/sync.module';
 import { VouchersModule } from './vouchers/vouchers.module';
 import { WaitlistSignupsModule } from './waitlist-signups/waitlist-signups.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /**
  * Every global behaviour is registered here. App-level settings live in createApp (create-app.ts),
@@ -50,6 +51,7 @@ import { WaitlistSignupsModule } from './waitlist-signups/waitlist-signups.modul
     VouchersModule,
     DiscountsModule,
     WaitlistSignupsModule,
+    WebhooksModule,
   ],
   // The global guard, pipe, interceptors and filter: request-pipeline.ts lists them in order.
   providers: [...NEST_STEPS],

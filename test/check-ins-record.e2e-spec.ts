@@ -619,10 +619,10 @@ describe('POST /v1/check_ins', () => {
       [
         'too large',
         'application/json',
-        JSON.stringify({ barcode: 'x'.repeat(2_000) }),
+        JSON.stringify({ barcode: 'x'.repeat(5_000) }),
         413,
         'PAYLOAD_TOO_LARGE',
-        'The request body must not exceed 1024 bytes',
+        'The request body must not exceed 4096 bytes',
       ],
       [
         'more than 20 form fields',

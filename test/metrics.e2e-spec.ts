@@ -541,7 +541,7 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
             output: expect.stringMatching(/SUCCESS/),
           });
         }
-        expect(rules.match(/- alert: /g)).toHaveLength(5);
+        expect(rules.match(/- alert: /g)).toHaveLength(6);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -296,14 +296,19 @@ type GetOf<P extends keyof paths> = paths[P] extends {
 type OkBody<P extends keyof paths> =
   GetOf<P> extends { responses: { 200: infer R } } ? JsonOf<R> : never;
 
-/** The paths whose GET answers a page, `{ data: [...], links: { next, previous } }`. */
+/**
+ * The paths whose GET answers a page, `{ data: [...], links: { next, previous } }`. A path without
+ * a GET (a webhook replay) has no body at all (`never`), which would pass the test: left out.
+ */
 export type ListPath = {
-  [P in keyof paths]: OkBody<P> extends {
-    data: unknown[];
-    links: { next?: string | null };
-  }
-    ? P
-    : never;
+  [P in keyof paths]: [OkBody<P>] extends [never]
+    ? never
+    : OkBody<P> extends {
+          data: unknown[];
+          links: { next?: string | null };
+        }
+      ? P
+      : never;
 }[keyof paths];
 /** What a list's pages hold: Order for `/v1/orders`, Event for `/v1/events`, … */
 export type ItemOf<P extends ListPath> = OkBody<P>['data'][number];

@@ -508,6 +508,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the box office's webhook endpoints
+         * @description Newest first. Cursor-paginated: follow links.next / links.previous.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description The endpoint is sent the events of changes made after it is created, signed with its secret, which this answer alone shows. The URL must be https:// and its host resolve to public addresses only (checked now and at every delivery). Needs a key of scope write.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{webhook_endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one webhook endpoint
+         * @description Its secret is never shown again.
+         */
+        get: operations["retrieveWebhookEndpoint"];
+        put?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields sent: url, enabled_events, description, status. Enabling a disabled endpoint resumes delivery with the event it stopped at. Needs a key of scope write.
+         */
+        post: operations["updateWebhookEndpoint"];
+        /**
+         * Delete a webhook endpoint
+         * @description Nothing more is sent to it; its deliveries are deleted with it. Needs a key of scope write.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's delivery attempts
+         * @description Every attempt, newest first, kept 30 days. Cursor-paginated: follow links.next / links.previous.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhook_endpoints/{webhook_endpoint_id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send events again
+         * @description Every event after starting_after that the change feed still holds is sent again, in order, with its wh_ id. Needs a key of scope write.
+         */
+        post: operations["replayWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1906,6 +1998,200 @@ export interface components {
             /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["WaitlistSignup"][];
             links: components["schemas"]["WaitlistSignupListLinks"];
+        };
+        WebhookEndpoint: {
+            /**
+             * @description Always "webhook_endpoint"
+             * @example webhook_endpoint
+             * @enum {string}
+             */
+            object: "webhook_endpoint";
+            /** @example we_1 */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where events are sent
+             */
+            url: string;
+            /** @description What it is for, for people */
+            description: string | null;
+            /** @description The events sent to it (`*`: every one) */
+            enabled_events: ("*" | "ORDER.CREATED" | "ORDER.UPDATED" | "ORDER.DELETED" | "ISSUED_TICKET.CREATED" | "ISSUED_TICKET.UPDATED" | "ISSUED_TICKET.DELETED" | "EVENT.CREATED" | "EVENT.UPDATED" | "EVENT.DELETED" | "EVENT_SERIES.CREATED" | "EVENT_SERIES.UPDATED" | "EVENT_SERIES.DELETED" | "CHECK_IN.CREATED")[];
+            /**
+             * @description disabled: nothing is sent (set by hand, by a 410 answer, or after the last retry failed)
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was created
+             */
+            created_at: number;
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was last changed
+             */
+            updated_at: number;
+        };
+        WebhookEndpointListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/webhook_endpoints?starting_after=we_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        WebhookEndpointList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["WebhookEndpoint"][];
+            links: components["schemas"]["WebhookEndpointListLinks"];
+        };
+        /**
+         * @description The events sent to it: change-feed types, or `*` for every one. As form fields, a comma list.
+         * @enum {string}
+         */
+        WebhookEvent: "*" | "ORDER.CREATED" | "ORDER.UPDATED" | "ORDER.DELETED" | "ISSUED_TICKET.CREATED" | "ISSUED_TICKET.UPDATED" | "ISSUED_TICKET.DELETED" | "EVENT.CREATED" | "EVENT.UPDATED" | "EVENT.DELETED" | "EVENT_SERIES.CREATED" | "EVENT_SERIES.UPDATED" | "EVENT_SERIES.DELETED" | "CHECK_IN.CREATED";
+        CreateWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description Where events are sent: an https:// URL (http:// only where the operator allows private URLs) whose host resolves to public addresses only
+             * @example https://example.com/webhooks/box-office
+             */
+            url: string;
+            /**
+             * @description The events sent to it: change-feed types, or `*` for every one. As form fields, a comma list.
+             * @example [
+             *       "ORDER.CREATED",
+             *       "ORDER.UPDATED"
+             *     ]
+             */
+            enabled_events: components["schemas"]["WebhookEvent"][];
+            /** @description What it is for, for people */
+            description?: string | null;
+        };
+        CreatedWebhookEndpoint: {
+            /**
+             * @description Always "webhook_endpoint"
+             * @example webhook_endpoint
+             * @enum {string}
+             */
+            object: "webhook_endpoint";
+            /** @example we_1 */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where events are sent
+             */
+            url: string;
+            /** @description What it is for, for people */
+            description: string | null;
+            /** @description The events sent to it (`*`: every one) */
+            enabled_events: ("*" | "ORDER.CREATED" | "ORDER.UPDATED" | "ORDER.DELETED" | "ISSUED_TICKET.CREATED" | "ISSUED_TICKET.UPDATED" | "ISSUED_TICKET.DELETED" | "EVENT.CREATED" | "EVENT.UPDATED" | "EVENT.DELETED" | "EVENT_SERIES.CREATED" | "EVENT_SERIES.UPDATED" | "EVENT_SERIES.DELETED" | "CHECK_IN.CREATED")[];
+            /**
+             * @description disabled: nothing is sent (set by hand, by a 410 answer, or after the last retry failed)
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was created
+             */
+            created_at: number;
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was last changed
+             */
+            updated_at: number;
+            /**
+             * @description The signing secret, shown only in this answer: keep it to verify deliveries
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9fW8i9pWWWQ=
+             */
+            secret: string;
+        };
+        UpdateWebhookEndpoint: {
+            /**
+             * Format: uri
+             * @description Where events are sent: an https:// URL (http:// only where the operator allows private URLs) whose host resolves to public addresses only
+             * @example https://example.com/webhooks/box-office
+             */
+            url?: string;
+            /**
+             * @description The events sent to it: change-feed types, or `*` for every one. As form fields, a comma list.
+             * @example [
+             *       "ORDER.CREATED",
+             *       "ORDER.UPDATED"
+             *     ]
+             */
+            enabled_events?: components["schemas"]["WebhookEvent"][];
+            /**
+             * @description disabled: nothing is sent; enabled again, delivery resumes with the event it stopped at
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+            /** @description What it is for, for people */
+            description?: string | null;
+        };
+        WebhookDelivery: {
+            /**
+             * @description Always "webhook_delivery"
+             * @example webhook_delivery
+             * @enum {string}
+             */
+            object: "webhook_delivery";
+            /** @example wd_1 */
+            id: string;
+            /**
+             * @description The event's id, the same on every attempt and replay to this endpoint (its change-feed number)
+             * @example wh_1
+             */
+            webhook_id: string;
+            /** @description The event (a change-feed type) */
+            event: string;
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status, or null when none came
+             */
+            status_code: number | null;
+            /** @description Why it failed without a status (timeout, connection refused, a refused address…), or a redirect not followed; null otherwise */
+            error: string | null;
+            /**
+             * Format: int32
+             * @description How long the attempt took, in milliseconds
+             */
+            duration_ms: number;
+            /**
+             * Format: int64
+             * @description Unix seconds: when it was made
+             */
+            attempted_at: number;
+        };
+        WebhookDeliveryListLinks: {
+            /**
+             * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
+             * @example /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries?starting_after=wd_120&limit=100
+             */
+            next: string | null;
+            /**
+             * @description The previous page (`?ending_before=<first id>&<the other parameters>`), or null when none comes before
+             * @example null
+             */
+            previous: string | null;
+        };
+        WebhookDeliveryList: {
+            /** @description At most 100 items (the request's limit) */
+            data: components["schemas"]["WebhookDelivery"][];
+            links: components["schemas"]["WebhookDeliveryListLinks"];
+        };
+        ReplayWebhooks: {
+            /**
+             * @description A change-feed position (chg_<n>): every event after it that the feed still holds is sent again, in order
+             * @example chg_0
+             */
+            starting_after: string;
         };
     };
     responses: {
@@ -5514,7 +5800,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanRefusal"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 1024 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -7045,6 +7331,951 @@ export interface operations {
                     ETag: string;
                     /** @description The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it. */
                     "X-Change-Head": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last webhook endpoint id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first webhook endpoint id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook endpoints */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no webhook endpoint of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpoint"];
+                "application/x-www-form-urlencoded": components["schemas"]["CreateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, created, with its signing secret */
+            201: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    /** @description The endpoint's own path */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description FORBIDDEN: the API key's scope is not write */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json or application/x-www-form-urlencoded */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; anything else names no webhook endpoint (404) */
+                webhook_endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook endpoint */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such webhook endpoint in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; anything else names no endpoint (404) */
+                webhook_endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpoint"];
+                "application/x-www-form-urlencoded": components["schemas"]["UpdateWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, changed */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description FORBIDDEN: the API key's scope is not write */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no such webhook endpoint in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json or application/x-www-form-urlencoded */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; anything else names no endpoint (404) */
+                webhook_endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, as it was */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description FORBIDDEN: the API key's scope is not write */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no such webhook endpoint in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Number of items, 1–100 */
+                limit?: number;
+                /** @description Cursor: the last webhook delivery id of the current page, to fetch the next page. */
+                starting_after?: string;
+                /** @description Cursor: the first webhook delivery id of the current page, to fetch the previous page. Wins when both cursors are given. */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id */
+                webhook_endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook deliveries */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: a bad, repeated or unknown query parameter. INVALID_CURSOR: a cursor that is malformed or names no webhook delivery of this box office. */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such webhook endpoint in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id; anything else names no endpoint (404) */
+                webhook_endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplayWebhooks"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReplayWebhooks"];
+            };
+        };
+        responses: {
+            /** @description The endpoint; the events are being sent */
+            202: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description FORBIDDEN: the API key's scope is not write */
+            403: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description NOT_FOUND: no such webhook endpoint in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            413: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json or application/x-www-form-urlencoded */
+            415: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {

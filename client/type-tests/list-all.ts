@@ -39,6 +39,8 @@ expectType<
     | '/v1/vouchers/{voucher_id}/codes'
     | '/v1/discounts'
     | '/v1/event_series/{event_series_id}/waitlist_signups'
+    | '/v1/webhook_endpoints'
+    | '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries'
   >
 >();
 expectType<Equal<ItemOf<'/v1/products'>, Product>>();

@@ -98,12 +98,38 @@ export class AppConfig {
       maxHeaderBytes: this.env.HTTP_MAX_HEADER_BYTES,
     };
   }
+  /** Webhook delivery (docs/API.md, "Webhooks"). */
+  get webhooks(): WebhookSettings {
+    const key = this.env.WEBHOOK_SECRET_KEY;
+    return {
+      secretKey: key === undefined ? undefined : Buffer.from(key, 'hex'),
+      allowPrivateUrls: this.env.WEBHOOK_ALLOW_PRIVATE_URLS,
+      retryScheduleSeconds:
+        this.env.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+      leaseMs: this.env.WEBHOOK_LEASE_S * 1000,
+      pollMs: this.env.WEBHOOK_POLL_MS,
+      concurrency: this.env.WEBHOOK_CONCURRENCY,
+    };
+  }
   get shutdown(): ShutdownTimings {
     return {
       graceMs: this.env.SHUTDOWN_GRACE_MS,
       closeMs: this.env.SHUTDOWN_CLOSE_MS,
     };
   }
+}
+
+/** Webhook delivery's settings (docs/OPERATIONS.md, "Webhooks"). */
+export interface WebhookSettings {
+  /** AES-256-GCM key of the signing secrets at rest; undefined: stored as they are. */
+  secretKey: Buffer | undefined;
+  /** `http://` and private addresses allowed (development, tests). */
+  allowPrivateUrls: boolean;
+  /** The wait before each retry, in seconds; after the last failure the endpoint is disabled. */
+  retryScheduleSeconds: number[];
+  leaseMs: number;
+  pollMs: number;
+  concurrency: number;
 }
 
 /** How long a stop may take (docs/API.md, Shutdown). */

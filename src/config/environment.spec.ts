@@ -1,3 +1,4 @@
+import { AppConfig } from './app-config';
 import { Environment, validateEnvironment } from './environment';
 
 describe('validateEnvironment', () => {
@@ -168,6 +169,34 @@ describe('validateEnvironment', () => {
     expect(() => validateEnvironment({ METRICS_TOKEN: secret })).not.toThrow(
       /secret/,
     );
+  });
+
+  it('reads the webhook settings, refusing a retry schedule that is not a list of seconds and a key that is not 32 bytes in hex', () => {
+    const config = new AppConfig(
+      validateEnvironment({
+        WEBHOOK_RETRY_SCHEDULE: '1,2,4',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_SECRET_KEY: 'ab'.repeat(32),
+      }),
+    );
+    expect(config.webhooks).toEqual(
+      expect.objectContaining({
+        retryScheduleSeconds: [1, 2, 4],
+        allowPrivateUrls: true,
+        secretKey: Buffer.alloc(32, 0xab),
+      }),
+    );
+    expect(
+      new AppConfig(validateEnvironment({})).webhooks.retryScheduleSeconds,
+    ).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    for (const schedule of ['1,,2', '0,5', '5;300', '-1', '1.5', 'soon']) {
+      expect(() =>
+        validateEnvironment({ WEBHOOK_RETRY_SCHEDULE: schedule }),
+      ).toThrow(/^Invalid configuration: WEBHOOK_RETRY_SCHEDULE: /);
+    }
+    expect(() =>
+      validateEnvironment({ WEBHOOK_SECRET_KEY: 'too short' }),
+    ).toThrow(/^Invalid configuration: WEBHOOK_SECRET_KEY: /);
   });
 
   it('names every offending key at once', () => {

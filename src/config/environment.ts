@@ -213,6 +213,42 @@ export class Environment {
   @IsOptional()
   @IntSetting({ min: 1 })
   CHANGES_RETENTION_S?: number;
+
+  // Webhooks (docs/API.md, "Webhooks"; docs/OPERATIONS.md, "Webhooks").
+
+  /**
+   * The key that encrypts endpoints' signing secrets at rest (AES-256-GCM): 64 hex characters
+   * (`openssl rand -hex 32`). Unset: secrets are stored as they are, for development.
+   */
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, {
+    message:
+      'WEBHOOK_SECRET_KEY must be 64 hex characters (32 bytes), e.g. from openssl rand -hex 32',
+  })
+  WEBHOOK_SECRET_KEY?: string;
+
+  /** Allows `http://` URLs and private, loopback and link-local addresses (development, tests). */
+  @BoolSetting()
+  WEBHOOK_ALLOW_PRIVATE_URLS = false;
+
+  /** The waits before each retry of a failed delivery, in seconds; after the last, the endpoint is disabled. */
+  @Matches(/^([1-9]\d{0,5})(,[1-9]\d{0,5}){0,19}$/, {
+    message:
+      'WEBHOOK_RETRY_SCHEDULE must be 1-20 comma-separated whole seconds from 1 to 999999, e.g. 5,300,1800',
+  })
+  WEBHOOK_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,36000';
+
+  /** How long an instance holds an endpoint it delivers to: a stopped instance's are taken over after it. */
+  @IntSetting({ min: 1, max: 3600 })
+  WEBHOOK_LEASE_S = 30;
+
+  /** How often an instance looks for endpoints with events to deliver, in milliseconds. */
+  @IntSetting({ min: 10, max: 60_000 })
+  WEBHOOK_POLL_MS = 250;
+
+  /** Endpoints one instance delivers to at once (one event in flight to each). */
+  @IntSetting({ min: 1, max: 1000 })
+  WEBHOOK_CONCURRENCY = 16;
 }
 
 /** The names of every setting (class fields are defined even when optional). */

@@ -37,6 +37,7 @@ import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
 import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
 import { PartMovesAnnounced1766300000000 } from './migrations/1766300000000-PartMovesAnnounced';
 import { ScanEntriesAtCommit1766400000000 } from './migrations/1766400000000-ScanEntriesAtCommit';
+import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
@@ -102,6 +103,7 @@ export const MIGRATIONS = [
   ScanEntriesAtCommit1766400000000,
   WriteScope1766600000000,
   TicketsWithoutOrder1766610000000,
+  WebhookEndpoints1766700000000,
 ];
 
 export interface DataSourceTuning {

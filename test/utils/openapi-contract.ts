@@ -33,7 +33,11 @@ type Responses = Record<string, Response | Ref>;
 interface Document {
   paths: Record<
     string,
-    { get?: { responses: Responses }; post?: { responses: Responses } }
+    {
+      get?: { responses: Responses };
+      post?: { responses: Responses };
+      delete?: { responses: Responses };
+    }
   >;
   components: {
     schemas: Record<string, Schema>;
@@ -181,12 +185,15 @@ function responsesFor(method: string, path: string): [Responses, string] {
     ? TEMPLATES.find(({ pattern }) => pattern.test(path))
     : undefined;
   if (!match) return [unmatched.unknownPath, 'an unknown path'];
-  const { get, post } = document.paths[match.template];
+  const { get, post, delete: remove } = document.paths[match.template];
   if ((method === 'GET' || method === 'HEAD') && get) {
     return [get.responses, `GET ${match.template}`];
   }
   if (method === 'POST' && post) {
     return [post.responses, `POST ${match.template}`];
+  }
+  if (method === 'DELETE' && remove) {
+    return [remove.responses, `DELETE ${match.template}`];
   }
   return [unmatched.methodNotAllowed, `${method} on ${match.template}`];
 }

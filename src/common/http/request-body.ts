@@ -7,8 +7,11 @@ import { type ExpressLike, routedFor } from '../errors/route-methods';
 import { quoteIfSafe } from '../errors/safe-text';
 import { droppedFormFields, repeatedJsonKey } from './repeated-fields';
 
-/** The largest request body read (docs/API.md, Limits): a scan's fields take a tenth of it. */
-export const MAX_BODY_BYTES = 1024;
+/**
+ * The largest request body read (docs/API.md, Limits): a webhook endpoint's fields (a URL of up to
+ * 2,048 characters, its events, its description) fit, and a scan's take a fortieth of it.
+ */
+export const MAX_BODY_BYTES = 4096;
 
 /** Most form fields a body may have (a scan has at most four). */
 export const MAX_FORM_FIELDS = 20;

@@ -59,6 +59,10 @@ const TAGS: [string, string][] = [
     'changes',
     'The change feed: every change of a resource, deletions included, in commit order',
   ],
+  [
+    'webhook-endpoints',
+    'Webhooks: the change feed pushed to URLs of the box office, signed, in order, retried',
+  ],
 ];
 
 /**

@@ -275,6 +275,8 @@ const UNMATCHED_REQUESTS = {
             'GET, HEAD, OPTIONS',
             // Where a POST operation is documented (POST /v1/check_ins).
             CORS_METHODS.join(', '),
+            // Where a POST is the only operation (POST /v1/issued_tickets/{id}/void).
+            'OPTIONS, POST',
           ],
         }),
       },
@@ -299,29 +301,29 @@ export function documentCommonResponses(
   document: OpenAPIObject,
 ): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
-    for (const method of ['get', 'post'] as const) {
+    for (const method of ['get', 'post', 'delete'] as const) {
       const operation = pathItem[method];
       if (!operation) continue;
       operation.security ??= [];
       const cache = operation.security.length > 0 ? PRIVATE : PUBLIC_OR_PRIVATE;
       const responses = operation.responses as Responses;
+      // A write's success is its 2xx: 201 for a creation, 200 for a change or a deletion, 202 for
+      // work that follows (a webhook replay).
+      const isSuccess = (status: string) =>
+        method === 'get' ? status === '200' : /^2\d\d$/.test(status);
       const successStatus = method === 'get' ? '200' : '201';
-      // An operation's own success headers (a list's page headers, a write's Location) come on
-      // top of every success's.
-      const ok = responses[successStatus];
-      const success = {
-        ...successHeaders(cache),
-        ...(ok && !('$ref' in ok) ? ok.headers : {}),
-      };
       for (const [status, response] of Object.entries(responses)) {
         if ('$ref' in response) continue;
-        // An operation's own error headers (the change feed's head) come on top of every
+        // An operation's own success headers (a list's page headers, a write's Location) come on
+        // top of every success's; its own error headers (the change feed's head) on top of every
         // error's.
-        response.headers =
-          status === successStatus
-            ? success
-            : { ...errorHeaders(), ...response.headers };
+        response.headers = isSuccess(status)
+          ? { ...successHeaders(cache), ...response.headers }
+          : { ...errorHeaders(), ...response.headers };
       }
+      const ok = responses[successStatus];
+      const success =
+        ok && !('$ref' in ok) ? ok.headers : successHeaders(cache);
       if (method === 'get') {
         responses['304'] = {
           description:

@@ -2456,3 +2456,51 @@ CREATE TRIGGER trg_waitlist_signups_catalogue_update
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT
   EXECUTE FUNCTION waitlist_signups_catalogue_version();
+
+CREATE TABLE webhook_deliveries (
+  id integer DEFAULT nextval('webhook_deliveries_id_seq'::regclass) NOT NULL,
+  endpoint_id integer NOT NULL,
+  box_office_id integer NOT NULL,
+  change_id bigint NOT NULL,
+  event character varying(32) NOT NULL,
+  status_code integer,
+  error character varying(255),
+  duration_ms integer NOT NULL,
+  attempted_at bigint NOT NULL,
+  CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id),
+  CONSTRAINT "FK_webhook_deliveries_endpoint" FOREIGN KEY (endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE
+);
+
+CREATE SEQUENCE webhook_deliveries_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY webhook_deliveries.id;
+
+CREATE INDEX "IDX_webhook_deliveries_attempted" ON public.webhook_deliveries USING btree (attempted_at);
+
+CREATE INDEX "IDX_webhook_deliveries_endpoint" ON public.webhook_deliveries USING btree (endpoint_id, id);
+
+CREATE TABLE webhook_endpoints (
+  id integer DEFAULT nextval('webhook_endpoints_id_seq'::regclass) NOT NULL,
+  box_office_id integer NOT NULL,
+  url character varying(2048) NOT NULL,
+  description character varying(500),
+  enabled_events text NOT NULL,
+  status character varying(16) NOT NULL,
+  secret text NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  delivered_through bigint NOT NULL,
+  failures integer DEFAULT 0 NOT NULL,
+  failing_since bigint,
+  next_attempt_at bigint DEFAULT 0 NOT NULL,
+  lease_owner character varying(64),
+  lease_until bigint DEFAULT 0 NOT NULL,
+  state_version integer DEFAULT 0 NOT NULL,
+  CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id),
+  CONSTRAINT "FK_webhook_endpoints_box_office" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE,
+  CONSTRAINT "CHK_webhook_endpoints_status" CHECK (status::text = ANY (ARRAY['enabled'::character varying, 'disabled'::character varying]::text[]))
+);
+
+CREATE SEQUENCE webhook_endpoints_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY webhook_endpoints.id;
+
+CREATE INDEX "IDX_webhook_endpoints_due" ON public.webhook_endpoints USING btree (status, next_attempt_at);
+
+CREATE INDEX "IDX_webhook_endpoints_list" ON public.webhook_endpoints USING btree (box_office_id, created_at, id);

@@ -1597,3 +1597,42 @@ CREATE TRIGGER trg_waitlist_signups_catalogue_update AFTER UPDATE ON waitlist_si
   SELECT OLD.box_office_id, 1 WHERE OLD.box_office_id IS NOT NULL AND OLD.box_office_id IS NOT NEW.box_office_id
   ON CONFLICT (box_office_id) DO UPDATE SET version = version + 1;
       END;
+
+CREATE TABLE webhook_deliveries (
+  id integer PRIMARY KEY AUTOINCREMENT,
+  endpoint_id integer NOT NULL CONSTRAINT "FK_webhook_deliveries_endpoint" REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+  box_office_id integer NOT NULL,
+  change_id bigint NOT NULL,
+  event varchar(32) NOT NULL,
+  status_code integer,
+  error varchar(255),
+  duration_ms integer NOT NULL,
+  attempted_at bigint NOT NULL
+);
+
+CREATE INDEX "IDX_webhook_deliveries_attempted" ON webhook_deliveries (attempted_at);
+
+CREATE INDEX "IDX_webhook_deliveries_endpoint" ON webhook_deliveries (endpoint_id, id);
+
+CREATE TABLE webhook_endpoints (
+  id integer PRIMARY KEY AUTOINCREMENT,
+  box_office_id integer NOT NULL CONSTRAINT "FK_webhook_endpoints_box_office" REFERENCES box_offices (id) ON DELETE CASCADE,
+  url varchar(2048) NOT NULL,
+  description varchar(500),
+  enabled_events text NOT NULL,
+  status varchar(16) NOT NULL CONSTRAINT "CHK_webhook_endpoints_status" CHECK (status IN ('enabled', 'disabled')),
+  secret text NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  delivered_through bigint NOT NULL,
+  failures integer NOT NULL DEFAULT 0,
+  failing_since bigint,
+  next_attempt_at bigint NOT NULL DEFAULT 0,
+  lease_owner varchar(64),
+  lease_until bigint NOT NULL DEFAULT 0,
+  state_version integer NOT NULL DEFAULT 0
+);
+
+CREATE INDEX "IDX_webhook_endpoints_due" ON webhook_endpoints (status, next_attempt_at);
+
+CREATE INDEX "IDX_webhook_endpoints_list" ON webhook_endpoints (box_office_id, created_at, id);

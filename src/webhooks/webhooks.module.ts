@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { WebhookDeliveriesRetention } from './webhook-deliveries-retention';
+import { WebhookDeliveryWorker } from './webhook-delivery.worker';
+import { WebhookEndpointsController } from './webhook-endpoints.controller';
+import { WebhookEndpointsService } from './webhook-endpoints.service';
+
+/** Webhooks (docs/API.md, "Webhooks"): endpoints, their delivery, and its history's retention. */
+@Module({
+  controllers: [WebhookEndpointsController],
+  providers: [
+    WebhookEndpointsService,
+    WebhookDeliveryWorker,
+    WebhookDeliveriesRetention,
+  ],
+})
+export class WebhooksModule {}

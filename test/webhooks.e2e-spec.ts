@@ -1,0 +1,610 @@
+import { createHmac } from 'node:crypto';
+import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
+import { changeHead, changePage } from '../src/changes/change-feed';
+import { deleteOldDeliveries } from '../src/webhooks/webhook-deliveries-retention';
+import { WebhookSender } from '../src/webhooks/webhook-sender';
+import { errorBody } from './utils/api';
+import {
+  type TestApp,
+  basicAuth,
+  createTestApp,
+} from './utils/create-test-app';
+import { Factory } from './utils/factories';
+
+// Webhooks (docs/API.md, "Webhooks"), from outside: a real receiver on 127.0.0.1, which only a
+// service with WEBHOOK_ALLOW_PRIVATE_URLS=true may reach. On SQLite by default, on PostgreSQL
+// under `npm run test:e2e:postgres`.
+
+const WRITE_KEY = 'sk_test_webhooks_write';
+const READ_KEY = 'sk_test_webhooks_read';
+const OTHER_KEY = 'sk_test_webhooks_other';
+const METRICS_TOKEN = 'webhooks-e2e-metrics-token-0123456789abcdef';
+
+type Json = Record<string, unknown>;
+
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: Json;
+}
+
+/** A receiver on the loopback interface: what it got, per path; answers as `answer` says. */
+class Receiver {
+  readonly got = new Map<string, Received[]>();
+  readonly answers = new Map<string, number[]>();
+  /** Requests being answered, and the most at once, per path (per endpoint). */
+  readonly inFlight = new Map<string, number>();
+  readonly maxInFlight = new Map<string, number>();
+  private server!: Server;
+  base = '';
+
+  async start() {
+    this.server = createServer((req, res) => {
+      const at = req.url ?? '/';
+      const now = (this.inFlight.get(at) ?? 0) + 1;
+      this.inFlight.set(at, now);
+      this.maxInFlight.set(at, Math.max(this.maxInFlight.get(at) ?? 0, now));
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const path = req.url ?? '/';
+        const list = this.got.get(path) ?? [];
+        list.push({
+          headers: req.headers,
+          body,
+          json: JSON.parse(body) as Json,
+        });
+        this.got.set(path, list);
+        const status = this.answers.get(path)?.shift() ?? 200;
+        // Answered a moment later, so that a second send to the same endpoint would overlap.
+        setTimeout(() => {
+          this.inFlight.set(at, this.inFlight.get(at)! - 1);
+          res.writeHead(status).end('ok');
+        }, 5);
+      });
+    });
+    await new Promise<void>((resolve) =>
+      this.server.listen(0, '127.0.0.1', resolve),
+    );
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  of(path: string): Received[] {
+    return this.got.get(path) ?? [];
+  }
+
+  stop() {
+    return new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Waits until `done()` holds, checking every 20 ms, for at most `ms`: then fails with `what`. */
+async function until(
+  what: string,
+  done: () => boolean | Promise<boolean>,
+  ms = 20_000,
+) {
+  const deadline = Date.now() + ms;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await sleep(20);
+  }
+}
+
+describe('webhooks', () => {
+  let t: TestApp;
+  let f: Factory;
+  let office: number;
+  let receiver: Receiver;
+  let path = 0;
+
+  const as = (key: string) => ({
+    get: (url: string) =>
+      request(t.server).get(url).set('Authorization', basicAuth(key)),
+    post: (url: string, body: Json | string = {}) => {
+      const req = request(t.server)
+        .post(url)
+        .set('Authorization', basicAuth(key));
+      return typeof body === 'string'
+        ? req.type('form').send(body)
+        : req.send(body);
+    },
+    delete: (url: string) =>
+      request(t.server).delete(url).set('Authorization', basicAuth(key)),
+  });
+  const writer = () => as(WRITE_KEY);
+
+  /** A new endpoint at a path of the receiver of its own. */
+  async function endpoint(fields: Json = {}) {
+    const at = `/hook/${++path}`;
+    const res = await writer().post('/v1/webhook_endpoints', {
+      url: `${receiver.base}${at}`,
+      enabled_events: ['*'],
+      ...fields,
+    });
+    expect(res.status).toBe(201);
+    return { at, id: res.body.id as string, secret: res.body.secret as string };
+  }
+
+  /** A change of the box office: a new event series (EVENT_SERIES.CREATED); its entry. */
+  async function change(boxOfficeId = office) {
+    const head = await changeHead(t.dataSource, boxOfficeId);
+    await f.series(boxOfficeId, { name: `Series ${Math.random()}` });
+    const entries = await changePage(t.dataSource, {
+      boxOfficeId,
+      after: head,
+      limit: 100,
+    });
+    expect(entries.map((e) => e.type)).toEqual(['EVENT_SERIES.CREATED']);
+    return entries[0];
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+      WEBHOOK_POLL_MS: '20',
+      METRICS_TOKEN: METRICS_TOKEN,
+    });
+    f = new Factory(t.dataSource);
+    office = (await f.boxOffice('A')).id;
+    const other = (await f.boxOffice('B')).id;
+    await f.apiKey(office, WRITE_KEY, false, 'write');
+    await f.apiKey(office, READ_KEY);
+    await f.apiKey(other, OTHER_KEY, false, 'write');
+    receiver = new Receiver();
+    await receiver.start();
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  describe('endpoints', () => {
+    it('creates one (201, its secret shown once), retrieves, lists, changes and deletes it', async () => {
+      const url = `${receiver.base}/hook/crud`;
+      const created = await writer().post('/v1/webhook_endpoints', {
+        url,
+        enabled_events: ['ORDER.CREATED', 'ORDER.UPDATED'],
+        description: 'CRM sync',
+      });
+      expect(created.status).toBe(201);
+      const endpoint = {
+        object: 'webhook_endpoint',
+        id: expect.stringMatching(/^we_[1-9]\d*$/),
+        url,
+        description: 'CRM sync',
+        enabled_events: ['ORDER.CREATED', 'ORDER.UPDATED'],
+        status: 'enabled',
+        created_at: expect.any(Number),
+        updated_at: expect.any(Number),
+      };
+      expect(created.body).toEqual({
+        ...endpoint,
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      });
+      const id = created.body.id as string;
+      expect(created.headers.location).toBe(`/v1/webhook_endpoints/${id}`);
+
+      // Never shown again, to any key; stored sealed or tagged, never as the bare secret.
+      const read = await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ ...endpoint, id });
+      const [stored] = await t.dataSource.query<{ secret: string }[]>(
+        `SELECT secret FROM webhook_endpoints WHERE id = ${id.slice(3)}`,
+      );
+      expect(stored.secret).not.toBe(created.body.secret);
+
+      const list = await as(READ_KEY).get('/v1/webhook_endpoints?limit=100');
+      expect(list.status).toBe(200);
+      expect(list.body.data).toContainEqual({ ...endpoint, id });
+
+      const changed = await writer().post(
+        `/v1/webhook_endpoints/${id}`,
+        'enabled_events=ORDER.*&status=disabled'.replace(
+          'ORDER.*',
+          'EVENT.CREATED,EVENT.UPDATED',
+        ),
+      );
+      expect(changed.status).toBe(200);
+      expect(changed.body).toEqual({
+        ...endpoint,
+        id,
+        enabled_events: ['EVENT.CREATED', 'EVENT.UPDATED'],
+        status: 'disabled',
+      });
+
+      const deleted = await writer().delete(`/v1/webhook_endpoints/${id}`);
+      expect(deleted.status).toBe(200);
+      expect(deleted.body).toEqual(changed.body);
+      expect(
+        (await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`)).status,
+      ).toBe(404);
+    });
+
+    it('needs scope write to change them: a read key is 403 and changes nothing', async () => {
+      const res = await as(READ_KEY).post('/v1/webhook_endpoints', {
+        url: `${receiver.base}/hook/never`,
+        enabled_events: ['*'],
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error_code).toBe('FORBIDDEN');
+      expect(res.body.message).toMatch(/write/);
+      const { id } = await endpoint();
+      for (const attempt of [
+        as(READ_KEY).post(`/v1/webhook_endpoints/${id}`, {
+          status: 'disabled',
+        }),
+        as(READ_KEY).delete(`/v1/webhook_endpoints/${id}`),
+        as(READ_KEY).post(`/v1/webhook_endpoints/${id}/replay`, {
+          starting_after: 'chg_0',
+        }),
+      ]) {
+        expect((await attempt).status).toBe(403);
+      }
+      expect(
+        (await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`)).body.status,
+      ).toBe('enabled');
+    });
+
+    it("shows another box office's endpoint nowhere (404)", async () => {
+      const { id } = await endpoint();
+      const them = as(OTHER_KEY);
+      const message = `No webhook endpoint ${id} in this box office`;
+      for (const res of [
+        await them.get(`/v1/webhook_endpoints/${id}`),
+        await them.get(`/v1/webhook_endpoints/${id}/deliveries`),
+        await them.post(`/v1/webhook_endpoints/${id}`, { status: 'disabled' }),
+        await them.delete(`/v1/webhook_endpoints/${id}`),
+        await them.post(`/v1/webhook_endpoints/${id}/replay`, {
+          starting_after: 'chg_0',
+        }),
+      ]) {
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual(errorBody(404, 'NOT_FOUND', message));
+      }
+      expect((await them.get('/v1/webhook_endpoints')).body.data).toEqual([]);
+    });
+
+    it('refuses bad fields with 400 VALIDATION_ERROR, each named', async () => {
+      const res = await writer().post('/v1/webhook_endpoints', {
+        url: 42,
+        enabled_events: ['ORDER.SHIPPED'],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.error_code).toBe('VALIDATION_ERROR');
+      expect(
+        (res.body.errors as { field: string }[]).map((e) => e.field),
+      ).toEqual(['url', 'enabled_events']);
+      const long = await writer().post('/v1/webhook_endpoints', {
+        url: `https://example.com/${'a'.repeat(2048)}`,
+        enabled_events: ['*'],
+      });
+      expect(long.status).toBe(400);
+      expect(long.body.message).toBe('url must be at most 2048 characters');
+    });
+  });
+
+  describe('deliveries', () => {
+    it('sends each event with its resource, signed both ways', async () => {
+      const { at, secret } = await endpoint();
+      const entry = await change();
+      await until('the delivery', () => receiver.of(at).length === 1);
+      const [got] = receiver.of(at);
+      const resource = await as(READ_KEY).get(
+        `/v1/event_series/es_${entry.resourceId}`,
+      );
+      expect(got.json).toEqual({
+        id: `wh_${entry.id}`,
+        created_at: entry.createdAt,
+        event: 'EVENT_SERIES.CREATED',
+        payload: resource.body,
+        resource_url: `/v1/event_series/es_${entry.resourceId}`,
+      });
+      // Ticket Tailor's: hex HMAC-SHA256 of t and the body, keyed with the whole secret.
+      const header = String(got.headers['tickettailor-webhook-signature']);
+      const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
+      expect(match).not.toBeNull();
+      expect(match![2]).toBe(
+        createHmac('sha256', secret)
+          .update(`${match![1]}${got.body}`)
+          .digest('hex'),
+      );
+      // Standard Webhooks', verified by its own library.
+      expect(got.headers['webhook-id']).toBe(`wh_${entry.id}`);
+      expect(got.headers['webhook-timestamp']).toBe(match![1]);
+      expect(
+        new Webhook(secret).verify(got.body, {
+          'webhook-id': String(got.headers['webhook-id']),
+          'webhook-timestamp': String(got.headers['webhook-timestamp']),
+          'webhook-signature': String(got.headers['webhook-signature']),
+        }),
+      ).toEqual(got.json);
+      expect(() =>
+        new Webhook(secret).verify(`${got.body} `, {
+          'webhook-id': String(got.headers['webhook-id']),
+          'webhook-timestamp': String(got.headers['webhook-timestamp']),
+          'webhook-signature': String(got.headers['webhook-signature']),
+        }),
+      ).toThrow();
+    });
+
+    it('sends only the changes made after the endpoint was created, and only its events', async () => {
+      const before = await change();
+      const { at } = await endpoint({
+        enabled_events: ['EVENT_SERIES.UPDATED'],
+      });
+      const { at: all } = await endpoint();
+      const created = await change();
+      await t.dataSource.query(
+        `UPDATE event_series SET name = 'Renamed' WHERE id = ${created.resourceId}`,
+      );
+      await until(
+        'both events at the * endpoint',
+        () => receiver.of(all).length === 2,
+      );
+      await until('the update', () => receiver.of(at).length === 1);
+      expect(receiver.of(all).map((r) => r.json.event)).toEqual([
+        'EVENT_SERIES.CREATED',
+        'EVENT_SERIES.UPDATED',
+      ]);
+      expect(receiver.of(all)[0].json.id).toBe(`wh_${created.id}`);
+      expect(receiver.of(at).map((r) => r.json.event)).toEqual([
+        'EVENT_SERIES.UPDATED',
+      ]);
+      expect(receiver.of(at)[0].json.payload).toMatchObject({
+        name: 'Renamed',
+      });
+      const ids = receiver.of(all).map((r) => r.json.id);
+      expect(ids).not.toContain(`wh_${before.id}`);
+    });
+
+    it('sends one event at a time, in feed order', async () => {
+      const { at } = await endpoint();
+      const entries = [];
+      for (let i = 0; i < 8; i++) entries.push(await change());
+      await until('eight deliveries', () => receiver.of(at).length === 8);
+      expect(receiver.of(at).map((r) => r.json.id)).toEqual(
+        entries.map((e) => `wh_${e.id}`),
+      );
+      expect(receiver.maxInFlight.get(at)).toBe(1);
+    });
+
+    it('retries a failure with the same id, and lists every attempt newest first', async () => {
+      const { at, id } = await endpoint();
+      receiver.answers.set(at, [500, 503]);
+      const entry = await change();
+      await until('three attempts', () => receiver.of(at).length === 3);
+      expect(receiver.of(at).map((r) => r.json.id)).toEqual([
+        `wh_${entry.id}`,
+        `wh_${entry.id}`,
+        `wh_${entry.id}`,
+      ]);
+      let attempts: Json[] = [];
+      await until('three attempts listed', async () => {
+        const res = await as(READ_KEY).get(
+          `/v1/webhook_endpoints/${id}/deliveries`,
+        );
+        attempts = res.body.data as Json[];
+        return attempts.length === 3;
+      });
+      const attempt = (status: number) => ({
+        object: 'webhook_delivery',
+        id: expect.stringMatching(/^wd_[1-9]\d*$/),
+        webhook_id: `wh_${entry.id}`,
+        event: 'EVENT_SERIES.CREATED',
+        status_code: status,
+        error: null,
+        duration_ms: expect.any(Number),
+        attempted_at: expect.any(Number),
+      });
+      expect(attempts).toEqual([attempt(200), attempt(503), attempt(500)]);
+      const page = await as(READ_KEY).get(
+        `/v1/webhook_endpoints/${id}/deliveries?limit=2`,
+      );
+      expect(page.body.data).toEqual(attempts.slice(0, 2));
+      const next = await as(READ_KEY).get(page.body.links.next as string);
+      expect(next.body.data).toEqual(attempts.slice(2));
+      const endpointNow = await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`);
+      expect(endpointNow.body.status).toBe('enabled');
+    });
+
+    it('disables an endpoint that answers 410 at once', async () => {
+      const { at, id } = await endpoint();
+      receiver.answers.set(at, [410]);
+      await change();
+      await until(
+        'disabled',
+        async () =>
+          (await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`)).body
+            .status === 'disabled',
+      );
+      await change();
+      // Enabled again, it resumes with the event it stopped at, then the next.
+      await writer().post(`/v1/webhook_endpoints/${id}`, { status: 'enabled' });
+      await until('both events', () => receiver.of(at).length === 3);
+      expect(receiver.of(at)[1].json.id).toBe(receiver.of(at)[0].json.id);
+    });
+
+    it('disables an endpoint after its last retry failed', async () => {
+      const { at, id } = await endpoint();
+      receiver.answers.set(at, [500, 500, 500, 500, 500]);
+      const entry = await change();
+      await until(
+        'disabled',
+        async () =>
+          (await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`)).body
+            .status === 'disabled',
+      );
+      // The first attempt and the schedule's three retries.
+      expect(receiver.of(at).map((r) => r.json.id)).toEqual(
+        Array(4).fill(`wh_${entry.id}`),
+      );
+    });
+
+    it('replays the events after a position, in order, with their ids', async () => {
+      const { at, id } = await endpoint();
+      const first = await change();
+      const second = await change();
+      await until('two deliveries', () => receiver.of(at).length === 2);
+      const res = await writer().post(
+        `/v1/webhook_endpoints/${id}/replay`,
+        `starting_after=chg_${first.id - 1}`,
+      );
+      expect(res.status).toBe(202);
+      expect(res.body.id).toBe(id);
+      await until('the replay', () => receiver.of(at).length === 4);
+      expect(receiver.of(at).map((r) => r.json.id)).toEqual([
+        `wh_${first.id}`,
+        `wh_${second.id}`,
+        `wh_${first.id}`,
+        `wh_${second.id}`,
+      ]);
+      const ahead = await writer().post(`/v1/webhook_endpoints/${id}/replay`, {
+        starting_after: 'chg_999999',
+      });
+      expect(ahead.status).toBe(400);
+      expect(ahead.body.error_code).toBe('VALIDATION_ERROR');
+    });
+
+    it('counts attempts by outcome, and the lag of each delivery, in the metrics', async () => {
+      const { at } = await endpoint();
+      receiver.answers.set(at, [500]);
+      await change();
+      await until('the retry', () => receiver.of(at).length === 2);
+      const scrape = async () =>
+        (
+          await request(t.server)
+            .get('/metrics')
+            .set('Authorization', `Bearer ${METRICS_TOKEN}`)
+        ).text;
+      const sample = (text: string, series: string) =>
+        Number(
+          new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(
+            text,
+          )?.[1] ?? NaN,
+        );
+      let text = '';
+      await until('the delivery counted', async () => {
+        text = await scrape();
+        return sample(text, 'boxoffice_webhook_delivery_lag_seconds_count') > 0;
+      });
+      expect(
+        sample(text, 'boxoffice_webhook_deliveries_total{outcome="delivered"}'),
+      ).toBeGreaterThan(0);
+      expect(
+        sample(
+          text,
+          'boxoffice_webhook_deliveries_total{outcome="failed_status"}',
+        ),
+      ).toBeGreaterThan(0);
+      expect(
+        sample(text, 'boxoffice_webhook_deliveries_total{outcome="gone"}'),
+      ).toBeGreaterThan(0);
+      expect(
+        sample(text, 'boxoffice_webhook_deliveries_total{outcome="timeout"}'),
+      ).toBe(0);
+      expect(text).toMatch(/^boxoffice_webhook_failing_seconds \d+$/m);
+    });
+
+    it('removes attempts older than 30 days', async () => {
+      const { id } = await endpoint();
+      await t.dataSource.query(
+        `INSERT INTO webhook_deliveries
+           (endpoint_id, box_office_id, change_id, event, status_code, error, duration_ms, attempted_at)
+         VALUES (${id.slice(3)}, ${office}, 1, 'ORDER.CREATED', 200, NULL, 5, 1000),
+                (${id.slice(3)}, ${office}, 2, 'ORDER.CREATED', 200, NULL, 5, 3000)`,
+      );
+      expect(await deleteOldDeliveries(t.dataSource, 2000)).toBe(1);
+      const res = await as(READ_KEY).get(
+        `/v1/webhook_endpoints/${id}/deliveries`,
+      );
+      expect(res.body.data.map((d: Json) => d.webhook_id)).toEqual(['wh_2']);
+    });
+  });
+});
+
+describe('webhook URLs without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
+  let t: TestApp;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_MAX: '1000000' });
+    const f = new Factory(t.dataSource);
+    const office = (await f.boxOffice('A')).id;
+    await f.apiKey(office, WRITE_KEY, false, 'write');
+    receiver = new Receiver();
+    await receiver.start();
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  const create = (url: string) =>
+    request(t.server)
+      .post('/v1/webhook_endpoints')
+      .set('Authorization', basicAuth(WRITE_KEY))
+      .send({ url, enabled_events: ['*'] });
+
+  it.each([
+    ['http://example.com/hook', 'url must be an https:// URL'],
+    ['https://127.0.0.1/hook', /127\.0\.0\.1 is a loopback, private/],
+    ['https://10.1.2.3/hook', /10\.1\.2\.3 is a loopback, private/],
+    ['https://192.168.0.10/hook', /is a loopback, private/],
+    [
+      'https://169.254.169.254/latest/meta-data',
+      /169\.254\.169\.254 is a loopback/,
+    ],
+    ['https://[::1]/hook', /::1 is a loopback, private/],
+    ['https://[fd00::1]/hook', /fd00::1 is a loopback, private/],
+    ['https://[::ffff:127.0.0.1]/hook', /is a loopback, private/],
+    ['https://localhost/hook', /localhost is a loopback, private/],
+    [
+      'https://user:pw@example.com/hook',
+      'url must not carry a user name or password',
+    ],
+  ])(
+    'refuses %s with 400 VALIDATION_ERROR, before any connection',
+    async (url, message) => {
+      const res = await create(url);
+      expect(res.status).toBe(400);
+      expect(res.body.error_code).toBe('VALIDATION_ERROR');
+      expect(res.body.errors).toEqual([
+        { field: 'url', messages: [expect.stringMatching(message)] },
+      ]);
+    },
+  );
+
+  it('refuses a private address again at connection time: nothing reaches it', async () => {
+    const sender = new WebhookSender(false);
+    try {
+      for (const url of [`${receiver.base}/direct`, `https://localhost:1/x`]) {
+        const attempt = await sender.send(url, '{}', {});
+        expect(attempt.statusCode).toBeNull();
+        expect(attempt.error).toMatch(/^refused/);
+      }
+      const https = await sender.send(
+        receiver.base.replace('http:', 'https:') + '/direct',
+        '{}',
+        {},
+      );
+      expect(https).toEqual({
+        statusCode: null,
+        error: 'refused: the address is private, loopback or reserved',
+        durationMs: expect.any(Number),
+      });
+    } finally {
+      sender.close();
+    }
+    expect(receiver.got.size).toBe(0);
+  });
+});
