@@ -47,8 +47,9 @@ export const USAGE = `npm run bench -- [options]
                     overview (series, check-ins, overview); syncwalk, feedpoll
                     (incremental sync, ours only);
                     firstpoll, getpoll, eventpoll, eventgetpoll (revalidations
-                    answered 304, ours only); doorrush, doorrush200 (door scans
-                    recorded: POST /v1/check_ins, ours and ours2); walkscans (the
+                    answered 304, ours only); doorrush, doorrush200, doorrushexpand
+                    (door scans recorded: POST /v1/check_ins, the last with
+                    ?expand=issued_ticket; ours and ours2); walkscans (the
                     walk while the rush runs at 200 scans/s, ours only); products,
                     vouchers, codes, discounts, waitlists, productpoll (the
                     connectors' other streams, ours only)

@@ -355,6 +355,13 @@ export function targets(
     '≥ 500',
     (v) => v >= 500,
   );
+  add(
+    'door rush with ?expand=issued_ticket ÷ without',
+    'req/s ratio @10, doorrushexpand ÷ doorrush',
+    ratio(door('ours', 'doorrushexpand')?.rps, door('ours')?.rps),
+    '≥ 0.9×',
+    (v) => v >= 0.9,
+  );
   const paced = [door('ours', 'doorrush200'), door('ours2', 'doorrush200')]
     .map((m) => m?.p99)
     .filter((v): v is number => v !== undefined);

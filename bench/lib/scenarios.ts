@@ -38,6 +38,7 @@ export const SCENARIO_NAMES = [
   'eventgetpoll',
   'doorrush',
   'doorrush200',
+  'doorrushexpand',
   'walkscans',
   'products',
   'vouchers',
@@ -78,6 +79,8 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   doorrush:
     'door rush: POST /v1/check_ins by barcode, each scanner its own tickets, 3% scanned twice',
   doorrush200: 'door rush, paced at 200 scans/s',
+  doorrushexpand:
+    'door rush, each scan with ?expand=issued_ticket (the gate shows whose ticket)',
   walkscans: 'cursor walk while the door rush runs at 200 scans/s',
   products: 'products list, a page (and by status)',
   vouchers: 'vouchers list, a page',
@@ -106,6 +109,7 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'eventgetpoll',
   'doorrush',
   'doorrush200',
+  'doorrushexpand',
   'walkscans',
   'products',
   'vouchers',
@@ -836,6 +840,13 @@ async function doorRushScenarios(
       title: SCENARIO_TITLES.doorrush200,
       ...door,
       rate: DOOR_RUSH_RATE,
+    },
+    // The same rush, each answer carrying the ticket: one statement more a scan.
+    {
+      name: 'doorrushexpand',
+      title: SCENARIO_TITLES.doorrushexpand,
+      ...door,
+      paths: ['/v1/check_ins?expand=issued_ticket'],
     },
     // The reads while the doors are busy: the walk's requests, with the paced rush beside them.
     {
