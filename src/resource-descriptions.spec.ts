@@ -37,6 +37,14 @@ import { VoucherCodeDto, VoucherDto } from './vouchers/dto/voucher.dto';
 import { VOUCHER_CODE_FIELDS, VOUCHER_FIELDS } from './vouchers/voucher.fields';
 import { WaitlistSignupDto } from './waitlist-signups/dto/waitlist-signup.dto';
 import { WAITLIST_SIGNUP_FIELDS } from './waitlist-signups/waitlist-signup.fields';
+import {
+  WebhookDeliveryDto,
+  WebhookEndpointDto,
+} from './webhooks/dto/webhook-endpoint.dto';
+import {
+  WEBHOOK_DELIVERY_FIELDS,
+  WEBHOOK_ENDPOINT_FIELDS,
+} from './webhooks/webhook-endpoint.fields';
 
 /**
  * A resource's JSON is described twice: by its field table, which writes the bytes, and by its
@@ -198,6 +206,8 @@ const RESOURCES: [name: string, fields: Fields, dto: Type][] = [
   ['voucher code', VOUCHER_CODE_FIELDS, VoucherCodeDto],
   ['discount', DISCOUNT_FIELDS, DiscountDto],
   ['waitlist signup', WAITLIST_SIGNUP_FIELDS, WaitlistSignupDto],
+  ['webhook endpoint', WEBHOOK_ENDPOINT_FIELDS, WebhookEndpointDto],
+  ['webhook delivery', WEBHOOK_DELIVERY_FIELDS, WebhookDeliveryDto],
 ];
 
 describe('each resource described once: field table and response DTO agree', () => {
