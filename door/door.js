@@ -70,12 +70,33 @@ const client = () =>
     fetch: (request) => fetch(request, { credentials: 'omit' }),
   });
 
-$('#key-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  apiKey = $('#api-key').value.trim();
+function useKey(key) {
+  apiKey = key;
+  $('#api-key').value = key;
   localStorage.setItem(KEY, apiKey);
   void start();
+}
+
+$('#key-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  useKey($('#api-key').value.trim());
 });
+
+/**
+ * A key scanned instead of a ticket (a QR code of the key, or of the door's address with
+ * `?key=`): the phone's key from now on. No ticket's code looks like one.
+ */
+function scannedKey(text) {
+  if (/^sk_[A-Za-z0-9_]+$/.test(text)) return text;
+  try {
+    const url = new URL(text);
+    return url.pathname.startsWith('/door')
+      ? url.searchParams.get('key')
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 // ---- Ids without a secure context ------------------------------------------------------------
 
@@ -459,6 +480,11 @@ function flush() {
 
 /** A scan of `barcode` in the door's direction: queued (kept) first, then sent. */
 function scanCode(barcode) {
+  const key = scannedKey(barcode);
+  if (key) {
+    useKey(key);
+    return true;
+  }
   if (!apiKey) {
     showError('Enter the door key first (Door key, below)');
     return false;
