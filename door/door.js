@@ -161,6 +161,11 @@ function showEvents() {
 $('#event').addEventListener('change', () => {
   eventId = $('#event').value;
   localStorage.setItem(EVENT, eventId);
+  // A copy kept for another event alone (storage was short): the new event's tickets instead.
+  if (!local.events.includes(eventId)) {
+    local = new LocalTickets([eventId]);
+    void sync();
+  }
   void refreshCounter();
   barcodeInput.focus();
 });
@@ -624,11 +629,25 @@ function showNetwork() {
   $('#network').textContent = navigator.onLine ? 'online' : 'offline';
 }
 
+/**
+ * One sync run of the phone's copy. The tickets of all the door's events may not fit in the
+ * phone's storage (a few MB): then only the chosen event's are kept, and a ticket of another
+ * event is unknown offline rather than of the wrong event.
+ */
 async function sync() {
   if (!navigator.onLine || !apiKey) return;
   try {
-    await local.sync(client());
+    try {
+      await local.sync(client());
+    } catch (error) {
+      if (error?.name !== 'QuotaExceededError' || local.events.length <= 1) {
+        throw error;
+      }
+      local = new LocalTickets(eventId ? [eventId] : []);
+      await local.sync(client());
+    }
     document.body.dataset.synced = String(local.since);
+    document.body.dataset.syncedEvents = local.events.join(',');
   } catch (error) {
     if (!(error instanceof TypeError)) showError(failure(error));
   }

@@ -336,7 +336,12 @@ async function watchSignInPrompts(
     handleAuthRequests: true,
     patterns: [{ urlPattern: '*' }],
   });
-  return { prompts, stop: () => cdp.send('Fetch.disable') };
+  return {
+    prompts,
+    stop: async () => {
+      await cdp.send('Fetch.disable');
+    },
+  };
 }
 
 const result = (page: Page) => page.locator('#result');
@@ -886,5 +891,53 @@ describe('on localhost: the camera, and the page kept for a reload with no netwo
           ),
       ),
     ).toEqual([]);
+  });
+});
+
+describe('a phone whose storage cannot hold every event’s tickets', () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await browser.context.newPage();
+    // The copy of several events' tickets does not fit; one event's does.
+    await page.addInitScript(() => {
+      const setItem = Object.getOwnPropertyDescriptor(
+        Storage.prototype,
+        'setItem',
+      )?.value as (this: Storage, key: string, value: string) => void;
+      Storage.prototype.setItem = function (key: string, value: string) {
+        if (
+          key === 'box-office-door-tickets' &&
+          (JSON.parse(value) as { events: string[] }).events.length > 1
+        ) {
+          throw new DOMException('full', 'QuotaExceededError');
+        }
+        setItem.call(this, key, value);
+      };
+    });
+  });
+  afterAll(() => page.close());
+
+  it('keeps the chosen event’s tickets alone, and judges offline from them', async () => {
+    await page.goto(`${api.url}/door`);
+    await page.locator(`body[data-synced-events="${events[0].id}"]`).waitFor();
+    const kept = await page.evaluate(
+      () =>
+        JSON.parse(localStorage.getItem('box-office-door-tickets') ?? '{}') as {
+          events: string[];
+          tickets: Record<string, { eventId: string }>;
+        },
+    );
+    expect(kept.events).toEqual([events[0].id]);
+    expect(new Set(Object.values(kept.tickets).map((t) => t.eventId))).toEqual(
+      new Set([events[0].id]),
+    );
+    await browser.context.setOffline(true);
+    await page.locator('body[data-online="false"]').waitFor();
+    await page.locator('#barcode').focus();
+    await scanner(page, otherEvent.barcode);
+    const shown = await answered(page, otherEvent.barcode, 'refused');
+    expect(shown.verdict).toBe('✗ Unknown ticket (offline)');
+    await browser.context.setOffline(false);
   });
 });
