@@ -38,6 +38,7 @@ import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWr
 import { PartMovesAnnounced1766300000000 } from './migrations/1766300000000-PartMovesAnnounced';
 import { ScanEntriesAtCommit1766400000000 } from './migrations/1766400000000-ScanEntriesAtCommit';
 import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
+import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-WritesWithoutHotRows';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
@@ -104,6 +105,7 @@ export const MIGRATIONS = [
   WriteScope1766600000000,
   TicketsWithoutOrder1766610000000,
   WebhookEndpoints1766700000000,
+  WritesWithoutHotRows1766800000000,
 ];
 
 export interface DataSourceTuning {
