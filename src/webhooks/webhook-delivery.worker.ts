@@ -333,7 +333,16 @@ export class WebhookDeliveryWorker
       const body = await this.payloads.body(held.boxOfficeId, change);
       const secret = this.secrets.open(held.secret);
       const headers = signDelivery(secret, `wh_${change.id}`, body, new Date());
-      attempt = await this.sender.send(held.url, body, headers);
+      // The lease is kept while the receiver takes its time (up to DELIVERY_TIMEOUT_MS, which
+      // may be longer than WEBHOOK_LEASE_S), so that no other instance sends the next event.
+      const heartbeat = setInterval(() => {
+        this.renew(held.id).catch(() => undefined);
+      }, this.settings.leaseMs / 3);
+      try {
+        attempt = await this.sender.send(held.url, body, headers);
+      } finally {
+        clearInterval(heartbeat);
+      }
     } catch (error) {
       // The service's own failure (the database, a secret it cannot open): nothing was sent.
       this.logger.warn(
