@@ -9,7 +9,7 @@ SELECT t.id AS id,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -23,7 +23,7 @@ SELECT t.id AS id,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: first page
@@ -34,7 +34,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -48,7 +48,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT $2;
@@ -61,7 +61,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -75,10 +75,11 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20) AND (t.created_at, t.id) < ($21, $22)
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20)
+          OR (t.order_id IS NULL AND lower(t.email) = $21)) AND (t.created_at, t.id) < ($22, $23)
 ORDER BY t.created_at DESC, t.id DESC
-LIMIT $23;
+LIMIT $24;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -88,7 +89,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -102,7 +103,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT $4;
@@ -111,7 +112,8 @@ LIMIT $4;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21) AND (t.created_at, t.id) > ($22, $23) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
+SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21)
+          OR (t.order_id IS NULL AND lower(t.email) = $22)) AND (t.created_at, t.id) > ($23, $24) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -121,7 +123,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -135,7 +137,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT $4;
@@ -151,7 +153,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -165,7 +167,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.updated_at, t.id) > ($2, $3)
 ORDER BY t.updated_at ASC, t.id ASC
 LIMIT $4;
@@ -181,7 +183,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -195,7 +197,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.updated_at, t.id) < ($2, $3)
 ORDER BY t.updated_at DESC, t.id DESC
 LIMIT $4;
