@@ -175,8 +175,6 @@ describe('openapi.json', () => {
     expect(requestBodies).toEqual(
       new Set([
         '#/RecordCheckIn',
-        '#/IssueTicket',
-        '#/VoidTicket',
         '#/CreateWebhookEndpoint',
         '#/UpdateWebhookEndpoint',
         '#/ReplayWebhooks',

@@ -138,6 +138,7 @@ const RESOURCES: GoldenResource[] = [
         event_series_id: 'es_1,es_2',
         ticket_type_id: 'tt_1',
         checked_in: 'true',
+        search: 'or_12',
       }),
     ),
   },

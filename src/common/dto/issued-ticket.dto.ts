@@ -41,12 +41,11 @@ export class IssuedTicketDto {
   @Text(500, { example: 'General Admission' })
   description: string;
 
-  @NullableText(EMAIL.maxLength, {
+  @Text(EMAIL.maxLength, {
     pattern: EMAIL.pattern,
-    description:
-      "The order's e-mail address; for a ticket issued without an order, the one it was issued with (null without one)",
+    description: "The order's e-mail address",
   })
-  email: string | null;
+  email: string;
 
   @Id('ev_')
   event_id: string;
@@ -77,11 +76,8 @@ export class IssuedTicketDto {
   })
   voided_at: number | null;
 
-  @NullableId('or_', {
-    description:
-      'Its order; null for a ticket issued on its own (POST /v1/issued_tickets), which belongs to no order',
-  })
-  order_id: string | null;
+  @Id('or_')
+  order_id: string;
 
   @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'QR code image' })
   qr_code_url: string;

@@ -146,7 +146,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   ) AS j0
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at >= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?)
-          OR (t.order_id IS NULL AND lower(t.email) = +?)) AND (t.created_at, t.id) < (+?, +?)
+          OR (t.order_id IS NULL AND lower(t.email) = +?)) AND t.id IN (SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH +? UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = +? AND search_fold(st.email) LIKE +? ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = +? AND (st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +?)) AND (t.created_at, t.id) < (+?, +?)
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT +?;
 
@@ -205,7 +205,7 @@ SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_of
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?)
-          OR (t.order_id IS NULL AND lower(t.email) = +?)) AND (t.created_at, t.id) > (+?, +?) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
+          OR (t.order_id IS NULL AND lower(t.email) = +?)) AND t.id IN (SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH +? UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = +? AND search_fold(st.email) LIKE +? ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = +? AND (st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +?)) AND (t.created_at, t.id) > (+?, +?) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,
