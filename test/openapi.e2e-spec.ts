@@ -175,6 +175,8 @@ describe('openapi.json', () => {
     expect(requestBodies).toEqual(
       new Set([
         '#/RecordCheckIn',
+        '#/IssueTicket',
+        '#/VoidTicket',
         '#/CreateWebhookEndpoint',
         '#/UpdateWebhookEndpoint',
         '#/ReplayWebhooks',

@@ -109,12 +109,14 @@ export function issuedTicketFilters(
   }
   if (query.email !== undefined) {
     const email = query.email.toLowerCase();
-    // The tickets of the box office's orders with that buyer, found through the orders' index.
+    // The tickets of the box office's orders with that buyer, found through the orders' index,
+    // and those issued without an order to that e-mail (their own column).
     found.push({
       condition: (params) =>
-        `t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = ${params.add(
+        `(t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = ${params.add(
           boxOfficeId,
-        )} AND eo.buyer_email_lookup = ${params.add(email)})`,
+        )} AND eo.buyer_email_lookup = ${params.add(email)})
+          OR (t.order_id IS NULL AND lower(t.email) = ${params.add(email)}))`,
     });
   }
   if (query.search !== undefined) {
