@@ -4,7 +4,7 @@ import { type Get, errorBody, getAs, walk } from './utils/api';
 import type { TestApp } from './utils/create-test-app';
 import { createListApp } from './utils/list-app';
 
-// GET /v1/events/{event_id}/attendance (docs/API.md, "Attendance"): the door's numbers, each the
+// GET /v1/events/{event_id}/attendance (docs/API.md, "GET /v1/events/{event_id}/attendance"): the door's numbers, each the
 // count the lists give at the same moment. On SQLite by default, on PostgreSQL under
 // `npm run test:e2e:postgres`.
 

@@ -104,6 +104,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/{event_id}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's attendance: how many are in, how many still to come
+         * @description Its tickets counted by status and check-in, in all and per ticket type, all of one moment; each figure is what the issued tickets list gives for the same filters.
+         */
+        get: operations["getEventAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/event_series": {
         parameters: {
             query?: never;
@@ -1190,6 +1210,57 @@ export interface components {
             /** @description At most 100 items (the request's limit) */
             data: components["schemas"]["Event"][];
             links: components["schemas"]["EventListLinks"];
+        };
+        TicketTypeAttendance: {
+            /** @example tt_1 */
+            ticket_type_id: string;
+            /**
+             * Format: int32
+             * @description Its valid tickets: /v1/issued_tickets?ticket_type_id=…&status=valid
+             */
+            tickets_valid: number;
+            /**
+             * Format: int32
+             * @description Its valid tickets inside now (check-ins summing to 1): …&status=valid&checked_in=true
+             */
+            checked_in: number;
+            /**
+             * Format: int32
+             * @description Its valid tickets with at least one check-in, ever
+             */
+            entered: number;
+        };
+        EventAttendance: {
+            /**
+             * @description Always "attendance"
+             * @example attendance
+             * @enum {string}
+             */
+            object: "attendance";
+            /** @example ev_1 */
+            event_id: string;
+            /**
+             * Format: int32
+             * @description The event’s valid tickets: /v1/issued_tickets?event_id=…&status=valid
+             */
+            tickets_valid: number;
+            /**
+             * Format: int32
+             * @description The event’s void tickets: /v1/issued_tickets?event_id=…&status=void
+             */
+            tickets_void: number;
+            /**
+             * Format: int32
+             * @description Valid tickets inside now, whose check-ins sum to 1: …&status=valid&checked_in=true
+             */
+            checked_in: number;
+            /**
+             * Format: int32
+             * @description Valid tickets with at least one check-in ever (/v1/check_ins?event_id=…), inside or gone out
+             */
+            entered: number;
+            /** @description Every ticket type of the event, those without tickets too, in the event’s order of them */
+            ticket_types: components["schemas"]["TicketTypeAttendance"][];
         };
         SeriesEventListLinks: {
             /**
@@ -4011,6 +4082,122 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getEventAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's id; anything else names no event (404) */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attendance */
+            200: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventAttendance"];
+                };
+            };
+            /** @description Not Modified: If-None-Match matched the ETag (whatever Cache-Control or Pragma the request carries). No body. */
+            304: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
+                    "Cache-Control": "private, no-cache";
+                    /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_ERROR: this path takes no query parameters */
+            400: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description NOT_FOUND: no such event in this box office, or a malformed id */
+            404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEventSeries: {
         parameters: {
             query?: {
@@ -5253,6 +5440,8 @@ export interface operations {
                 barcode?: string;
                 /** @description The order's buyer e-mail, exact but case-insensitive */
                 email?: string;
+                /** @description The door's look-up: tickets whose holder's name or e-mail contains this text, or whose barcode or order id (`or_12`: orders 12, 120-129, …) starts with it, in the search fold (case, accents and letter forms ignored; `%` and `_` are plain characters) */
+                search?: string;
                 /** @description The list order: the key, then the id, both ascending, or both descending with a leading `-`. */
                 sort?: "created_at" | "-created_at" | "updated_at" | "-updated_at";
             };
