@@ -22,9 +22,10 @@ interface Figures {
  * An event's attendance (docs/API.md, "GET /v1/events/{event_id}/attendance"): its tickets counted by status and by
  * check-in, in all and per ticket type. One statement, so every figure is of one moment: a row
  * for the event itself (none when the box office has no such event), one per ticket type of the
- * event (those without tickets too), one per ticket with its counts, and one per valid ticket
- * out now that has a check-out; grouped, the event's row and each type's. A ticket whose type
- * was deleted counts in the event's figures and in no type's.
+ * event (those without tickets too), and per type among its tickets, their counts and those of its
+ * valid tickets out now that have a check-out (each counted in the order of its index, without
+ * sorting); grouped, the event's row and each type's. A ticket whose type was
+ * deleted counts in the event's figures and in no type's.
  *
  * `entered` (a check-in ever) is counted without asking the check-ins of every ticket: a ticket's
  * check-ins sum to 0 or 1 at every point in scan order (docs/API.md, "Check-ins"), so one with a
@@ -65,19 +66,21 @@ export class EventAttendanceService {
             FROM ticket_types tt WHERE tt.event_id = ${params.add(id)}
           UNION ALL
           SELECT 1, t.ticket_type_id, NULL,
-              CASE WHEN ${valid} THEN 1 ELSE 0 END,
-              CASE WHEN ${valid} THEN 0 ELSE 1 END,
-              CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END,
-              CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END
+              sum(CASE WHEN ${valid} THEN 1 ELSE 0 END),
+              sum(CASE WHEN ${valid} THEN 0 ELSE 1 END),
+              sum(CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END),
+              sum(CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END)
             FROM issued_tickets t
             WHERE t.box_office_id = ${params.add(boxOfficeId)} AND t.event_id = ${params.add(id)}
+            GROUP BY t.ticket_type_id
           UNION ALL
-          SELECT 1, t.ticket_type_id, NULL, 0, 0, 0, 1
+          SELECT 1, t.ticket_type_id, NULL, 0, 0, 0, count(*)
             FROM issued_tickets t
             WHERE t.id IN (SELECT c.issued_ticket_id FROM check_ins c
                 WHERE c.box_office_id = ${params.add(boxOfficeId)} AND c.event_id = ${params.add(id)}
                   AND c.quantity = -1)
               AND ${valid} AND NOT t.checked_in
+            GROUP BY t.ticket_type_id
         ) g
         GROUP BY g.kind, g.ticket_type_id
         ORDER BY g.kind, max(g.sort_order), g.ticket_type_id`,
