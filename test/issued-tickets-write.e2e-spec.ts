@@ -564,4 +564,62 @@ describe('ticket writes', () => {
       ).toBe(0);
     });
   });
+
+  (onPostgres ? describe : describe.skip)(
+    'a write the database cannot finish in time',
+    () => {
+      let slow: TestApp;
+      beforeAll(async () => {
+        slow = await createTestApp({ DB_STATEMENT_TIMEOUT_MS: '500' });
+        const g = new Factory(slow.dataSource);
+        const other = await g.boxOffice();
+        await g.apiKey(other.id, WRITE_KEY, false, 'write');
+      });
+      afterAll(() => slow.close());
+
+      it('is answered 503 with Retry-After, having written nothing, and goes through once the lock is let go', async () => {
+        const g = new Factory(slow.dataSource);
+        const [office] = await slow.dataSource.query<{ id: number }[]>(
+          'SELECT id FROM box_offices ORDER BY id DESC LIMIT 1',
+        );
+        const ev = await g.event(office.id);
+        const type = await g.ticketType(ev.id);
+        const body = {
+          event_id: `ev_${ev.id}`,
+          ticket_type_id: `tt_${type.id}`,
+        };
+        const send = () =>
+          request(slow.server)
+            .post('/v1/issued_tickets')
+            .set('Authorization', basicAuth(WRITE_KEY))
+            .send(body);
+        // Another writer holds the ticket type's row past the statement timeout.
+        const holder = slow.dataSource.createQueryRunner();
+        await holder.startTransaction();
+        try {
+          await holder.query(
+            `SELECT id FROM ticket_types WHERE id = ${type.id} FOR UPDATE`,
+          );
+          const refused = await send();
+          expect(refused.status).toBe(503);
+          expect(refused.body).toEqual(
+            errorBody(
+              503,
+              'SERVICE_UNAVAILABLE',
+              'The service is temporarily unable to reach its database; retry shortly',
+            ),
+          );
+          expect(refused.headers['retry-after']).toBe('5');
+        } finally {
+          await holder.rollbackTransaction();
+          await holder.release();
+        }
+        const [{ n }] = await slow.dataSource.query<{ n: unknown }[]>(
+          `SELECT count(*) AS n FROM issued_tickets WHERE ticket_type_id = ${type.id}`,
+        );
+        expect(Number(n)).toBe(0);
+        expect((await send()).status).toBe(201);
+      });
+    },
+  );
 });

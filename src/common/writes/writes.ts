@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import type { Caller } from '../../auth/auth.service';
 import { dialectFor } from '../../database/sql-dialect';
 import {
@@ -11,6 +11,7 @@ import {
   writeTransactions,
 } from '../../database/write-transaction';
 import { ApiError } from '../errors/api-error';
+import { ErrorCode } from '../errors/error-codes';
 import { CACHE_CONTROL } from '../http/cache-control';
 import {
   IdempotencyKeys,
@@ -80,6 +81,18 @@ export class Writes {
     keys: RetryKeys,
     write: Write,
   ): Promise<WriteAnswer> {
+    try {
+      return await this.answer(caller, keys, write);
+    } catch (error) {
+      throw refusedWrite(error) ?? error;
+    }
+  }
+
+  private async answer(
+    caller: Caller,
+    keys: RetryKeys,
+    write: Write,
+  ): Promise<WriteAnswer> {
     const key = retryKeyOf(keys.header, keys.localUniqueId);
     if (key === null) return this.write(write.work);
     const retry = idempotentRequest(key, caller.apiKeyId, {
@@ -105,6 +118,27 @@ export class Writes {
       throw error;
     }
   }
+}
+
+/**
+ * PostgreSQL's refusals of a transaction that lost to another (deadlock_detected,
+ * serialization_failure, lock_not_available): writeTransactions runs it again, and one still
+ * refused after that wrote nothing and is answered 503, to be retried later (docs/API.md,
+ * Errors), never a 500. A statement time-out is a 503 of the exception filter already.
+ */
+const REFUSED_STATES = new Set(['40P01', '40001', '55P03']);
+
+/** The 503 of a write the database refused after its retries, or null for any other error. */
+export function refusedWrite(error: unknown): ApiError | null {
+  const cause = error instanceof QueryFailedError ? error.driverError : error;
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !REFUSED_STATES.has(code)) return null;
+  return new ApiError(
+    HttpStatus.SERVICE_UNAVAILABLE,
+    ErrorCode.SERVICE_UNAVAILABLE,
+    'The database refused the write, busy with others at the same moment; nothing was written, retry shortly',
+    { 'Retry-After': '1' },
+  );
 }
 
 /**
