@@ -78,6 +78,12 @@ export class IssuedTicketSearch1766500000000 implements MigrationInterface {
   name = 'IssuedTicketSearch1766500000000';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
+    if (isPostgres(queryRunner)) {
+      // Each index is built by reading its whole table; the service's statement timeout
+      // (DB_STATEMENT_TIMEOUT_MS) is for requests, and must not fail the migration of a large
+      // box office. LOCAL: for this migration's transaction alone.
+      await queryRunner.query('SET LOCAL statement_timeout = 0');
+    }
     await queryRunner.query(
       'CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id)',
     );

@@ -3,7 +3,9 @@
 -- up as the chain is applied to an empty database, down as it is reverted from the latest.
 -- A shipped migration never changes, and neither does this file.
 
--- up: 6 statements
+-- up: 7 statements
+
+SET LOCAL statement_timeout = 0;
 
 CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id);
 
