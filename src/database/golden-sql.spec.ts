@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import {
-  type PageRequest,
   ResourceReader,
   type ResourceSource,
   type Statement,
+  planList,
 } from '../common/resources/resource-reader';
 import { CHECK_IN_SOURCE } from '../check-ins/check-in.fields';
 import { ScanRecorder } from '../check-ins/scan-recorder';
@@ -204,34 +204,43 @@ const DATABASES = [
 
 function render(reader: ResourceReader, resource: GoldenResource): string {
   const position = { key: 1750000000, id: 42 };
-  const first: PageRequest = { limit: 100, filters: [] };
-  const filtered: PageRequest = { limit: 100, filters: resource.everyFilter };
-  const { sorts } = resource.source;
+  const { source } = resource;
+  const first = planList(source, { limit: 100, filters: [] });
+  const filtered = planList(source, {
+    limit: 100,
+    filters: resource.everyFilter,
+  });
+  const backwards = planList(source, {
+    limit: 100,
+    filters: [],
+    ending_before: `${source.prefix}42`,
+  });
+  const { sorts } = source;
   const otherSorts = Object.keys(sorts.options).filter(
     (sort) => sort !== sorts.default,
   );
   const sections: (readonly [string, Statement | string])[] = [
     ['retrieve', reader.oneStatement(1, 42)],
-    ['list: first page', reader.pageStatement(1, first, null, false)],
+    ['list: first page', reader.pageStatement(1, first, null)],
     [
       'list: starting_after, every filter',
-      reader.pageStatement(1, filtered, position, false),
+      reader.pageStatement(1, filtered, position),
     ],
     [
       'list: ending_before (read backwards from the cursor, then reversed)',
-      reader.pageStatement(1, first, position, true),
+      reader.pageStatement(1, backwards, position),
     ],
-    ['cursor lookup', reader.cursorStatement(1, 42)],
+    ['cursor lookup', reader.cursorStatement(1, 42, first)],
     [
       'probe: anything before the page?',
       reader.probeStatement(1, filtered, position, 'before'),
     ],
     ...otherSorts.flatMap((sort) => {
-      const sorted: PageRequest = { ...first, sort };
+      const sorted = planList(source, { limit: 100, filters: [], sort });
       return [
         [
           `list: sort=${sort}, starting_after`,
-          reader.pageStatement(1, sorted, position, false),
+          reader.pageStatement(1, sorted, position),
         ] as const,
         [
           `cursor lookup, sort=${sort}`,
