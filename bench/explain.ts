@@ -5,11 +5,10 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import {
-  type PageRequest,
   ResourceReader,
   type ResourceSource,
+  planList,
 } from '../src/common/resources/resource-reader';
-import { sortOf } from '../src/common/pagination/sort';
 import { PG_SESSION_OPTIONS } from '../src/database/data-source-options';
 import type { ReadRows, Row } from '../src/database/row-reader';
 import type { Statement } from '../src/database/sql-dialect';
@@ -149,11 +148,9 @@ async function main() {
         resource.source,
       );
       const { table, tenant: tenantColumn, id } = resource.source;
-      // The default order's key and direction (the list as clients read it first).
-      const { column: sortKey, direction: order } = sortOf(
-        resource.source.sorts,
-        undefined,
-      ).order;
+      // A page of 100 in the default order (the list as clients read it first).
+      const plan = planList(resource.source, { limit: 100, filters: [] });
+      const { column: sortKey, direction: order } = plan.order;
       const [from] = table.split(' ');
       const { rows: total } = await client.query<{ n: string }>(
         `SELECT count(*) AS n FROM ${from} WHERE box_office_id = $1`,
@@ -169,7 +166,6 @@ async function main() {
           0,
           Math.min(Math.floor(size * fraction), size - 101),
         );
-        const request: PageRequest = { limit: 100, filters: [] };
         let cursor: { key: number; id: number } | null = null;
         if (fraction > 0) {
           const { rows } = await client.query<{ id: number; key: string }>(
@@ -181,11 +177,11 @@ async function main() {
             await explain(
               client,
               `${page}: cursor lookup`,
-              reader.cursorStatement(tenant, cursor.id),
+              reader.cursorStatement(tenant, cursor.id, plan),
             ),
           );
         }
-        const statement = reader.pageStatement(tenant, request, cursor, false);
+        const statement = reader.pageStatement(tenant, plan, cursor);
         const pageExplained = await explain(
           client,
           `${page}: the page`,
@@ -216,7 +212,7 @@ async function main() {
             await explain(
               client,
               `${page}: probe for a page before`,
-              reader.probeStatement(tenant, request, first, 'before'),
+              reader.probeStatement(tenant, plan, first, 'before'),
             ),
           );
         }

@@ -357,7 +357,7 @@ describe('POST /v1/check_ins at the door', () => {
           'expand must be given once',
         ],
         ['limit=1', 'Unknown query parameter: limit'],
-        ['expand=%00', 'expand must not contain a NUL character'],
+        ['expand=%00', 'expand must not contain a NUL character (%00)'],
       ]) {
         const res = await scan(ticket, {}, `/v1/check_ins?${query}`);
         expect([res.status, res.body]).toEqual([

@@ -100,6 +100,26 @@ describe.each(DEMO_BOX_OFFICES.map((office) => [office.name, office.apiKey]))(
         seed: 1,
         reset: false,
       });
+      // Among the demo's tickets, one issued with no order (POST /v1/issued_tickets), which the
+      // streams read like any other.
+      const [type] = await t.dataSource.query<
+        { id: number; event_id: number }[]
+      >(
+        `SELECT tt.id, tt.event_id FROM ticket_types tt JOIN events e ON e.id = tt.event_id
+          WHERE e.box_office_id = 1
+            AND tt.quantity_total - tt.quantity_issued - tt.quantity_held > 0
+          ORDER BY tt.id LIMIT 1`,
+      );
+      const issued = await request(t.server)
+        .post('/v1/issued_tickets')
+        .set('Authorization', basicAuth(DEMO_BOX_OFFICES[0].apiKey))
+        .send({
+          event_id: `ev_${type.event_id}`,
+          ticket_type_id: `tt_${type.id}`,
+          full_name: 'Guest List',
+          email: 'guest@example.com',
+        });
+      expect(issued.status).toBe(201);
     });
 
     afterAll(() => t?.close());

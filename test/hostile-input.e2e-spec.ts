@@ -733,7 +733,7 @@ describe('a NUL character in any query parameter of any list', () => {
           const expected = {
             status: 400,
             error_code: 'VALIDATION_ERROR',
-            message: `${key} must not contain a NUL character`,
+            message: `${key} must not contain a NUL character (%00)`,
           };
           if (res.status !== 400 || !isDeepStrictEqual(res.body, expected)) {
             answers.push(

@@ -106,6 +106,7 @@ describe('openapi.json', () => {
       '/v1/check_ins/{check_in_id}': 'retrieveCheckIn',
       '/v1/events': 'listEvents',
       '/v1/events/{event_id}': 'retrieveEvent',
+      '/v1/events/{event_id}/attendance': 'getEventAttendance',
       '/v1/event_series': 'listEventSeries',
       '/v1/event_series/{event_series_id}': 'retrieveEventSeries',
       '/v1/event_series/{event_series_id}/events': 'listEventSeriesEvents',
@@ -175,6 +176,8 @@ describe('openapi.json', () => {
     expect(requestBodies).toEqual(
       new Set([
         '#/RecordCheckIn',
+        '#/IssueTicket',
+        '#/VoidTicket',
         '#/CreateWebhookEndpoint',
         '#/UpdateWebhookEndpoint',
         '#/ReplayWebhooks',

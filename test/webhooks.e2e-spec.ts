@@ -36,6 +36,8 @@ interface Received {
 class Receiver {
   readonly got = new Map<string, Received[]>();
   readonly answers = new Map<string, number[]>();
+  /** How long the answer takes, per path (a few milliseconds unless set). */
+  readonly delays = new Map<string, number>();
   /** Requests being answered, and the most at once, per path (per endpoint). */
   readonly inFlight = new Map<string, number>();
   readonly maxInFlight = new Map<string, number>();
@@ -62,10 +64,13 @@ class Receiver {
         this.got.set(path, list);
         const status = this.answers.get(path)?.shift() ?? 200;
         // Answered a moment later, so that a second send to the same endpoint would overlap.
-        setTimeout(() => {
-          this.inFlight.set(at, this.inFlight.get(at)! - 1);
-          res.writeHead(status).end('ok');
-        }, 5);
+        setTimeout(
+          () => {
+            this.inFlight.set(at, this.inFlight.get(at)! - 1);
+            res.writeHead(status).end('ok');
+          },
+          this.delays.get(path) ?? 5,
+        );
       });
     });
     await new Promise<void>((resolve) =>
@@ -606,5 +611,75 @@ describe('webhook URLs without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
       sender.close();
     }
     expect(receiver.got.size).toBe(0);
+  });
+});
+
+describe('webhooks with a short lease and a long retry wait', () => {
+  let t: TestApp;
+  let f: Factory;
+  let office: number;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '3600',
+      WEBHOOK_LEASE_S: '1',
+      WEBHOOK_POLL_MS: '20',
+    });
+    f = new Factory(t.dataSource);
+    office = (await f.boxOffice('A')).id;
+    await f.apiKey(office, WRITE_KEY, false, 'write');
+    receiver = new Receiver();
+    await receiver.start();
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  const post = (url: string, body: Json) =>
+    request(t.server)
+      .post(url)
+      .set('Authorization', basicAuth(WRITE_KEY))
+      .send(body);
+
+  it('keeps the lease while a receiver takes longer than it: never two sends at once', async () => {
+    const res = await post('/v1/webhook_endpoints', {
+      url: `${receiver.base}/slow`,
+      enabled_events: ['*'],
+    });
+    expect(res.status).toBe(201);
+    receiver.delays.set('/slow', 2500);
+    await f.series(office);
+    await f.series(office);
+    await until('both events', () => receiver.of('/slow').length === 2);
+    expect(receiver.maxInFlight.get('/slow')).toBe(1);
+    expect(new Set(receiver.of('/slow').map((r) => r.json.id)).size).toBe(2);
+  });
+
+  it('waits out the retry schedule, but tries a new URL at once', async () => {
+    const res = await post('/v1/webhook_endpoints', {
+      url: `${receiver.base}/broken`,
+      enabled_events: ['*'],
+    });
+    const id = res.body.id as string;
+    receiver.answers.set('/broken', [500]);
+    await f.series(office);
+    await until('the failure', () => receiver.of('/broken').length === 1);
+    const moved = await post(`/v1/webhook_endpoints/${id}`, {
+      url: `${receiver.base}/fixed`,
+    });
+    expect(moved.status).toBe(200);
+    await until(
+      'the event at the new URL',
+      () => receiver.of('/fixed').length === 1,
+    );
+    expect(receiver.of('/fixed')[0].json.id).toBe(
+      receiver.of('/broken')[0].json.id,
+    );
+    expect(receiver.of('/broken')).toHaveLength(1);
   });
 });

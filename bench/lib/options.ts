@@ -52,7 +52,9 @@ export const USAGE = `npm run bench -- [options]
                     ?expand=issued_ticket; ours and ours2); walkscans (the
                     walk while the rush runs at 200 scans/s, ours only); products,
                     vouchers, codes, discounts, waitlists, productpoll (the
-                    connectors' other streams, ours only)
+                    connectors' other streams, ours only); searchevent,
+                    searchoffice, attendance, attendancepoll (the door's
+                    look-up and numbers, ours only)
   --servers a,b     subset of: bare, ceiling, ours, metrics, ours2, ours4, typical
                     (ours4: the walk on four workers, only when named here; metrics: ours
                     with METRICS_TOKEN set and scraped each second, on retrieve and walk)

@@ -46,6 +46,10 @@ export const SCENARIO_NAMES = [
   'discounts',
   'waitlists',
   'productpoll',
+  'searchevent',
+  'searchoffice',
+  'attendance',
+  'attendancepoll',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
@@ -91,6 +95,13 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
     "a series' waitlist signups, nested: /v1/event_series/{id}/waitlist_signups",
   productpoll:
     'products list, revalidated (304 from the data and catalogue versions)',
+  searchevent:
+    'ticket search within one event: /v1/issued_tickets?event_id=&search= (name, e-mail, barcode, order id)',
+  searchoffice:
+    'ticket search across the box office: /v1/issued_tickets?search=',
+  attendance: 'attendance of the biggest event: /v1/events/{id}/attendance',
+  attendancepoll:
+    'attendance of the biggest event, revalidated (304 from the data version)',
 };
 
 /** The paced door rush's rate, scans per second over all connections. */
@@ -117,6 +128,10 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'discounts',
   'waitlists',
   'productpoll',
+  'searchevent',
+  'searchoffice',
+  'attendance',
+  'attendancepoll',
 ]);
 
 /** The orders' scenarios, the only ones the framework-free baseline serves (bench/bare.ts). */
@@ -436,6 +451,7 @@ export async function buildScenarios(
   );
   const series = await seriesScenarios(db, boxOfficeId, random);
   const catalogue = await catalogueScenarios(db, boxOfficeId, random);
+  const door = await doorScenarios(db, boxOfficeId, random);
 
   // Sync walk: keyed cursors (id@updated_at) anywhere in the first 100 pages in updated_at order.
   const byUpdate = await db.all<{
@@ -528,6 +544,7 @@ export async function buildScenarios(
     ...tickets.scenarios,
     ...series.scenarios,
     ...catalogue.scenarios,
+    ...door,
     {
       name: 'syncwalk',
       title: SCENARIO_TITLES.syncwalk,
@@ -732,6 +749,113 @@ async function ticketScenarios(
       },
     ],
   };
+}
+
+/**
+ * The door's look-up and numbers: searches as a door types them when a code will not scan (a
+ * part of the holder's name, the start of the buyer's e-mail, the start of the barcode, the
+ * order's id), for tickets of the event with the most tickets (with its event_id) and of any
+ * event (without); and that event's attendance, plain and revalidated.
+ */
+async function doorScenarios(
+  db: BenchDb,
+  boxOfficeId: number,
+  random: () => number,
+): Promise<Scenario[]> {
+  const [biggest] = await db.all<{ event_id: number | string }>(
+    'SELECT event_id FROM issued_tickets WHERE box_office_id = ? GROUP BY event_id ORDER BY count(*) DESC, event_id LIMIT 1',
+    [boxOfficeId],
+  );
+  const event = Number(biggest.event_id);
+  /** What a door would type to find each of these tickets, in turn one of four kinds. */
+  const searches = (
+    rows: {
+      full_name: string | null;
+      barcode: string;
+      buyer_email: string;
+      order_id: number | string;
+    }[],
+  ) =>
+    rows.map((row, i) => {
+      const name = (row.full_name ?? '').split(' ');
+      const kind = row.full_name === null && i % 4 === 0 ? 1 : i % 4;
+      const text =
+        kind === 0
+          ? // A first name and the start of the last: "Tiana Go".
+            `${name[0]} ${(name[1] ?? '').slice(0, 2)}`.trim()
+          : kind === 1
+            ? row.buyer_email.split('@')[0].slice(0, 6)
+            : kind === 2
+              ? row.barcode.slice(0, 6)
+              : `or_${Number(row.order_id)}`;
+      return encodeURIComponent(text);
+    });
+  const sample = async (where: string, params: unknown[]) =>
+    db.all<{
+      full_name: string | null;
+      barcode: string;
+      buyer_email: string;
+      order_id: number | string;
+    }>(
+      `SELECT t.full_name, t.barcode, o.buyer_email, t.order_id FROM issued_tickets t
+        JOIN orders o ON o.id = t.order_id WHERE t.box_office_id = ? ${where}
+        ORDER BY t.id LIMIT 5000`,
+      [boxOfficeId, ...params],
+    );
+  const eventRows = await sample('AND t.event_id = ?', [event]);
+  const ofEvent = pick(
+    eventRows.map((_, i) => i),
+    200,
+    random,
+  );
+  const officeIds = await randomIds(
+    db,
+    'issued_tickets',
+    boxOfficeId,
+    200,
+    random,
+  );
+  const officeRows = [];
+  for (const id of officeIds) {
+    officeRows.push(...(await sample('AND t.id = ?', [id])));
+  }
+  const none = new Map<string, number>();
+  const attendance = `/v1/events/ev_${event}/attendance`;
+  return [
+    {
+      name: 'searchevent',
+      title: SCENARIO_TITLES.searchevent,
+      paths: searches(ofEvent.map((i) => eventRows[i])).map(
+        (text) => `/v1/issued_tickets?event_id=ev_${event}&search=${text}`,
+      ),
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'searchoffice',
+      title: SCENARIO_TITLES.searchoffice,
+      paths: searches(officeRows).map(
+        (text) => `/v1/issued_tickets?search=${text}`,
+      ),
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'attendance',
+      title: SCENARIO_TITLES.attendance,
+      paths: [attendance],
+      okStatuses: [200],
+      expected: none,
+    },
+    {
+      name: 'attendancepoll',
+      title: SCENARIO_TITLES.attendancepoll,
+      paths: [attendance],
+      okStatuses: [304],
+      expected: none,
+      revalidate: true,
+    },
+  ];
 }
 
 /**

@@ -94,8 +94,61 @@ export type ScanResult =
       replayed: boolean;
     };
 
+/** What a ticket write needs besides its fields (docs/API.md, Retries: Idempotency-Key). */
+export interface TicketWriteOptions {
+  /**
+   * Makes the write safe to send again: the same key within 24 hours gets the first answer,
+   * never a second ticket or void. One key per write (`crypto.randomUUID()`).
+   */
+  idempotencyKey: string;
+  signal?: AbortSignal;
+}
+
+/** A ticket to issue with no order (docs/API.md, POST /v1/issued_tickets). */
+export interface TicketToIssue {
+  eventId: string;
+  ticketTypeId: string;
+  /** The holder's name: its first word becomes `first_name`, the rest `last_name`. */
+  fullName?: string;
+  email?: string;
+}
+
+/**
+ * What became of a ticket write: done, with the ticket as it now is, or refused by the ticket
+ * type's or the ticket's state (`SOLD_OUT`, `ALREADY_VOID`). `replayed`: the answer to an
+ * earlier request with the same Idempotency-Key.
+ */
+export type TicketWriteResult =
+  | { outcome: 'done'; issuedTicket: IssuedTicket; replayed: boolean }
+  | {
+      outcome: 'refused';
+      reason: 'SOLD_OUT' | 'ALREADY_VOID';
+      message: string;
+      replayed: boolean;
+    };
+
 /** The generated client for every operation, and the door's own call. */
 export interface BoxOfficeClient extends Client<paths> {
+  /**
+   * Issues a ticket with no order (a guest list, a competition); needs a key of scope write.
+   * Resolves with the ticket, or `SOLD_OUT`; throws BoxOfficeApiError on any other answer.
+   *
+   *     const result = await client.issueTicket({ eventId, ticketTypeId, fullName },
+   *       { idempotencyKey: crypto.randomUUID() });
+   */
+  issueTicket(
+    ticket: TicketToIssue,
+    options: TicketWriteOptions,
+  ): Promise<TicketWriteResult>;
+  /**
+   * Voids a ticket for good; needs a key of scope write. Resolves with the void ticket, or
+   * `ALREADY_VOID`; throws BoxOfficeApiError on any other answer (404 for a ticket not of the
+   * key's box office).
+   */
+  voidTicket(
+    issuedTicketId: string,
+    options: TicketWriteOptions,
+  ): Promise<TicketWriteResult>;
   /**
    * Records a door scan. Resolves with what became of it; throws BoxOfficeApiError on any other
    * answer (a key without the check_in scope: 403; an unknown ticket: 404; the same
@@ -147,6 +200,10 @@ export function createBoxOfficeClient(
   return Object.assign(client, {
     checkIn: (ticket: ScannedTicket, scan: CheckInOptions) =>
       checkIn(client, ticket, scan),
+    issueTicket: (ticket: TicketToIssue, write: TicketWriteOptions) =>
+      issueTicket(client, ticket, write),
+    voidTicket: (issuedTicketId: string, write: TicketWriteOptions) =>
+      voidTicket(client, issuedTicketId, write),
     attendance: (eventId: string, init: { signal?: AbortSignal } = {}) =>
       attendance(client, eventId, init),
     searchIssuedTickets: (
@@ -243,6 +300,66 @@ async function checkIn(
     };
   }
   throw new BoxOfficeApiError(response.status, asErrorBody(error));
+}
+
+async function issueTicket(
+  client: Client<paths>,
+  ticket: TicketToIssue,
+  options: TicketWriteOptions,
+): Promise<TicketWriteResult> {
+  const answer = await client.POST('/v1/issued_tickets', {
+    body: {
+      event_id: ticket.eventId,
+      ticket_type_id: ticket.ticketTypeId,
+      ...(ticket.fullName !== undefined ? { full_name: ticket.fullName } : {}),
+      ...(ticket.email !== undefined ? { email: ticket.email } : {}),
+    },
+    headers: { 'Idempotency-Key': options.idempotencyKey },
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return ticketWriteResult(answer, 'SOLD_OUT');
+}
+
+async function voidTicket(
+  client: Client<paths>,
+  issuedTicketId: string,
+  options: TicketWriteOptions,
+): Promise<TicketWriteResult> {
+  const answer = await client.POST(
+    '/v1/issued_tickets/{issued_ticket_id}/void',
+    {
+      params: { path: { issued_ticket_id: issuedTicketId } },
+      body: {},
+      headers: { 'Idempotency-Key': options.idempotencyKey },
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  return ticketWriteResult(answer, 'ALREADY_VOID');
+}
+
+/** A ticket write's answer: the ticket, its one refusal, or a BoxOfficeApiError. */
+function ticketWriteResult(
+  {
+    data,
+    error,
+    response,
+  }: { data?: unknown; error?: unknown; response: Response },
+  refusal: 'SOLD_OUT' | 'ALREADY_VOID',
+): TicketWriteResult {
+  const replayed = response.headers.get('Idempotent-Replayed') === 'true';
+  if (data) {
+    return { outcome: 'done', issuedTicket: data as IssuedTicket, replayed };
+  }
+  const body = asErrorBody(error);
+  if (response.status === 409 && body?.error_code === refusal) {
+    return {
+      outcome: 'refused',
+      reason: refusal,
+      message: body.message,
+      replayed,
+    };
+  }
+  throw new BoxOfficeApiError(response.status, body);
 }
 
 /** A POST /v1/check_ins body, with the fields the generated types may not have yet. */

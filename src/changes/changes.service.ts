@@ -7,7 +7,7 @@ import { Metrics } from '../common/metrics/metrics';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
 import type { Page } from '../common/pagination/page';
-import { ResourceReader } from '../common/resources/resource-reader';
+import { ResourceReader, planList } from '../common/resources/resource-reader';
 import { type Row, rowReader } from '../database/row-reader';
 import {
   CHANGE_RESOURCES,
@@ -114,12 +114,11 @@ export class ChangesService {
     };
     const statement = this.reader.pageStatement(
       boxOfficeId,
-      {
+      planList(this.reader.source, {
         limit,
         filters: [after.filter, upToHead, ...changeFilters(query)],
-      },
+      }),
       null,
-      false,
     );
     // The statement reads one row more than the page, as every list does; a feed page needs no
     // "more?" answer (next is always given), so the extra row is dropped.

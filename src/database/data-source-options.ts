@@ -37,6 +37,7 @@ import { SearchFold1766010000000 } from './migrations/1766010000000-SearchFold';
 import { CheckInWrites1766200000000 } from './migrations/1766200000000-CheckInWrites';
 import { PartMovesAnnounced1766300000000 } from './migrations/1766300000000-PartMovesAnnounced';
 import { ScanEntriesAtCommit1766400000000 } from './migrations/1766400000000-ScanEntriesAtCommit';
+import { IssuedTicketSearch1766500000000 } from './migrations/1766500000000-IssuedTicketSearch';
 import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
 import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-WritesWithoutHotRows';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
@@ -102,6 +103,7 @@ export const MIGRATIONS = [
   CheckInWrites1766200000000,
   PartMovesAnnounced1766300000000,
   ScanEntriesAtCommit1766400000000,
+  IssuedTicketSearch1766500000000,
   WriteScope1766600000000,
   TicketsWithoutOrder1766610000000,
   WebhookEndpoints1766700000000,

@@ -6,9 +6,11 @@ import { type Fields, json } from '../common/resources/field-table';
  * The IssuedTicket resource (docs/API.md, "Issued ticket"), field by field: one table for the
  * ticket inside its order and on its own, so the two are the same object. `t` is the ticket's
  * row, `o` its order's (the e-mail is the order's) and `e` its event's (the series is the
- * event's; a ticket's event is its order's).
+ * event's; a ticket's event is its order's). A ticket issued on its own has no order
+ * (`order_id` null) and the e-mail it was issued with, if any: `email` reads it where such a
+ * ticket can be, on its own.
  */
-export const ISSUED_TICKET_FIELDS: Fields = [
+const ticketFields = (email: string): Fields => [
   ['object', json.literal('issued_ticket')],
   ['id', json.id('it_', 't.id')],
   ['barcode', json.string('t.barcode')],
@@ -16,7 +18,7 @@ export const ISSUED_TICKET_FIELDS: Fields = [
   ['created_at', json.integer('t.created_at')],
   ['custom_questions', json.stored('t.custom_questions')],
   ['description', json.string('t.description')],
-  ['email', json.string('o.buyer_email')],
+  ['email', json.nullableString(email)],
   ['event_id', json.id('ev_', 't.event_id')],
   ['full_name', json.nullableString('t.full_name')],
   ['first_name', json.nullableString('t.first_name')],
@@ -25,20 +27,23 @@ export const ISSUED_TICKET_FIELDS: Fields = [
   ['status', json.string('t.status')],
   ['updated_at', json.integer('t.updated_at')],
   ['voided_at', json.nullableInteger('t.voided_at')],
-  ['order_id', json.id('or_', 't.order_id')],
+  ['order_id', json.nullableId('or_', 't.order_id')],
   ['qr_code_url', json.string('t.qr_code_url')],
   ['ticket_type_id', json.nullableId('tt_', 't.ticket_type_id')],
   ['event_series_id', json.id('es_', 'e.event_series_id')],
   ['checked_in', json.flag('t.checked_in')],
 ];
 
-/** Standalone, a ticket's order is joined in for the e-mail. */
+/** Inside its order, whose buyer's e-mail it shows. */
+export const ISSUED_TICKET_FIELDS: Fields = ticketFields('o.buyer_email');
+
+/** Standalone, a ticket's order, if it has one, is joined in for the e-mail. */
 export const ISSUED_TICKET_SOURCE: ResourceSource = {
   noun: 'issued ticket',
   prefix: 'it_',
   table: 'issued_tickets t',
   joins:
-    'JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id',
+    'LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id',
   tenant: 't.box_office_id',
   id: 't.id',
   sorts: sortsBy(
@@ -48,5 +53,5 @@ export const ISSUED_TICKET_SOURCE: ResourceSource = {
     ],
     '-created_at',
   ),
-  fields: ISSUED_TICKET_FIELDS,
+  fields: ticketFields('COALESCE(o.buyer_email, t.email)'),
 };

@@ -12,6 +12,8 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
+import { searchFold, searchFoldSql } from '../database/search-fold';
+import type { SqlParams } from '../database/sql-dialect';
 import { SyncHorizon } from '../sync/sync-horizon';
 import { syncPage } from '../sync/sync-mode';
 import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
@@ -107,13 +109,133 @@ export function issuedTicketFilters(
   }
   if (query.email !== undefined) {
     const email = query.email.toLowerCase();
-    // The tickets of the box office's orders with that buyer, found through the orders' index.
+    // The tickets of the box office's orders with that buyer, found through the orders' index,
+    // and those issued without an order to that e-mail (their own column).
     found.push({
       condition: (params) =>
-        `t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = ${params.add(
+        `(t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = ${params.add(
           boxOfficeId,
-        )} AND eo.buyer_email_lookup = ${params.add(email)})`,
+        )} AND eo.buyer_email_lookup = ${params.add(email)})
+          OR (t.order_id IS NULL AND lower(t.email) = ${params.add(email)}))`,
     });
   }
+  if (query.search !== undefined) {
+    const events =
+      query.event_id === undefined
+        ? []
+        : filters.prefixedIds('ev_', query.event_id);
+    found.push(ticketSearch(boxOfficeId, query.search, events));
+  }
   return found;
+}
+
+/** The largest order id there can be (ids are PostgreSQL integers on both databases). */
+const MAX_ID = 2_147_483_647;
+
+/** The shortest folded search a trigram index can look up: one trigram. */
+const TRIGRAM = 3;
+
+/**
+ * `search` (docs/API.md, "Searching issued tickets"): the holder's name or e-mail contains the
+ * text, or the barcode or the order's id (`or_12`) starts with it, all in the search fold, with
+ * `%` and `_` plain characters. The condition names only the ticket's row and subqueries, as
+ * every list filter does (the probe for an earlier page joins nothing).
+ */
+function ticketSearch(
+  boxOfficeId: number,
+  text: string,
+  events: readonly number[],
+): Filter {
+  const folded = searchFold(text);
+  const literal = folded.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const inside = `%${literal}%`;
+  const start = `${literal}%`;
+  const like = (column: string, pattern: string, params: SqlParams) =>
+    `${searchFoldSql(column)} LIKE ${params.add(pattern)} ESCAPE '\\'`;
+  // `or_12` names orders 12, 120-129, 1200-1299, ...: id ranges, which the orders' index serves.
+  const orderDigits = /^or_([1-9]\d{0,9})$/.exec(folded)?.[1];
+  const orderRanges: [number, number][] = [];
+  if (orderDigits !== undefined) {
+    for (let scale = 1; Number(orderDigits) * scale <= MAX_ID; scale *= 10) {
+      const low = Number(orderDigits) * scale;
+      orderRanges.push([low, Math.min(low + scale - 1, MAX_ID)]);
+    }
+  }
+  const byOrderId = (column: string, params: SqlParams) =>
+    orderRanges.map(
+      ([low, high]) =>
+        `${column} BETWEEN ${params.add(low)} AND ${params.add(high)}`,
+    );
+  return {
+    condition: (params) => {
+      // Characters as the indexes count them: code points.
+      if (Array.from(folded).length >= TRIGRAM) {
+        // The box office's matching tickets, found through the trigram indexes (migration
+        // IssuedTicketSearch), whatever else the list asks: a search across the box office reads
+        // its matches, not its tickets. An order's tickets by id, a ticket without an order by
+        // its own e-mail (a few rows, found through the order index's null entries).
+        const tenant = () => params.add(boxOfficeId);
+        // Built in the order they are written: SQLite's parameters are positional.
+        const orderless = () =>
+          `SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = ${tenant()} AND ${like(
+            'st.email',
+            inside,
+            params,
+          )}`;
+        const byOrder = () =>
+          orderRanges.length === 0
+            ? []
+            : [
+                `SELECT st.id FROM issued_tickets st WHERE st.box_office_id = ${tenant()} AND (${byOrderId(
+                  'st.order_id',
+                  params,
+                ).join(' OR ')})`,
+              ];
+        if (params.dialect.name === 'sqlite') {
+          // FTS5 phrases: `%` and `_` mean themselves, a double quote is doubled.
+          const phrase = `"${folded.replaceAll('"', '""')}"`;
+          return `t.id IN (${[
+            `SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH ${params.add(
+              `({name email} : ${phrase}) OR (barcode : ^${phrase})`,
+            )}`,
+            orderless(),
+            ...byOrder(),
+          ].join(' UNION ALL ')})`;
+        }
+        // The event filter repeated inside, so a look-up at one event's door reads that event's
+        // matches (its index and the trigram index together), not the whole box office's.
+        const inEvents = (column: string) =>
+          events.length === 0
+            ? ''
+            : ` AND ${filters.oneOf(column, events).condition(params)}`;
+        return `t.id IN (${[
+          `SELECT st.id FROM issued_tickets st WHERE st.box_office_id = ${tenant()}${inEvents('st.event_id')} AND (${like(
+            'st.full_name',
+            inside,
+            params,
+          )} OR ${like('st.barcode', start, params)})`,
+          `SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = ${tenant()}${inEvents('so.event_id')} AND ${like(
+            'so.buyer_email',
+            inside,
+            params,
+          )}`,
+          orderless(),
+          ...byOrder(),
+        ].join(' UNION ALL ')})`;
+      }
+      // Each ticket the other filters leave, checked on its own row and its order's key.
+      return `(${[
+        like('t.full_name', inside, params),
+        like('t.barcode', start, params),
+        `EXISTS (SELECT 1 FROM orders so WHERE so.id = t.order_id AND ${like(
+          'so.buyer_email',
+          inside,
+          params,
+        )})`,
+        // A ticket issued without an order keeps its own e-mail (null on a ticket of an order).
+        like('t.email', inside, params),
+        ...byOrderId('t.order_id', params),
+      ].join(' OR ')})`;
+    },
+  };
 }

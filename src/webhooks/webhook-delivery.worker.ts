@@ -18,11 +18,13 @@ import {
   dialectFor,
   type SqlDialect,
   SqlParams,
+  type Statement,
 } from '../database/sql-dialect';
 import {
   type RunWrite,
   type WriteWork,
   statementWrites,
+  writeTransactions,
 } from '../database/write-transaction';
 import { WebhookPayloads } from './webhook-payloads';
 import { WebhookSecrets } from './webhook-secrets';
@@ -47,14 +49,17 @@ interface Held {
   boxOfficeId: number;
   url: string;
   events: readonly string[];
+  /** `enabled_events` as stored, to tell a change of them. */
+  eventsJson: string;
   secret: string;
   deliveredThrough: number;
   failures: number;
   version: number;
+  enabled: boolean;
 }
 
 const RETURNED = `id, box_office_id, url, enabled_events, secret, delivered_through, failures,
-  state_version`;
+  state_version, status`;
 
 function heldOf(row: Row): Held {
   return {
@@ -62,10 +67,12 @@ function heldOf(row: Row): Held {
     boxOfficeId: Number(row.box_office_id),
     url: String(row.url),
     events: JSON.parse(String(row.enabled_events)) as string[],
+    eventsJson: String(row.enabled_events),
     secret: String(row.secret),
     deliveredThrough: Number(row.delivered_through),
     failures: Number(row.failures),
     version: Number(row.state_version),
+    enabled: row.status === 'enabled',
   };
 }
 
@@ -76,8 +83,8 @@ function heldOf(row: Row): Held {
  * - An instance takes an endpoint that has events after its position and is due, by a lease on
  *   its row (`lease_owner`, `lease_until`) taken in one UPDATE: on PostgreSQL its row is chosen
  *   with `FOR UPDATE SKIP LOCKED`, so instances looking at once take different endpoints; on
- *   SQLite the statement runs under the database's write lock. The lease is renewed before each
- *   event and let go after the last; an instance that stops without letting go (killed) loses it
+ *   SQLite the statement runs under the database's write lock. The lease is renewed by each
+ *   event's outcome and while a send is in flight, and let go after the last; an instance that stops without letting go (killed) loses it
  *   when it expires, WEBHOOK_LEASE_S later, and another takes the endpoint over.
  * - While it holds the lease, the instance sends the endpoint's events one at a time, in feed
  *   order: the next is sent after the previous was answered 2xx. A failure waits for the retry
@@ -103,6 +110,7 @@ export class WebhookDeliveryWorker
   private readonly secrets: WebhookSecrets;
   private readonly payloads: WebhookPayloads;
   private readonly statements: RunWrite;
+  private readonly write: RunWrite;
   private readonly active = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> = Promise.resolve();
@@ -125,6 +133,7 @@ export class WebhookDeliveryWorker
     this.secrets = new WebhookSecrets(this.settings.secretKey);
     this.payloads = new WebhookPayloads(dataSource);
     this.statements = statementWrites(dataSource);
+    this.write = writeTransactions(dataSource);
     const attempts = metrics.counter({
       name: 'boxoffice_webhook_deliveries_total',
       help: 'Webhook delivery attempts, by outcome: delivered (2xx), failed_status (another status), gone (410: the endpoint is disabled), timeout, refused (an address not allowed), failed_connection',
@@ -239,7 +248,7 @@ export class WebhookDeliveryWorker
     return rows.length === 0 ? null : heldOf(rows[0]);
   }
 
-  /** Renews the lease and reads the endpoint afresh; null when the lease is lost or it is disabled. */
+  /** Renews the lease (while a send is in flight); null when the lease is lost or it is disabled. */
   private async renew(id: number): Promise<Held | null> {
     const p = new SqlParams(this.dialect);
     const rows = await this.run(
@@ -260,17 +269,25 @@ export class WebhookDeliveryWorker
     );
   }
 
-  /** Sends the endpoint's events in order while they succeed, then lets the lease go. */
+  /**
+   * Sends the endpoint's events in order while they succeed, then lets the lease go. The events
+   * to come are read a page at a time; the page is read again when the endpoint's events or
+   * position changed (a replay, new enabled_events) other than by this delivery.
+   */
   private async serve(first: Held): Promise<void> {
     try {
       let held: Held | null = first;
+      let upcoming: ChangeRow[] = [];
       for (let sent = 0; held !== null && sent < EVENTS_PER_LEASE; sent++) {
         if (this.halted) return;
-        const next = await this.nextEvent(held);
-        if (next === null) return;
-        const kept = await this.deliver(held, next);
-        if (!kept) return;
-        held = await this.renew(held.id);
+        if (upcoming.length === 0) upcoming = await this.upcoming(held);
+        const next = upcoming.shift();
+        if (next === undefined) return;
+        // The next event follows at once after a 2xx, with the endpoint's state as it is now.
+        const before: Held = held;
+        held = await this.deliver(held, next);
+        if (held !== null && held.eventsJson !== before.eventsJson)
+          upcoming = [];
       }
     } finally {
       await this.release(first.id);
@@ -278,10 +295,11 @@ export class WebhookDeliveryWorker
   }
 
   /**
-   * The endpoint's next event: the first entry after its position of a type it listens to. The
-   * entries passed over on the way are skipped for good (the position moves past them).
+   * The endpoint's next events: the entries of a type it listens to on the first page after its
+   * position that has any. The entries passed over on the way are skipped for good (the position
+   * moves past them).
    */
-  private async nextEvent(held: Held): Promise<ChangeRow | null> {
+  private async upcoming(held: Held): Promise<ChangeRow[]> {
     const all = held.events.includes('*');
     let after = held.deliveredThrough;
     for (;;) {
@@ -290,18 +308,18 @@ export class WebhookDeliveryWorker
         after,
         limit: FEED_PAGE,
       });
-      const found = page.find(
+      const found = page.filter(
         (entry) => all || held.events.includes(entry.type),
       );
-      if (found !== undefined) {
-        if (found.id - 1 > held.deliveredThrough) {
-          await this.advance(held, found.id - 1);
+      if (found.length > 0) {
+        if (found[0].id - 1 > held.deliveredThrough) {
+          if (!(await this.advance(held, found[0].id - 1))) return [];
         }
         return found;
       }
       if (page.length === 0) {
         if (after > held.deliveredThrough) await this.advance(held, after);
-        return null;
+        return [];
       }
       after = page[page.length - 1].id;
     }
@@ -324,16 +342,25 @@ export class WebhookDeliveryWorker
 
   /**
    * One attempt: signs and sends the event, records the attempt, and moves the endpoint on (2xx),
-   * schedules the retry, or disables it (410, or the last retry failed). True when the next
-   * event may follow at once.
+   * schedules the retry, or disables it (410, or the last retry failed). After a 2xx, the
+   * endpoint as it is now (its lease renewed), for the next event; else null.
    */
-  private async deliver(held: Held, change: ChangeRow): Promise<boolean> {
+  private async deliver(held: Held, change: ChangeRow): Promise<Held | null> {
     let attempt: Attempt;
     try {
       const body = await this.payloads.body(held.boxOfficeId, change);
       const secret = this.secrets.open(held.secret);
       const headers = signDelivery(secret, `wh_${change.id}`, body, new Date());
-      attempt = await this.sender.send(held.url, body, headers);
+      // The lease is kept while the receiver takes its time (up to DELIVERY_TIMEOUT_MS, which
+      // may be longer than WEBHOOK_LEASE_S), so that no other instance sends the next event.
+      const heartbeat = setInterval(() => {
+        this.renew(held.id).catch(() => undefined);
+      }, this.settings.leaseMs / 3);
+      try {
+        attempt = await this.sender.send(held.url, body, headers);
+      } finally {
+        clearInterval(heartbeat);
+      }
     } catch (error) {
       // The service's own failure (the database, a secret it cannot open): nothing was sent.
       this.logger.warn(
@@ -346,24 +373,22 @@ export class WebhookDeliveryWorker
       };
     }
     // Ended by the instance's stop, not by the receiver: neither a failure nor an attempt.
-    if (attempt.error === ABORTED) return false;
+    if (attempt.error === ABORTED) return null;
     const outcome = outcomeOf(attempt);
     this.attempts[outcome].inc();
     const nowMs = Date.now();
     const nowS = Math.floor(nowMs / 1000);
-    await this.record(held, change, attempt, nowS);
+    const record = this.record(held, change, attempt, nowS);
     if (outcome === 'delivered') {
       this.lag.observe(Math.max(0, nowMs / 1000 - change.createdAt));
-      return this.settle(
-        held,
-        {
-          delivered_through: change.id,
-          failures: 0,
-          failing_since: null,
-          next_attempt_at: 0,
-        },
-        true,
-      );
+      const now = await this.settle(held, record, {
+        delivered_through: change.id,
+        failures: 0,
+        failing_since: null,
+        next_attempt_at: 0,
+        lease_until: nowMs + this.settings.leaseMs,
+      });
+      return now?.enabled ? now : null;
     }
     const schedule = this.settings.retryScheduleSeconds;
     const failures = held.failures + 1;
@@ -371,66 +396,68 @@ export class WebhookDeliveryWorker
       this.logger.warn(
         `webhook endpoint we_${held.id} disabled: ${outcome === 'gone' ? 'it answered 410 Gone' : `wh_${change.id} failed ${failures} times`}`,
       );
-      await this.settle(
-        held,
-        { status: 'disabled', failures: 0, next_attempt_at: 0 },
-        false,
-      );
-      return false;
+      await this.settle(held, record, {
+        status: 'disabled',
+        failures: 0,
+        next_attempt_at: 0,
+      });
+      return null;
     }
     const wait = schedule[failures - 1] * 1000 * (0.9 + Math.random() * 0.2);
-    await this.settle(
-      held,
-      {
-        failures,
-        failing_since: held.failures === 0 ? nowS : undefined,
-        next_attempt_at: nowMs + Math.round(wait),
-      },
-      false,
-    );
-    return false;
+    await this.settle(held, record, {
+      failures,
+      failing_since: held.failures === 0 ? nowS : undefined,
+      next_attempt_at: nowMs + Math.round(wait),
+    });
+    return null;
   }
 
   /** The attempt's row, unless the endpoint was deleted meanwhile. */
-  private async record(
+  private record(
     held: Held,
     change: ChangeRow,
     attempt: Attempt,
     at: number,
-  ): Promise<void> {
+  ): Statement {
     const p = new SqlParams(this.dialect);
-    await this.run(
-      `INSERT INTO webhook_deliveries
+    return {
+      sql: `INSERT INTO webhook_deliveries
          (endpoint_id, box_office_id, change_id, event, status_code, error, duration_ms, attempted_at)
        SELECT id, box_office_id, ${p.add(change.id)}, ${p.add(change.type)}, ${p.add(
          attempt.statusCode,
        )}, ${p.add(attempt.error)}, ${p.add(attempt.durationMs)}, ${p.add(at)}
          FROM webhook_endpoints WHERE id = ${p.add(held.id)}`,
-      p.values,
-    );
+      params: p.values,
+    };
   }
 
   /**
-   * Writes the endpoint's new state, if the lease is still this instance's and no replay came
-   * meanwhile; `undefined` values are left as they are. True when it was written.
+   * Records the attempt and writes the endpoint's new state, in one transaction (one commit per
+   * delivery): the state only if the lease is still this instance's and no replay came meanwhile;
+   * `undefined` values are left as they are. The endpoint as written (its URL and events as they
+   * are now), or null when it was not.
    */
   private async settle(
     held: Held,
+    record: Statement,
     values: Record<string, string | number | null | undefined>,
-    moved: boolean,
-  ): Promise<boolean> {
+  ): Promise<Held | null> {
     const p = new SqlParams(this.dialect);
     const sets = Object.entries(values)
       .filter(([, value]) => value !== undefined)
       .map(([column, value]) => `${column} = ${p.add(value)}`);
-    const rows = await this.run(
-      `UPDATE webhook_endpoints SET ${sets.join(', ')}
+    const update: Statement = {
+      sql: `UPDATE webhook_endpoints SET ${sets.join(', ')}
         WHERE id = ${p.add(held.id)} AND lease_owner = ${p.add(this.owner)}
           AND state_version = ${p.add(held.version)} AND delivered_through = ${p.add(held.deliveredThrough)}
-        RETURNING id`,
-      p.values,
-    );
-    return moved && rows.length === 1;
+        RETURNING ${RETURNED}`,
+      params: p.values,
+    };
+    const rows = await this.write(function* (): WriteWork<Row[]> {
+      yield record;
+      return yield update;
+    });
+    return rows.length === 1 ? heldOf(rows[0]) : null;
   }
 
   /** Seconds since the enabled endpoint failing longest started failing (0: none is). */

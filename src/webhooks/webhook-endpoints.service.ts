@@ -126,16 +126,17 @@ export class WebhookEndpointsService {
     if (body.enabled_events !== undefined) {
       sets.push(`enabled_events = ${p.add(storedEvents(body.enabled_events))}`);
     }
-    if (body.status !== undefined) {
-      sets.push(`status = ${p.add(body.status)}`);
-      // Enabled (again): the next event is tried now, its earlier failures forgotten.
-      if (body.status === 'enabled') {
-        sets.push(
-          'failures = 0',
-          'failing_since = NULL',
-          'next_attempt_at = 0',
-        );
-      }
+    if (body.status !== undefined) sets.push(`status = ${p.add(body.status)}`);
+    // A new URL, or the endpoint enabled (again): the next event is tried now, earlier failures
+    // forgotten; state_version moves, so that an attempt finishing meanwhile does not schedule
+    // its retry over this.
+    if (body.url !== undefined || body.status === 'enabled') {
+      sets.push(
+        'failures = 0',
+        'failing_since = NULL',
+        'next_attempt_at = 0',
+        'state_version = state_version + 1',
+      );
     }
     const update = {
       sql: `UPDATE webhook_endpoints SET ${sets.join(', ')}

@@ -941,3 +941,38 @@ describe('a phone whose storage cannot hold every event’s tickets', () => {
     await browser.context.setOffline(false);
   });
 });
+
+describe('a browser with its own BarcodeDetector (Android Chrome)', () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    page = await browser.context.newPage();
+    // Chromium on Linux has none: a stand-in that sees one code in the picture.
+    await page.addInitScript((code: string) => {
+      class StandInDetector {
+        static getSupportedFormats() {
+          return Promise.resolve(['qr_code', 'code_128']);
+        }
+        detect(source: HTMLVideoElement) {
+          return Promise.resolve(
+            source.videoWidth > 0 ? [{ rawValue: code }] : [],
+          );
+        }
+      }
+      Object.assign(window, { BarcodeDetector: StandInDetector });
+    }, fresh[2].barcode);
+  });
+  afterAll(() => page.close());
+
+  it('reads codes with it rather than with zxing-wasm', async () => {
+    await page.goto(`${api.url}/door`);
+    await page.locator('body[data-state="ready"]').waitFor();
+    await page.locator('#camera-button').click();
+    await page.locator('body[data-decoder="BarcodeDetector"]').waitFor();
+    // fresh[2] came in during the LAN's offline spell: the service refuses it, with its name.
+    const shown = await answered(page, fresh[2].barcode, 'refused');
+    expect(shown.reason).toBe('ALREADY_CHECKED_IN');
+    expect(shown.who).toBe(fresh[2].full_name);
+    await page.locator('#camera-stop').click();
+  });
+});

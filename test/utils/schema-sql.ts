@@ -155,6 +155,9 @@ async function postgresSchemaSql(dataSource: DataSource): Promise<string> {
                FROM pg_trigger t WHERE t.tgfoid = p.oid AND NOT t.tgisinternal) AS tables
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
       WHERE n.nspname = 'public' AND p.prokind IN ('f', 'p')
+        -- An extension's own functions come with its CREATE EXTENSION above.
+        AND NOT EXISTS (SELECT 1 FROM pg_depend x WHERE x.classid = 'pg_proc'::regclass
+                          AND x.objid = p.oid AND x.deptype = 'e')
       ORDER BY p.proname COLLATE "C", pg_get_function_identity_arguments(p.oid) COLLATE "C"`,
   );
   /** A function that only one table's triggers run is shown with them; the others come first. */

@@ -59,7 +59,7 @@ SELECT t.id AS id,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -73,7 +73,7 @@ SELECT t.id AS id,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- Idempotency-Key: keep the answer, in the scan’s transaction

@@ -65,7 +65,7 @@ SELECT t.id AS id,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -82,9 +82,9 @@ SELECT t.id AS id,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -94,7 +94,7 @@ SELECT t.id AS id,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND t.id = +?;
 
 -- Idempotency-Key: keep the answer, in the scan’s transaction

@@ -41,11 +41,12 @@ export class IssuedTicketDto {
   @Text(500, { example: 'General Admission' })
   description: string;
 
-  @Text(EMAIL.maxLength, {
+  @NullableText(EMAIL.maxLength, {
     pattern: EMAIL.pattern,
-    description: "The order's e-mail address",
+    description:
+      "The order's e-mail address; for a ticket issued without an order, the one it was issued with (null without one)",
   })
-  email: string;
+  email: string | null;
 
   @Id('ev_')
   event_id: string;
@@ -76,8 +77,11 @@ export class IssuedTicketDto {
   })
   voided_at: number | null;
 
-  @Id('or_')
-  order_id: string;
+  @NullableId('or_', {
+    description:
+      'Its order; null for a ticket issued on its own (POST /v1/issued_tickets), which belongs to no order',
+  })
+  order_id: string | null;
 
   @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'QR code image' })
   qr_code_url: string;

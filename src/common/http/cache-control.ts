@@ -6,12 +6,14 @@ import type { NextFunction, Request, Response } from 'express';
  *   office, so no shared cache may keep it; the client's own cache revalidates it with the ETag.
  * - `public`: a success without a key (`GET /v1/ping`): the same for everyone, still revalidated
  *   before reuse, so a liveness probe through a cache reaches the service.
+ * - `write`: every answer to a write (common/writes): of its moment, never reused by a cache.
  * - `error`: every error. An error is an answer for one moment (a rate limit, an outage, a key
  *   revoked a second ago); 404 and 405 would otherwise be heuristically cacheable.
  */
 export const CACHE_CONTROL = {
   authenticated: 'private, no-cache',
   public: 'no-cache',
+  write: 'no-store',
   error: 'no-store',
 } as const;
 

@@ -20,6 +20,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { ErrorBodyDto, InvalidBodyDto } from '../errors/error-body.dto';
+import { CACHE_CONTROL } from '../http/cache-control';
 import { BODY_TYPES, MAX_BODY_BYTES } from '../http/request-body';
 import { ListPage } from '../pagination/pagination-links.interceptor';
 import { idSchema } from './api-properties';
@@ -163,36 +164,101 @@ const WRITE_HEADERS = {
   },
 };
 
+/** What a write answers when it succeeds. */
+type WriteSuccess =
+  /** 201 with the created item and its `Location` (ids `<prefix><number>`). */
+  | { created: { prefix: string } }
+  /** 200 with the item as the write left it. */
+  | { changed: true };
+
+/** A write's answer, success or refusal, is of its moment: never stored (writes.ts). */
+const WRITE_CACHE_CONTROL = {
+  'Cache-Control': {
+    description: 'An answer to a write is never stored',
+    required: true,
+    schema: { type: 'string', enum: [CACHE_CONTROL.write] },
+  },
+};
+
 /**
- * A write that creates one item (`POST`): its body (JSON or form fields), the created item (201,
- * with `Location`), and the errors of every write (400, 403, 413, 415, the Idempotency-Key's 409
- * and 422). `refusal` is the 409 body the item's own rules answer (a scan the ticket's state
- * refuses), told apart from the Idempotency-Key's 409 by its `error_code`.
+ * Any write (`POST`), described once (docs/DEVELOPMENT.md, "Adding a write"): its body (JSON or
+ * form fields), its success (201 with `Location`, or 200), and the errors of every write (400,
+ * 403, 404, 413, 415, the Idempotency-Key's 409 and 422). `refusal` describes the 409s the
+ * item's own rules answer, told apart from the Idempotency-Key's 409 by their `error_code`; its
+ * `type` is their body when it is more than the error body (a scan's refusal carries the ticket).
+ * `param` is the path's item, for a write on one item (`/v1/issued_tickets/{id}/void`).
  */
-export function ApiCreate({
-  operationId,
-  summary,
-  description,
-  type,
-  noun,
-  prefix,
-  body,
-  scope,
-  notFound,
-  refusal,
-}: Omit<Operation, 'parent' | 'plural'> & {
-  /** The created item's id prefix (`ci_`): its `Location` is the path, then its id. */
-  prefix: string;
-  body: Type;
-  /** The key scope the write needs. */
-  scope: string;
-  notFound: string;
-  refusal: { type: Type; description: string };
-}) {
+export function ApiWrite(
+  options: Omit<Operation, 'parent' | 'plural'> &
+    WriteSuccess & {
+      body: Type;
+      /** The key scope the write needs. */
+      scope: string;
+      notFound: string;
+      refusal: { type?: Type; description: string };
+      param?: { name: string; prefix: string };
+    },
+) {
+  return describeWrite(options, WRITE_CACHE_CONTROL);
+}
+
+/**
+ * ApiWrite, with the success's headers besides Location and Idempotent-Replayed: none for
+ * ApiCreate, whose one write (a scan) answers with every authenticated response's Cache-Control
+ * until it runs through Writes.
+ */
+function describeWrite(
+  options: Omit<Operation, 'parent' | 'plural'> &
+    WriteSuccess & {
+      body: Type;
+      /** The key scope the write needs. */
+      scope: string;
+      notFound: string;
+      refusal: { type?: Type; description: string };
+      param?: { name: string; prefix: string };
+    },
+  successHeaders: Record<string, object>,
+) {
+  const { operationId, summary, description, type, noun, body, scope } =
+    options;
+  const { notFound, refusal, param } = options;
   const error = { $ref: getSchemaPath(ErrorBodyDto) };
+  const success =
+    'created' in options
+      ? ApiCreatedResponse({
+          type,
+          description: `The ${noun}, created`,
+          headers: {
+            Location: {
+              description: `The ${noun}'s own path`,
+              required: true,
+              schema: {
+                type: 'string',
+                pattern: `^/v1/[a-z_]+/${options.created.prefix}[1-9][0-9]*$`,
+                maxLength: 64,
+              },
+            },
+            ...WRITE_HEADERS,
+            ...successHeaders,
+          },
+        })
+      : ApiOkResponse({
+          type,
+          description: `The ${noun}, as the write left it`,
+          headers: { ...WRITE_HEADERS, ...successHeaders },
+        });
   return applyDecorators(
-    ApiExtraModels(refusal.type, InvalidBodyDto),
+    ApiExtraModels(...(refusal.type ? [refusal.type] : []), InvalidBodyDto),
     ApiOperation({ operationId, summary, description }),
+    ...(param
+      ? [
+          ApiParam({
+            name: param.name,
+            description: `The ${noun}'s id; anything else names no ${noun} (404)`,
+            schema: { ...idSchema(param.prefix), example: `${param.prefix}1` },
+          }),
+        ]
+      : []),
     ApiConsumes(...BODY_TYPES),
     ApiBody({ type: body }),
     ApiHeader({
@@ -207,22 +273,7 @@ export function ApiCreate({
         pattern: '^[\\x20-\\x7e]+$',
       },
     }),
-    ApiCreatedResponse({
-      type,
-      description: `The ${noun}, created`,
-      headers: {
-        Location: {
-          description: `The ${noun}'s own path`,
-          required: true,
-          schema: {
-            type: 'string',
-            pattern: `^/v1/[a-z_]+/${prefix}[1-9][0-9]*$`,
-            maxLength: 64,
-          },
-        },
-        ...WRITE_HEADERS,
-      },
-    }),
+    success,
     ApiBadRequestResponse({
       description:
         'VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key',
@@ -243,7 +294,9 @@ export function ApiCreate({
           schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 1 },
         },
       },
-      schema: { oneOf: [{ $ref: getSchemaPath(refusal.type) }, error] },
+      schema: refusal.type
+        ? { oneOf: [{ $ref: getSchemaPath(refusal.type) }, error] }
+        : error,
     }),
     ApiPayloadTooLargeResponse({
       type: ErrorBodyDto,
@@ -259,4 +312,19 @@ export function ApiCreate({
         'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours',
     }),
   );
+}
+
+/** A write that creates one item: ApiWrite answering 201 with `Location` (`prefix`: its ids'). */
+export function ApiCreate({
+  prefix,
+  refusal,
+  ...operation
+}: Omit<Operation, 'parent' | 'plural'> & {
+  prefix: string;
+  body: Type;
+  scope: string;
+  notFound: string;
+  refusal: { type: Type; description: string };
+}) {
+  return describeWrite({ ...operation, refusal, created: { prefix } }, {});
 }

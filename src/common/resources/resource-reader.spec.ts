@@ -2,12 +2,13 @@ import type { DataSource } from 'typeorm';
 import type { Row } from '../../database/row-reader';
 import { ApiError } from '../errors/api-error';
 import { filters } from '../pagination/list-filters';
-import { sortsBy } from '../pagination/sort';
+import * as sort from '../pagination/sort';
 import { json } from './field-table';
 import {
   type PageRequest,
   ResourceReader,
   type ResourceSource,
+  planList,
 } from './resource-reader';
 
 /**
@@ -22,7 +23,7 @@ const SOURCE: ResourceSource = {
   joins: '',
   tenant: 't.box_office_id',
   id: 't.id',
-  sorts: sortsBy(
+  sorts: sort.sortsBy(
     [
       { key: 'created_at', column: 't.created_at', keyed: false },
       { key: 'updated_at', column: 't.updated_at', keyed: true },
@@ -65,9 +66,8 @@ describe('ResourceReader lists', () => {
     const reader = new ResourceReader(dataSource, SOURCE);
     const { sql, params } = reader.pageStatement(
       1,
-      { limit: 10, filters: [], sort: 'created_at' },
+      planList(SOURCE, { limit: 10, filters: [], sort: 'created_at' }),
       { key: 100, id: 5 },
-      false,
     );
     expect(sql).toContain(
       'WHERE t.box_office_id = +? AND (t.created_at, t.id) > (+?, +?)',
@@ -104,6 +104,47 @@ describe('ResourceReader lists', () => {
       'SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?',
     );
     expect(sent[1].params).toEqual([1, 120, 5, 3]);
+  });
+
+  it('resolves the sort once for a page that sends every statement a list can', async () => {
+    const resolve = jest.spyOn(sort, 'sortOf');
+    try {
+      // A plain-id cursor in a keyed order: the cursor lookup, the page and the probe.
+      const { reader, sent } = readerWith((sql) =>
+        sql.includes('AS sort_key FROM')
+          ? [{ id: 5, sort_key: 120 }]
+          : [row(4, 110)],
+      );
+      await reader.page(1, {
+        limit: 2,
+        filters: [],
+        sort: '-updated_at',
+        ending_before: 'it_5',
+      });
+      expect(sent).toHaveLength(3);
+      expect(resolve).toHaveBeenCalledTimes(1);
+      expect(resolve).toHaveBeenCalledWith(SOURCE.sorts, '-updated_at');
+    } finally {
+      resolve.mockRestore();
+    }
+  });
+
+  it('reads backwards from ending_before, in the reverse of the list order', () => {
+    const reader = new ResourceReader(dataSource, SOURCE);
+    const plan = planList(SOURCE, {
+      limit: 2,
+      filters: [],
+      starting_after: 'it_9',
+      ending_before: 'it_5',
+    });
+    expect(plan.cursor).toEqual({
+      parameter: 'ending_before',
+      id: 5,
+      key: null,
+    });
+    const { sql } = reader.pageStatement(1, plan, { key: 100, id: 5 });
+    expect(sql).toContain('(t.created_at, t.id) > (+?, +?)');
+    expect(sql).toContain('ORDER BY t.created_at ASC, t.id ASC');
   });
 
   it('refuses a keyed cursor in an order whose key cannot change', async () => {
@@ -178,9 +219,8 @@ describe('ResourceReader lists', () => {
     const sorted = (sort: string) =>
       reader.pageStatement(
         1,
-        { limit: 2, filters: bounded, sort },
+        planList(SOURCE, { limit: 2, filters: bounded, sort }),
         { key: 100, id: 5 },
-        false,
       ).sql;
     // Ascending from 100, `updated_at >= 50` holds already; descending it does not.
     expect(sorted('updated_at')).not.toContain('t.updated_at >= +?');

@@ -94,7 +94,8 @@ export class StrictValidationPipe extends ValidationPipe {
         hasNul((value as Record<string, unknown>)[key]),
       );
       if (withNul.length > 0 && type === 'query') {
-        throw ApiError.validation(nulMessage(withNul[0]));
+        // As a query string spells it, and as the text filters' own check words it.
+        throw ApiError.validation(`${nulMessage(withNul[0])} (%00)`);
       }
       if (withNul.length > 0) {
         throw ApiError.invalidBody(

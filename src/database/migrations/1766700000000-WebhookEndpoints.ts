@@ -10,8 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *   `failing_since` (Unix seconds), when the first of them was made; `next_attempt_at` (Unix
  *   milliseconds) before which it is not tried again; the lease of the instance delivering to it
  *   (`lease_owner` until `lease_until`, Unix milliseconds), so that one instance at a time sends
- *   to an endpoint; and `state_version`, moved by every change made through the API (a replay),
- *   so that a delivery finishing after one does not move the position it set.
+ *   to an endpoint; and `state_version`, moved by the API's changes of that state (a replay, a
+ *   new URL, enabling), so that a delivery finishing after one does not undo it.
  * - `webhook_deliveries`: every attempt, for `GET /v1/webhook_endpoints/{id}/deliveries`, kept 30
  *   days. `change_id` is the event's feed number, which is also its `wh_` id.
  *

@@ -4,6 +4,8 @@
 -- when no other table runs it (functions several tables run come first). For reading and review:
 -- a database is built by the migrations (src/database/migrations), never from this file.
 
+CREATE EXTENSION pg_trgm;
+
 CREATE OR REPLACE FUNCTION public.assign_changes(office integer, wait boolean)
  RETURNS integer
  LANGUAGE plpgsql
@@ -248,6 +250,8 @@ CREATE TABLE check_ins (
 );
 
 CREATE SEQUENCE check_ins_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY check_ins.id;
+
+CREATE INDEX "IDX_check_ins_check_outs" ON public.check_ins USING btree (box_office_id, event_id, issued_ticket_id) WHERE (quantity = '-1'::integer);
 
 CREATE INDEX "IDX_check_ins_event" ON public.check_ins USING btree (box_office_id, event_id, created_at, id);
 
@@ -960,6 +964,8 @@ CREATE TABLE issued_tickets (
 
 CREATE SEQUENCE issued_tickets_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY issued_tickets.id;
 
+CREATE INDEX "IDX_issued_tickets_attendance" ON public.issued_tickets USING btree (box_office_id, event_id, ticket_type_id, status, checked_in, id);
+
 CREATE INDEX "IDX_issued_tickets_barcode" ON public.issued_tickets USING btree (barcode);
 
 CREATE INDEX "IDX_issued_tickets_barcode_list" ON public.issued_tickets USING btree (box_office_id, barcode, created_at, id);
@@ -973,6 +979,10 @@ CREATE INDEX "IDX_issued_tickets_list" ON public.issued_tickets USING btree (box
 CREATE INDEX "IDX_issued_tickets_order" ON public.issued_tickets USING btree (order_id, id);
 
 CREATE INDEX "IDX_issued_tickets_order_list" ON public.issued_tickets USING btree (box_office_id, order_id, created_at, id);
+
+CREATE INDEX "IDX_issued_tickets_search_barcode" ON public.issued_tickets USING gin (search_fold((barcode)::text) gin_trgm_ops);
+
+CREATE INDEX "IDX_issued_tickets_search_name" ON public.issued_tickets USING gin (search_fold((full_name)::text) gin_trgm_ops);
 
 CREATE INDEX "IDX_issued_tickets_status" ON public.issued_tickets USING btree (box_office_id, status, created_at, id);
 
@@ -1458,6 +1468,8 @@ CREATE INDEX "IDX_orders_email" ON public.orders USING btree (box_office_id, buy
 CREATE INDEX "IDX_orders_event" ON public.orders USING btree (box_office_id, event_id, created_at, id);
 
 CREATE INDEX "IDX_orders_list" ON public.orders USING btree (box_office_id, created_at, id);
+
+CREATE INDEX "IDX_orders_search_email" ON public.orders USING gin (search_fold((buyer_email)::text) gin_trgm_ops);
 
 CREATE INDEX "IDX_orders_status" ON public.orders USING btree (box_office_id, status, created_at, id);
 

@@ -67,6 +67,8 @@ CREATE TABLE "check_ins" (
   CONSTRAINT "FK_7c1ac89c568e193c1b278858386" FOREIGN KEY ("issued_ticket_id") REFERENCES "issued_tickets" ("id") ON DELETE CASCADE
 );
 
+CREATE INDEX "IDX_check_ins_check_outs" ON check_ins (box_office_id, event_id, issued_ticket_id) WHERE quantity = -1;
+
 CREATE INDEX "IDX_check_ins_event" ON "check_ins" ("box_office_id", "event_id", "created_at", "id");
 
 CREATE INDEX "IDX_check_ins_issued_ticket" ON "check_ins" ("issued_ticket_id");
@@ -597,6 +599,38 @@ CREATE TABLE "import_generation" (
   "generation" bigint NOT NULL DEFAULT (0)
 );
 
+CREATE VIRTUAL TABLE issued_ticket_search USING fts5 (
+  name,
+  email,
+  barcode,
+  tokenize = 'trigram',
+  content = '',
+  contentless_delete = 1
+);
+
+CREATE TABLE 'issued_ticket_search_config' (
+  k PRIMARY KEY,
+  v
+) WITHOUT ROWID;
+
+CREATE TABLE 'issued_ticket_search_data' (
+  id INTEGER PRIMARY KEY,
+  block BLOB
+);
+
+CREATE TABLE 'issued_ticket_search_docsize' (
+  id INTEGER PRIMARY KEY,
+  sz BLOB,
+  origin INTEGER
+);
+
+CREATE TABLE 'issued_ticket_search_idx' (
+  segid,
+  term,
+  pgno,
+  PRIMARY KEY(segid, term)
+) WITHOUT ROWID;
+
 CREATE TABLE "issued_tickets" (
   "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
   "order_id" integer,
@@ -623,6 +657,8 @@ CREATE TABLE "issued_tickets" (
   CONSTRAINT "FK_1952dfe44dbd05737eb1beb1239" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE,
   CONSTRAINT "FK_975245a079aab3283d20b898948" FOREIGN KEY ("ticket_type_id") REFERENCES "ticket_types" ("id") ON DELETE SET NULL
 );
+
+CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id);
 
 CREATE INDEX "IDX_issued_tickets_barcode" ON "issued_tickets" ("barcode");
 
@@ -657,6 +693,16 @@ CREATE TRIGGER trg_issued_tickets_quantity_issued_update AFTER UPDATE OF status,
   BEGIN UPDATE ticket_types SET quantity_issued = quantity_issued - 1
     WHERE id = OLD.ticket_type_id AND OLD.status = 'valid'; UPDATE ticket_types SET quantity_issued = quantity_issued + 1
     WHERE id = NEW.ticket_type_id AND NEW.status = 'valid'; END;
+
+CREATE TRIGGER trg_issued_tickets_search_delete AFTER DELETE ON issued_tickets
+  BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id; END;
+
+CREATE TRIGGER trg_issued_tickets_search_insert AFTER INSERT ON issued_tickets
+  BEGIN INSERT INTO issued_ticket_search (rowid, name, email, barcode) VALUES (NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
+
+CREATE TRIGGER trg_issued_tickets_search_update AFTER UPDATE OF full_name, barcode, order_id ON issued_tickets
+  BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id;
+  INSERT INTO issued_ticket_search (rowid, name, email, barcode) VALUES (NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
 
 CREATE TRIGGER trg_issued_tickets_sync_ahead AFTER UPDATE ON issued_tickets
     WHEN (NEW.created_at > unixepoch() OR NEW.voided_at > unixepoch())
@@ -1094,6 +1140,10 @@ CREATE TRIGGER trg_orders_revenue_hours_update_old AFTER UPDATE OF status, creat
   WHEN OLD.status = 'completed' AND (OLD.status IS NOT NEW.status OR OLD.created_at IS NOT NEW.created_at OR OLD.total IS NOT NEW.total OR OLD.refund_amount IS NOT NEW.refund_amount OR OLD.currency IS NOT NEW.currency OR OLD.box_office_id IS NOT NEW.box_office_id)
   BEGIN UPDATE revenue_hours SET revenue = revenue - (OLD.total - OLD.refund_amount)
   WHERE box_office_id = OLD.box_office_id AND hour = OLD.created_at / 3600 AND currency = OLD.currency; END;
+
+CREATE TRIGGER trg_orders_search_email AFTER UPDATE OF buyer_email ON orders
+  BEGIN DELETE FROM issued_ticket_search WHERE rowid IN (SELECT id FROM issued_tickets WHERE order_id = NEW.id);
+  INSERT INTO issued_ticket_search (rowid, name, email, barcode) SELECT t.id, search_fold(coalesce(t.full_name, '')), search_fold(coalesce(NEW.buyer_email, '')), search_fold(t.barcode) FROM issued_tickets t WHERE t.order_id = NEW.id; END;
 
 CREATE TRIGGER trg_orders_sync_ahead AFTER UPDATE ON orders
     WHEN NEW.created_at > unixepoch() AND NOT (NEW.box_office_id IS NOT OLD.box_office_id OR NEW.event_id IS NOT OLD.event_id OR NEW.status IS NOT OLD.status OR NEW.status_message IS NOT OLD.status_message OR NEW.currency IS NOT OLD.currency OR NEW.subtotal IS NOT OLD.subtotal OR NEW.tax IS NOT OLD.tax OR NEW.total IS NOT OLD.total OR NEW.refund_amount IS NOT OLD.refund_amount OR NEW.txn_id IS NOT OLD.txn_id OR NEW.created_at IS NOT OLD.created_at OR NEW.buyer_name IS NOT OLD.buyer_name OR NEW.buyer_email IS NOT OLD.buyer_email OR NEW.buyer_email_lookup IS NOT OLD.buyer_email_lookup OR NEW.buyer_phone IS NOT OLD.buyer_phone OR NEW.address_1 IS NOT OLD.address_1 OR NEW.address_2 IS NOT OLD.address_2 OR NEW.address_3 IS NOT OLD.address_3 OR NEW.postal_code IS NOT OLD.postal_code OR NEW.buyer_custom_questions IS NOT OLD.buyer_custom_questions OR NEW.payment_method_type IS NOT OLD.payment_method_type OR NEW.payment_method_id IS NOT OLD.payment_method_id OR NEW.payment_method_external_id IS NOT OLD.payment_method_external_id OR NEW.payment_method_name IS NOT OLD.payment_method_name OR NEW.payment_method_instructions IS NOT OLD.payment_method_instructions OR NEW.buyer_first_name IS NOT OLD.buyer_first_name OR NEW.buyer_last_name IS NOT OLD.buyer_last_name) AND NOT EXISTS (SELECT 1 FROM sync_import) BEGIN

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, Matches } from 'class-validator';
 import { NotRepeated } from '../../common/validation/strict-query';
 import {
   EmailParam,
@@ -19,6 +19,13 @@ import {
   ISSUED_TICKET_STATUSES,
   type IssuedTicketStatus,
 } from '../../common/statuses';
+
+/** `search`'s bounds, in characters (docs/API.md, "Searching issued tickets"). */
+const SEARCH_LENGTH = { min: 2, max: 100 } as const;
+
+/** Text without a NUL character. */
+// eslint-disable-next-line no-control-regex -- a NUL is what it looks for
+const NO_NUL = /^[^\u0000]*$/;
 
 /** `GET /v1/issued_tickets` query (docs/API.md, "List issued tickets"). */
 export class ListIssuedTicketsQueryDto extends IntersectionType(
@@ -72,6 +79,26 @@ export class ListIssuedTicketsQueryDto extends IntersectionType(
 
   @EmailParam("The order's buyer e-mail, exact but case-insensitive")
   email?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    minLength: SEARCH_LENGTH.min,
+    maxLength: SEARCH_LENGTH.max,
+    pattern: NO_NUL.source,
+    description:
+      "The door's look-up: tickets whose holder's name or e-mail contains this text, or whose barcode or order id (`or_12`: orders 12, 120-129, …) starts with it, in the search fold (case, accents and letter forms ignored; `%` and `_` are plain characters)",
+  })
+  @IsOptional()
+  @NotRepeated()
+  @IsString({ message: 'search must be a string' })
+  @Length(SEARCH_LENGTH.min, SEARCH_LENGTH.max, {
+    message: `search must be ${SEARCH_LENGTH.min} to ${SEARCH_LENGTH.max} characters`,
+  })
+  // SQLite ends a LIKE pattern at a NUL: `a%00b` would search for `a`.
+  @Matches(NO_NUL, {
+    message: 'search must not contain a NUL character (%00)',
+  })
+  search?: string;
 
   @SortParam(ISSUED_TICKET_SOURCE.sorts)
   sort?: string;

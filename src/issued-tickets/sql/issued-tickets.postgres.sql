@@ -9,7 +9,7 @@ SELECT t.id AS id,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -23,7 +23,7 @@ SELECT t.id AS id,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: first page
@@ -34,7 +34,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -48,7 +48,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT $2;
@@ -61,7 +61,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -75,10 +75,11 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20) AND (t.created_at, t.id) < ($21, $22)
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20)
+          OR (t.order_id IS NULL AND lower(t.email) = $21)) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $22 AND st.event_id IN ($23, $24) AND (search_fold(st.full_name) LIKE $25 ESCAPE '\' OR search_fold(st.barcode) LIKE $26 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $27 AND so.event_id IN ($28, $29) AND search_fold(so.buyer_email) LIKE $30 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $31 AND search_fold(st.email) LIKE $32 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $33 AND (st.order_id BETWEEN $34 AND $35 OR st.order_id BETWEEN $36 AND $37 OR st.order_id BETWEEN $38 AND $39 OR st.order_id BETWEEN $40 AND $41 OR st.order_id BETWEEN $42 AND $43 OR st.order_id BETWEEN $44 AND $45 OR st.order_id BETWEEN $46 AND $47 OR st.order_id BETWEEN $48 AND $49 OR st.order_id BETWEEN $50 AND $51)) AND (t.created_at, t.id) < ($52, $53)
 ORDER BY t.created_at DESC, t.id DESC
-LIMIT $23;
+LIMIT $54;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -88,7 +89,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -102,7 +103,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT $4;
@@ -111,7 +112,8 @@ LIMIT $4;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21) AND (t.created_at, t.id) > ($22, $23) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
+SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21)
+          OR (t.order_id IS NULL AND lower(t.email) = $22)) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $23 AND st.event_id IN ($24, $25) AND (search_fold(st.full_name) LIKE $26 ESCAPE '\' OR search_fold(st.barcode) LIKE $27 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $28 AND so.event_id IN ($29, $30) AND search_fold(so.buyer_email) LIKE $31 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $32 AND search_fold(st.email) LIKE $33 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $34 AND (st.order_id BETWEEN $35 AND $36 OR st.order_id BETWEEN $37 AND $38 OR st.order_id BETWEEN $39 AND $40 OR st.order_id BETWEEN $41 AND $42 OR st.order_id BETWEEN $43 AND $44 OR st.order_id BETWEEN $45 AND $46 OR st.order_id BETWEEN $47 AND $48 OR st.order_id BETWEEN $49 AND $50 OR st.order_id BETWEEN $51 AND $52)) AND (t.created_at, t.id) > ($53, $54) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -121,7 +123,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -135,7 +137,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT $4;
@@ -151,7 +153,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -165,7 +167,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.updated_at, t.id) > ($2, $3)
 ORDER BY t.updated_at ASC, t.id ASC
 LIMIT $4;
@@ -181,7 +183,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.created_at AS c3,
   t.custom_questions AS c4,
   t.description AS c5,
-  o.buyer_email AS c6,
+  COALESCE(o.buyer_email, t.email) AS c6,
   t.event_id AS c7,
   t.full_name AS c8,
   t.first_name AS c9,
@@ -195,7 +197,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   t.ticket_type_id AS c17,
   e.event_series_id AS c18,
   t.checked_in AS c19
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = $1 AND (t.updated_at, t.id) < ($2, $3)
 ORDER BY t.updated_at DESC, t.id DESC
 LIMIT $4;

@@ -17,7 +17,7 @@ SELECT t.id AS id,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -34,9 +34,9 @@ SELECT t.id AS id,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -46,7 +46,7 @@ SELECT t.id AS id,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND t.id = +?;
 
 -- list: first page
@@ -65,7 +65,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -82,9 +82,9 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -94,7 +94,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +?
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT +?;
@@ -115,7 +115,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -132,9 +132,9 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -144,8 +144,9 @@ SELECT t.id AS id, t.created_at AS sort_key,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at >= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) < (+?, +?)
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at >= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?)
+          OR (t.order_id IS NULL AND lower(t.email) = +?)) AND t.id IN (SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH +? UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = +? AND search_fold(st.email) LIKE +? ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = +? AND (st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +?)) AND (t.created_at, t.id) < (+?, +?)
 ORDER BY t.created_at DESC, t.id DESC
 LIMIT +?;
 
@@ -165,7 +166,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -182,9 +183,9 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -194,7 +195,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.created_at, t.id) > (+?, +?)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT +?;
@@ -203,7 +204,8 @@ LIMIT +?;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?;
 
 -- probe: anything before the page?
-SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?) AND (t.created_at, t.id) > (+?, +?) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
+SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?)
+          OR (t.order_id IS NULL AND lower(t.email) = +?)) AND t.id IN (SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH +? UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = +? AND search_fold(st.email) LIKE +? ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = +? AND (st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +?)) AND (t.created_at, t.id) > (+?, +?) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -221,7 +223,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -238,9 +240,9 @@ SELECT t.id AS id, t.created_at AS sort_key,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -250,7 +252,7 @@ SELECT t.id AS id, t.created_at AS sort_key,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.created_at, t.id) > (+?, +?)
 ORDER BY t.created_at ASC, t.id ASC
 LIMIT +?;
@@ -274,7 +276,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -291,9 +293,9 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -303,7 +305,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.updated_at, t.id) > (+?, +?)
 ORDER BY t.updated_at ASC, t.id ASC
 LIMIT +?;
@@ -327,7 +329,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     ',"description":',
     json_quote(t.description),
     ',"email":',
-    json_quote(o.buyer_email),
+    json_quote(COALESCE(o.buyer_email, t.email)),
     ',"event_id":"ev_',
     t.event_id,
     '","full_name":',
@@ -344,9 +346,9 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     t.updated_at,
     ',"voided_at":',
     coalesce(t.voided_at, 'null'),
-    ',"order_id":"or_',
-    t.order_id,
-    '","qr_code_url":',
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
     json_quote(t.qr_code_url),
     ',"ticket_type_id":',
     CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
@@ -356,7 +358,7 @@ SELECT t.id AS id, t.updated_at AS sort_key,
     CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
     '}'
   ) AS j0
-FROM issued_tickets t JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
 WHERE t.box_office_id = +? AND (t.updated_at, t.id) < (+?, +?)
 ORDER BY t.updated_at DESC, t.id DESC
 LIMIT +?;

@@ -3,7 +3,7 @@
 -- up as the chain is applied to an empty database, down as it is reverted from the latest.
 -- A shipped migration never changes, and neither does this file.
 
--- up: 38 statements
+-- up: 42 statements
 
 SELECT sql FROM sqlite_master
       WHERE tbl_name = 'issued_tickets' AND type IN ('index', 'trigger') AND sql IS NOT NULL
@@ -210,10 +210,22 @@ CREATE TRIGGER trg_issued_tickets_sync_delete AFTER DELETE ON issued_tickets
     WHERE id IN (OLD.order_id) AND updated_at IS NOT unixepoch() AND true;
 END;
 
+CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id);
+
+CREATE TRIGGER trg_issued_tickets_search_insert AFTER INSERT ON issued_tickets
+      BEGIN INSERT INTO issued_ticket_search (rowid, name, email, barcode) VALUES (NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
+
+CREATE TRIGGER trg_issued_tickets_search_update AFTER UPDATE OF full_name, barcode, order_id ON issued_tickets
+      BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id;
+      INSERT INTO issued_ticket_search (rowid, name, email, barcode) VALUES (NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
+
+CREATE TRIGGER trg_issued_tickets_search_delete AFTER DELETE ON issued_tickets
+      BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id; END;
+
 UPDATE sqlite_sequence SET seq = ? WHERE name = 'issued_tickets';
 -- parameters: [0]
 
--- down: 39 statements
+-- down: 43 statements
 
 DELETE FROM issued_tickets WHERE order_id IS NULL;
 
@@ -420,6 +432,18 @@ CREATE TRIGGER trg_issued_tickets_sync_delete AFTER DELETE ON issued_tickets
   UPDATE orders SET updated_at = unixepoch()
     WHERE id IN (OLD.order_id) AND updated_at IS NOT unixepoch() AND true;
 END;
+
+CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id);
+
+CREATE TRIGGER trg_issued_tickets_search_insert AFTER INSERT ON issued_tickets
+      BEGIN INSERT INTO issued_ticket_search (rowid, name, email, barcode) VALUES (NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
+
+CREATE TRIGGER trg_issued_tickets_search_update AFTER UPDATE OF full_name, barcode, order_id ON issued_tickets
+      BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id;
+      INSERT INTO issued_ticket_search (rowid, name, email, barcode) VALUES (NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
+
+CREATE TRIGGER trg_issued_tickets_search_delete AFTER DELETE ON issued_tickets
+      BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id; END;
 
 UPDATE sqlite_sequence SET seq = ? WHERE name = 'issued_tickets';
 -- parameters: [0]

@@ -1,0 +1,232 @@
+/**
+ * Webhook delivery, measured against the built service (`npm run build` first): one instance of
+ * dist/src/main.js on a fresh database, a receiver on the loopback interface answering 200 at
+ * once, and changes written to the database as a sales system writes them (an event series
+ * renamed: one EVENT_SERIES.UPDATED entry each, written by the triggers).
+ *
+ * - lag: 10 endpoints, changes at a steady 50 a second for `--seconds`; the lag of a delivery is
+ *   from the moment its change committed (seen by the writer) to its arrival at the receiver.
+ * - throughput: 20 endpoints disabled while `--backlog` changes are written, then enabled at once;
+ *   deliveries a second from the enabling to the last arrival.
+ *
+ *   npx ts-node --transpile-only bench/webhooks.ts [--database sqlite|postgres] [--seconds 20] [--backlog 1000]
+ *
+ * Results: bench/README.md, "Webhooks". Each run starts on a new database and drops it after.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { hashApiKey, displayPrefix } from '../src/auth/api-key-format';
+import { changeHead } from '../src/changes/change-feed';
+import { buildDataSourceOptions } from '../src/database/data-source-options';
+import { runMigrations } from '../src/database/migrate';
+
+const KEY = 'sk_bench_webhooks_0123456789abcdefghijklmnop';
+const { values: args } = parseArgs({
+  options: {
+    database: { type: 'string', default: 'sqlite' },
+    seconds: { type: 'string', default: '20' },
+    backlog: { type: 'string', default: '1000' },
+  },
+});
+
+async function freshDatabase(): Promise<string> {
+  if (args.database === 'sqlite') {
+    return `sqlite:${join(tmpdir(), `bench-webhooks-${process.pid}.sqlite`)}`;
+  }
+  const name = `bench_webhooks_${process.pid}`;
+  const admin = new Client({
+    connectionString: 'postgres://postgres@127.0.0.1:5432/postgres',
+  });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return `postgres://postgres@127.0.0.1:5432/${name}`;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[
+    Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))
+  ];
+}
+
+async function main() {
+  const url = await freshDatabase();
+  const target = url.startsWith('sqlite:')
+    ? { type: 'sqlite' as const, database: url.slice('sqlite:'.length) }
+    : { type: 'postgres' as const, url };
+  const db = new DataSource(buildDataSourceOptions(target));
+  await db.initialize();
+  await runMigrations(db);
+  const [office] = await db.query<{ id: unknown }[]>(
+    "INSERT INTO box_offices (name, created_at) VALUES ('Bench', 1700000000) RETURNING id",
+  );
+  const officeId = Number(office.id);
+  await db.query(
+    `INSERT INTO api_keys (box_office_id, name, key_hash, key_prefix, scope, created_at)
+     VALUES (${officeId}, 'bench', '${hashApiKey(KEY)}', '${displayPrefix(KEY)}', 'write', 1700000000)`,
+  );
+  const [series] = await db.query<{ id: unknown }[]>(
+    `INSERT INTO event_series (box_office_id, name, currency, timezone, created_at, url, image_header_url, image_thumbnail_url)
+     VALUES (${officeId}, 'Bench', 'gbp', 'Europe/London', 1700000000, 'https://x.example/s', 'https://x.example/h.jpg', 'https://x.example/t.jpg')
+     RETURNING id`,
+  );
+  const seriesId = Number(series.id);
+
+  /** When each change committed (ms), by its number. */
+  const committed = new Map<number, number>();
+  let renames = 0;
+  async function change() {
+    await db.query(
+      `UPDATE event_series SET name = 'Bench ${++renames}' WHERE id = ${seriesId}`,
+    );
+    committed.set(await changeHead(db, officeId), performance.now());
+  }
+
+  const arrivals: { path: string; id: number; at: number }[] = [];
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      const { id } = JSON.parse(Buffer.concat(chunks).toString()) as {
+        id: string;
+      };
+      arrivals.push({ path: req.url ?? '/', id: Number(id.slice(3)), at });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) =>
+    receiver.listen(0, '127.0.0.1', resolve),
+  );
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+  const port = 3900 + (process.pid % 90);
+  const server: ChildProcess = spawn(
+    process.execPath,
+    ['--max-semi-space-size=16', 'dist/src/main.js'],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATABASE_URL: url,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_MAX: '100000000',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  const api = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      if ((await fetch(`${api}/v1/ping`)).ok) break;
+    } catch {
+      await sleep(100);
+    }
+  }
+  const auth = `Basic ${Buffer.from(`${KEY}:`).toString('base64')}`;
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${api}${path}`, {
+      method: 'POST',
+      headers: { Authorization: auth, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as { id: string };
+  };
+
+  // Lag: 10 endpoints, 50 changes a second.
+  for (let i = 0; i < 10; i++) {
+    await post('/v1/webhook_endpoints', {
+      url: `${hook}/lag/${i}`,
+      enabled_events: ['*'],
+    });
+  }
+  const seconds = Number(args.seconds);
+  const start = performance.now();
+  for (let n = 0; n < seconds * 50; n++) {
+    const due = start + n * 20;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    await change();
+  }
+  const lagTotal = seconds * 50 * 10;
+  while (arrivals.filter((a) => a.path.startsWith('/lag/')).length < lagTotal) {
+    await sleep(100);
+  }
+  const lags = arrivals
+    .filter((a) => a.path.startsWith('/lag/'))
+    .map((a) => a.at - committed.get(a.id)!)
+    .sort((a, b) => a - b);
+  console.log(
+    `lag at 50 changes/s, 10 endpoints, ${lags.length} deliveries: p50 ${percentile(lags, 50).toFixed(0)} ms, p99 ${percentile(lags, 99).toFixed(0)} ms, max ${lags[lags.length - 1].toFixed(0)} ms`,
+  );
+
+  // Throughput: 20 endpoints with a backlog each, enabled at once.
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const { id } = await post('/v1/webhook_endpoints', {
+      url: `${hook}/bulk/${i}`,
+      enabled_events: ['*'],
+    });
+    await post(`/v1/webhook_endpoints/${id}`, { status: 'disabled' });
+    ids.push(id);
+  }
+  const backlog = Number(args.backlog);
+  for (let n = 0; n < backlog; n++) await change();
+  await sleep(1000);
+  const enabled = performance.now();
+  await Promise.all(
+    ids.map((id) => post(`/v1/webhook_endpoints/${id}`, { status: 'enabled' })),
+  );
+  const bulkTotal = backlog * 20;
+  while (
+    arrivals.filter((a) => a.path.startsWith('/bulk/')).length < bulkTotal
+  ) {
+    await sleep(100);
+  }
+  const last = Math.max(
+    ...arrivals.filter((a) => a.path.startsWith('/bulk/')).map((a) => a.at),
+  );
+  console.log(
+    `throughput, one instance, 20 endpoints × ${backlog} events: ${bulkTotal} deliveries in ${((last - enabled) / 1000).toFixed(1)} s, ${(bulkTotal / ((last - enabled) / 1000)).toFixed(0)} deliveries/s`,
+  );
+
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.once('exit', resolve));
+  receiver.close();
+  await db.destroy();
+  await dropDatabase(url);
+}
+
+async function dropDatabase(url: string) {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    for (const suffix of ['', '-wal', '-shm'])
+      rmSync(`${file}${suffix}`, { force: true });
+    return;
+  }
+  const admin = new Client({
+    connectionString: 'postgres://postgres@127.0.0.1:5432/postgres',
+  });
+  await admin.connect();
+  await admin.query(
+    `DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)}`,
+  );
+  await admin.end();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

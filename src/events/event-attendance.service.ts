@@ -1,0 +1,130 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiError } from '../common/errors/api-error';
+import { parsePrefixedId } from '../common/ids';
+import { type ReadRows, rowReader } from '../database/row-reader';
+import {
+  type SqlDialect,
+  SqlParams,
+  dialectFor,
+} from '../database/sql-dialect';
+
+/** One ticket type's figures, or the event's. */
+interface Figures {
+  tickets_valid: number;
+  tickets_void: number;
+  checked_in: number;
+  entered: number;
+}
+
+/**
+ * An event's attendance (docs/API.md, "GET /v1/events/{event_id}/attendance"): its tickets counted by status and by
+ * check-in, in all and per ticket type. One statement, so every figure is of one moment: a row
+ * for the event itself (none when the box office has no such event), one per ticket type of the
+ * event (those without tickets too), and per type among its tickets, their counts and those of its
+ * valid tickets out now that have a check-out (each counted in the order of its index, without
+ * sorting); grouped, the event's row and each type's. A ticket whose type was
+ * deleted counts in the event's figures and in no type's.
+ *
+ * `entered` (a check-in ever) is counted without asking the check-ins of every ticket: a ticket's
+ * check-ins sum to 0 or 1 at every point in scan order (docs/API.md, "Check-ins"), so one with a
+ * check-in is either inside now (they sum to 1) or out after a check-out, and a check-out always
+ * follows a check-in. The tickets are read from the attendance index and the check-outs from
+ * theirs (migration IssuedTicketSearch), each holding every column read.
+ */
+@Injectable()
+export class EventAttendanceService {
+  private readonly dialect: SqlDialect;
+  private readonly read: ReadRows;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.dialect = dialectFor(dataSource.options.type);
+    this.read = rowReader(dataSource);
+  }
+
+  /** The attendance's JSON bytes; 404 for a malformed id, a missing event or another box office's. */
+  async attendance(boxOfficeId: number, eventId: string): Promise<Buffer> {
+    const id = parsePrefixedId('ev_', eventId);
+    if (id === null) {
+      throw ApiError.notFound(
+        'No such event in this box office (event ids are ev_<number>)',
+      );
+    }
+    const params = new SqlParams(this.dialect);
+    const valid = "t.status = 'valid'";
+    const rows = await this.read(
+      `SELECT g.kind, g.ticket_type_id, sum(g.tickets_valid) AS tickets_valid,
+          sum(g.tickets_void) AS tickets_void, sum(g.checked_in) AS checked_in,
+          sum(g.entered) AS entered
+        FROM (
+          SELECT 0 AS kind, NULL AS ticket_type_id, NULL AS sort_order, 0 AS tickets_valid,
+              0 AS tickets_void, 0 AS checked_in, 0 AS entered
+            FROM events ev WHERE ev.box_office_id = ${params.add(boxOfficeId)} AND ev.id = ${params.add(id)}
+          UNION ALL
+          SELECT 1, tt.id, tt.sort_order, 0, 0, 0, 0
+            FROM ticket_types tt WHERE tt.event_id = ${params.add(id)}
+          UNION ALL
+          SELECT 1, t.ticket_type_id, NULL,
+              sum(CASE WHEN ${valid} THEN 1 ELSE 0 END),
+              sum(CASE WHEN ${valid} THEN 0 ELSE 1 END),
+              sum(CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END),
+              sum(CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END)
+            FROM issued_tickets t
+            WHERE t.box_office_id = ${params.add(boxOfficeId)} AND t.event_id = ${params.add(id)}
+            GROUP BY t.ticket_type_id
+          UNION ALL
+          SELECT 1, t.ticket_type_id, NULL, 0, 0, 0, count(*)
+            FROM issued_tickets t
+            WHERE t.id IN (SELECT c.issued_ticket_id FROM check_ins c
+                WHERE c.box_office_id = ${params.add(boxOfficeId)} AND c.event_id = ${params.add(id)}
+                  AND c.quantity = -1)
+              AND ${valid} AND NOT t.checked_in
+            GROUP BY t.ticket_type_id
+        ) g
+        GROUP BY g.kind, g.ticket_type_id
+        ORDER BY g.kind, max(g.sort_order), g.ticket_type_id`,
+      params.values,
+    );
+    if (rows.length === 0 || Number(rows[0].kind) !== 0) {
+      throw ApiError.notFound(`No event ${eventId} in this box office`);
+    }
+    const event: Figures = {
+      tickets_valid: 0,
+      tickets_void: 0,
+      checked_in: 0,
+      entered: 0,
+    };
+    const ticketTypes: ({ ticket_type_id: string } & Omit<
+      Figures,
+      'tickets_void'
+    >)[] = [];
+    for (const row of rows.slice(1)) {
+      const figures: Figures = {
+        tickets_valid: Number(row.tickets_valid),
+        tickets_void: Number(row.tickets_void),
+        checked_in: Number(row.checked_in),
+        entered: Number(row.entered),
+      };
+      for (const key of Object.keys(event) as (keyof Figures)[]) {
+        event[key] += figures[key];
+      }
+      if (row.ticket_type_id !== null) {
+        ticketTypes.push({
+          ticket_type_id: `tt_${Number(row.ticket_type_id)}`,
+          tickets_valid: figures.tickets_valid,
+          checked_in: figures.checked_in,
+          entered: figures.entered,
+        });
+      }
+    }
+    return Buffer.from(
+      JSON.stringify({
+        object: 'attendance',
+        event_id: `ev_${id}`,
+        ...event,
+        ticket_types: ticketTypes,
+      }),
+    );
+  }
+}
