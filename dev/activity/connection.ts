@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { parseDatabaseUrl } from '../../src/config/app-config';
+import { SEARCH_FOLD_FUNCTION } from '../../src/database/search-fold';
 
 /**
  * A plain connection to the database DATABASE_URL names, as a sales system would hold one: the
@@ -40,6 +41,13 @@ export async function connect(url: string | undefined): Promise<Connection> {
     const db = new Database(target.database, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
+    // The search fold the issued tickets' search triggers call, as every connection of the
+    // service registers it (data-source-options.ts).
+    db.function(
+      SEARCH_FOLD_FUNCTION.name,
+      { deterministic: true },
+      SEARCH_FOLD_FUNCTION.fold,
+    );
     // Prepared once per text, as a writer of many changes would: preparing a statement compiles
     // its table's triggers too.
     const cache = new Map<string, Database.Statement>();
