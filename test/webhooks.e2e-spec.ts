@@ -199,6 +199,8 @@ describe('webhooks', () => {
       });
       const id = created.body.id as string;
       expect(created.headers.location).toBe(`/v1/webhook_endpoints/${id}`);
+      // An answer to a write is never stored, as every write's (docs/API.md, "Cache-Control").
+      expect(created.headers['cache-control']).toBe('no-store');
 
       // Never shown again, to any key; stored sealed or tagged, never as the bare secret.
       const read = await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`);
@@ -230,6 +232,9 @@ describe('webhooks', () => {
 
       const deleted = await writer().delete(`/v1/webhook_endpoints/${id}`);
       expect(deleted.status).toBe(200);
+      expect([changed, deleted].map((r) => r.headers['cache-control'])).toEqual(
+        ['no-store', 'no-store'],
+      );
       expect(deleted.body).toEqual(changed.body);
       expect(
         (await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`)).status,

@@ -31,10 +31,12 @@ import { CurrentCaller } from '../auth/caller.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
 import { ErrorBodyDto, InvalidBodyDto } from '../common/errors/error-body.dto';
 import { BODY_TYPES, MAX_BODY_BYTES } from '../common/http/request-body';
+import { CACHE_CONTROL } from '../common/http/cache-control';
 import {
   ApiList,
   ApiResource,
   ApiRetrieve,
+  WRITE_CACHE_CONTROL,
 } from '../common/openapi/api-operations';
 import { idSchema } from '../common/openapi/api-properties';
 import { CursorQueryDto } from '../common/pagination/list-query.dto';
@@ -168,6 +170,7 @@ export class WebhookEndpointsController {
       type: CreatedWebhookEndpointDto,
       description: 'The endpoint, created, with its signing secret',
       headers: {
+        ...WRITE_CACHE_CONTROL,
         Location: {
           description: "The endpoint's own path",
           required: true,
@@ -189,7 +192,8 @@ export class WebhookEndpointsController {
     const created = await this.endpoints.create(caller.boxOfficeId, body);
     res
       .status(201)
-      .setHeader('Location', `/v1/webhook_endpoints/${created.id}`);
+      .setHeader('Location', `/v1/webhook_endpoints/${created.id}`)
+      .setHeader('Cache-Control', CACHE_CONTROL.write);
     return Buffer.from(created.json);
   }
 
@@ -223,15 +227,19 @@ export class WebhookEndpointsController {
     answer: ApiOkResponse({
       type: WebhookEndpointDto,
       description: 'The endpoint, changed',
+      headers: WRITE_CACHE_CONTROL,
     }),
   })
-  update(
+  async update(
     @CurrentCaller() caller: Caller,
     @Param(ENDPOINT_PARAM) id: string,
     @Body() body: UpdateWebhookEndpointDto,
     @Query() _query: NoQueryDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    return this.endpoints.update(caller.boxOfficeId, id, body);
+    const answer = await this.endpoints.update(caller.boxOfficeId, id, body);
+    res.setHeader('Cache-Control', CACHE_CONTROL.write);
+    return answer;
   }
 
   @Delete(`:${ENDPOINT_PARAM}`)
@@ -244,14 +252,18 @@ export class WebhookEndpointsController {
     answer: ApiOkResponse({
       type: WebhookEndpointDto,
       description: 'The endpoint, as it was',
+      headers: WRITE_CACHE_CONTROL,
     }),
   })
-  remove(
+  async remove(
     @CurrentCaller() caller: Caller,
     @Param(ENDPOINT_PARAM) id: string,
     @Query() _query: NoQueryDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    return this.endpoints.remove(caller.boxOfficeId, id);
+    const answer = await this.endpoints.remove(caller.boxOfficeId, id);
+    res.setHeader('Cache-Control', CACHE_CONTROL.write);
+    return answer;
   }
 
   @Get(`:${ENDPOINT_PARAM}/deliveries`)
@@ -285,14 +297,18 @@ export class WebhookEndpointsController {
     answer: ApiAcceptedResponse({
       type: WebhookEndpointDto,
       description: 'The endpoint; the events are being sent',
+      headers: WRITE_CACHE_CONTROL,
     }),
   })
-  replay(
+  async replay(
     @CurrentCaller() caller: Caller,
     @Param(ENDPOINT_PARAM) id: string,
     @Body() body: ReplayWebhooksDto,
     @Query() _query: NoQueryDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    return this.endpoints.replay(caller.boxOfficeId, id, body);
+    const answer = await this.endpoints.replay(caller.boxOfficeId, id, body);
+    res.setHeader('Cache-Control', CACHE_CONTROL.write);
+    return answer;
   }
 }

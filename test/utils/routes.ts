@@ -81,6 +81,7 @@ export const RESOURCE_ROUTES: ResourceRoute[] = [
       'ticket_type_id',
       'event_series_id',
       'checked_in',
+      'search',
     ],
     idLists: [
       { key: 'event_id', prefix: 'ev_' },

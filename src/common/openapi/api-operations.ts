@@ -172,7 +172,8 @@ type WriteSuccess =
   | { changed: true };
 
 /** A write's answer, success or refusal, is of its moment: never stored (writes.ts). */
-const WRITE_CACHE_CONTROL = {
+/** The Cache-Control of every write's success (docs/API.md, "Cache-Control"). */
+export const WRITE_CACHE_CONTROL = {
   'Cache-Control': {
     description: 'An answer to a write is never stored',
     required: true,
