@@ -254,5 +254,5 @@ describe(`the change feed and the sync recipe under ${WRITERS} concurrent writer
                     AND t.status = 'valid')`,
     );
     expect(wrong).toEqual([]);
-  }, 600_000);
+  }, Math.max(600_000, WRITES * 30));
 });
