@@ -23,6 +23,7 @@ import { EventSeries1765000000000 } from '../src/database/migrations/17650000000
 import { CheckIns1765100000000 } from '../src/database/migrations/1765100000000-CheckIns';
 import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
+import { WritesWithoutHotRows1766800000000 } from '../src/database/migrations/1766800000000-WritesWithoutHotRows';
 import {
   readSyncHorizon,
   syncHorizonStatement,
@@ -573,4 +574,62 @@ describe('upgrading: orders.updated_at is backfilled', () => {
       await after.destroy();
     }
   });
+});
+
+// docs/API.md, "Change feed design": migration WritesWithoutHotRows moves PostgreSQL's numbering
+// after the commit, in place: each box office goes on from its head, and reverting it numbers
+// what is waiting first.
+describe('upgrading: entries numbered after the commit', () => {
+  let database: TestDatabase;
+  afterAll(() => database?.drop());
+
+  const itOnPostgresAlone = onPostgres ? it : it.skip;
+  itOnPostgresAlone(
+    'keeps every box office’s numbering: entries written after the upgrade follow its head, 1..head with no hole, and back again',
+    async () => {
+      database = await durableTestDatabase();
+      const earlier = MIGRATIONS.filter(
+        (m) => m !== WritesWithoutHotRows1766800000000,
+      );
+      const before = await openWithMigrations(database.url, earlier);
+      const f = new Factory(before);
+      const office = (await f.boxOffice('Upgraded')).id;
+      const other = (await f.boxOffice('Other')).id;
+      await f.event(office);
+      await f.series(office, { name: 'Before' });
+      await f.event(other);
+      const heads = async (ds: DataSource) =>
+        (
+          await ds.query<{ box_office_id: number; last_id: string }[]>(
+            'SELECT box_office_id, last_id FROM change_heads ORDER BY box_office_id',
+          )
+        ).map((h) => [Number(h.box_office_id), Number(h.last_id)]);
+      const headsBefore = await heads(before);
+      expect(headsBefore.length).toBe(2);
+      const [[, head]] = headsBefore.filter(([o]) => o === office);
+      await before.destroy();
+
+      const after = await openWithMigrations(database.url, MIGRATIONS);
+      try {
+        expect(await heads(after)).toEqual(headsBefore);
+        await new Factory(after).series(office, { name: 'After' });
+        expect(await changeHead(after, office)).toBe(head + 1);
+        const ids = await after.query<{ id: string; type: string }[]>(
+          `SELECT id, type FROM changes WHERE box_office_id = ${office} ORDER BY id`,
+        );
+        expect(ids.map((e) => Number(e.id))).toEqual(
+          Array.from({ length: head + 1 }, (_, i) => i + 1),
+        );
+        expect(ids.at(-1)!.type).toBe('EVENT_SERIES.CREATED');
+        // Reverted with an entry still waiting: it is numbered, then writers number again.
+        await new Factory(after).series(office, { name: 'Waiting' });
+        await after.undoLastMigration({ transaction: 'each' });
+        expect(await heads(after)).toContainEqual([office, head + 2]);
+        await new Factory(after).series(office, { name: 'Reverted' });
+        expect(await heads(after)).toContainEqual([office, head + 3]);
+      } finally {
+        await after.destroy();
+      }
+    },
+  );
 });
