@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { parseDatabaseUrl } from '../../src/config/app-config';
+import { SEARCH_FOLD_FUNCTION } from '../../src/database/search-fold';
 
 /**
  * A plain connection to the database DATABASE_URL names, as a sales system would hold one: the
@@ -40,6 +41,14 @@ export async function connect(url: string | undefined): Promise<Connection> {
     const db = new Database(target.database, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
+    // The ticket search's triggers fold with search_fold, which SQLite leaves to each connection
+    // to define: every writer of a SQLite database defines it, as the service's connections do
+    // (docs/DEVELOPMENT.md, "A new writer").
+    db.function(
+      SEARCH_FOLD_FUNCTION.name,
+      { deterministic: true },
+      SEARCH_FOLD_FUNCTION.fold,
+    );
     // Prepared once per text, as a writer of many changes would: preparing a statement compiles
     // its table's triggers too.
     const cache = new Map<string, Database.Statement>();
