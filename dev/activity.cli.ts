@@ -24,7 +24,7 @@ const USAGE = `Makes changes in the database DATABASE_URL names, as a sales syst
 Each change is one transaction; once it commits, one JSON line per change entry is printed:
   {"type":"ORDER.UPDATED","resource_id":"or_9","stamp":1786645321}
 --hold-ms N keeps the stamped transaction open N ms before committing (on SQLite at most
-SYNC_LAG_S seconds less 250 ms). See docs/API.md, "Making changes in development".
+SYNC_LAG_S seconds less 250 ms). See docs/DESIGN.md, "Making changes in development".
 
 void-ticket writes straight to the database; the API voids a ticket too, with a key of scope
 write (docs/DEVELOPMENT.md, "Adding a write"):

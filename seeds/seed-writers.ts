@@ -285,7 +285,7 @@ export interface SeedWriter {
 }
 
 /**
- * Every table's statistics, gathered at the end of a seed (docs/API.md, "Upgrading"; measured in
+ * Every table's statistics, gathered at the end of a seed (docs/DESIGN.md, "Upgrading"; measured in
  * bench/notes/2026-11-27-statistics-after-seeding.md).
  */
 const ANALYZE = 'ANALYZE';

@@ -32,7 +32,7 @@ function activity(url: string, ...args: string[]) {
   };
 }
 
-// docs/API.md, "Making changes in development": the command's output and errors.
+// docs/DESIGN.md, "Making changes in development": the command's output and errors.
 describe('npm run activity', () => {
   let database: TestDatabase;
   let ticket: number;

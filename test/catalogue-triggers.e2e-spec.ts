@@ -14,7 +14,7 @@ import {
 } from './utils/migrated-database';
 import type { TestDatabase } from './utils/test-database';
 
-// docs/API.md, "Derived numbers are kept, not counted": products' units sold, voucher codes' value
+// docs/DESIGN.md, "Derived numbers are kept, not counted": products' units sold, voucher codes' value
 // spent, vouchers' code counts and discounts' uses are kept by triggers (migration
 // ConnectorCounters) equal to what the line items and orders say, whoever writes; and the
 // catalogue's own triggers (migration ConnectorCatalogue) keep products' updated_at and the box

@@ -820,7 +820,7 @@ describe('POST /v1/check_ins', () => {
         fingerprint: 'f'.repeat(64),
       };
       const answer = { status: 201, headers: { Location: '/x' }, body: '{}' };
-      await write(() => keys.keep(request, answer));
+      await write(() => keys.keepAnswer(request, answer));
       // A second request with the key writes a check-in, then finds the answer when it keeps its.
       const late = write(function* () {
         yield {
@@ -829,17 +829,17 @@ describe('POST /v1/check_ins', () => {
                 VALUES (${office}, ${ticket.id}, ${event.id}, ${event.eventSeriesId}, 1, ${ISSUED}, ${ISSUED})`,
           params: [],
         };
-        yield* keys.keep(request, { ...answer, status: 409 });
+        yield* keys.keepAnswer(request, { ...answer, status: 409 });
       });
       await expect(late).rejects.toBeInstanceOf(KeyTaken);
       expect(await scansOf(ticket)).toBe(0);
-      expect(await read(() => keys.kept(request))).toEqual({
+      expect(await read(() => keys.keptAnswer(request))).toEqual({
         ...answer,
         headers: { ...answer.headers, 'Idempotent-Replayed': 'true' },
       });
       // With another request, the key's row is a 422.
       const other = { ...request, fingerprint: 'other' };
-      await expect(read(() => keys.kept(other))).rejects.toMatchObject({
+      await expect(read(() => keys.keptAnswer(other))).rejects.toMatchObject({
         code: 'IDEMPOTENCY_KEY_REUSED',
       });
     });

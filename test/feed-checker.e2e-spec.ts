@@ -16,7 +16,7 @@ import {
 } from './utils/migrated-database';
 import { onPostgres, type TestDatabase } from './utils/test-database';
 
-// docs/API.md, "Change feed design: ids in commit order": 16 writers of two box offices write
+// docs/DESIGN.md, "Change feed design: ids in commit order": 16 writers of two box offices write
 // orders and tickets at once, with random pauses inside their transactions and one in eight
 // rolled back, while a poller follows each box office's feed as GET /v1/changes reads it (the
 // head, then the page after its position) and the sync recipe as the lists read it (the rows at or

@@ -433,6 +433,38 @@ describe('ticket writes', () => {
         await count(`FROM issued_tickets WHERE ticket_type_id = ${type.id}`),
       ).toBe(0);
     });
+
+    it('checks the Idempotency-Key before the ids (400 before 404), in the order docs/API.md gives', async () => {
+      const bad = 'k\u00e9';
+      const issued = await issue({
+        event_id: 'ev_9999999999',
+        ticket_type_id: 'tt_9999999999',
+      }).set('Idempotency-Key', bad);
+      const voided = await voidTicket('it_99999999999999999999').set(
+        'Idempotency-Key',
+        bad,
+      );
+      for (const res of [issued, voided]) {
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(
+          errorBody(
+            400,
+            'VALIDATION_ERROR',
+            'Idempotency-Key must be 1 to 255 printable ASCII characters',
+          ),
+        );
+      }
+      // Without the bad key, the same ids name nothing.
+      expect(
+        (
+          await issue({
+            event_id: 'ev_9999999999',
+            ticket_type_id: 'tt_9999999999',
+          })
+        ).status,
+      ).toBe(404);
+      expect((await voidTicket('it_99999999999999999999')).status).toBe(404);
+    });
   });
 
   describe('POST /v1/issued_tickets/{id}/void', () => {

@@ -19,7 +19,7 @@ const POSTGRES_ONLY = new Set([
 ]);
 
 // `npm run migration:revert` (TypeORM's undoLastMigration) must bring the schema back exactly:
-// docs/API.md, Upgrading. On SQLite by default, on PostgreSQL under `npm run test:e2e:postgres`.
+// docs/DESIGN.md, Upgrading. On SQLite by default, on PostgreSQL under `npm run test:e2e:postgres`.
 describe('migrations are reversible', () => {
   let database: TestDatabase;
 

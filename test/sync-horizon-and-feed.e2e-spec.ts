@@ -180,7 +180,7 @@ describe('sync horizon, change feed and the development writer', () => {
       },
     );
 
-    // docs/API.md, "The stamp and the sync horizon": one stamp per box office a transaction
+    // docs/DESIGN.md, "The stamp and the sync horizon": one stamp per box office a transaction
     // writes, announced for that box office when it first writes it.
     itOnPostgres(
       'is per box office: held by its own open transaction only; a transaction that writes a second box office later stamps it above that one’s horizon meanwhile',
@@ -512,7 +512,7 @@ describe('sync horizon, change feed and the development writer', () => {
   });
 });
 
-// docs/API.md, "Upgrading": the migration fills orders.updated_at from the order's own times and
+// docs/DESIGN.md, "Upgrading": the migration fills orders.updated_at from the order's own times and
 // its tickets'.
 describe('upgrading: orders.updated_at is backfilled', () => {
   let database: TestDatabase;
@@ -576,7 +576,7 @@ describe('upgrading: orders.updated_at is backfilled', () => {
   });
 });
 
-// docs/API.md, "Change feed design": migration WritesWithoutHotRows moves PostgreSQL's numbering
+// docs/DESIGN.md, "Change feed design": migration WritesWithoutHotRows moves PostgreSQL's numbering
 // after the commit, in place: each box office goes on from its head, and reverting it numbers
 // what is waiting first.
 describe('upgrading: entries numbered after the commit', () => {

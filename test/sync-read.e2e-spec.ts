@@ -428,7 +428,7 @@ describe('incremental sync and the change feed over HTTP', () => {
     expect(fromHead.status).toBe(200);
   });
 
-  // docs/API.md, "The stamp and the sync horizon": a box office's horizon counts only its own
+  // docs/DESIGN.md, "The stamp and the sync horizon": a box office's horizon counts only its own
   // open transactions. (On SQLite writers are serialised: there is no other open transaction.)
   itOnPostgres(
     'another box office’s open write transaction neither holds back this one’s watermark nor its rows; its own does',

@@ -109,7 +109,7 @@ async function load(dataSource: DataSource, tables: Record<string, Row[]>) {
   }
 }
 
-// docs/API.md, Upgrading: a database of the previous release, migrated by this one, serves every
+// docs/DESIGN.md, Upgrading: a database of the previous release, migrated by this one, serves every
 // pre-existing order exactly as before. On SQLite by default, on PostgreSQL under
 // `npm run test:e2e:postgres`.
 describe('upgrading a database of the previous release', () => {
@@ -259,7 +259,7 @@ describe('upgrading a database of the previous release', () => {
   });
 });
 
-// docs/API.md, Upgrading (LineItemSubjects1766110000000): an existing ticket line names the ticket
+// docs/DESIGN.md, Upgrading (LineItemSubjects1766110000000): an existing ticket line names the ticket
 // type of its order's event named as the line is, when exactly one type has that name; any other
 // line names nothing.
 describe('upgrading line items: what a ticket line sold, where the data can say', () => {

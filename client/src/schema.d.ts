@@ -6388,8 +6388,8 @@ export interface operations {
                     "Access-Control-Allow-Origin"?: string;
                     /** @description The response headers a browser script may read */
                     "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
-                    /** @description For this API key only (no shared cache may store it); revalidate with If-None-Match before reuse */
-                    "Cache-Control": "private, no-cache";
+                    /** @description An answer to a write is never stored */
+                    "Cache-Control": "no-store";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
                     /** @description The check-in's own path */

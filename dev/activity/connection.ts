@@ -41,8 +41,9 @@ export async function connect(url: string | undefined): Promise<Connection> {
     const db = new Database(target.database, { fileMustExist: true });
     db.pragma('busy_timeout = 5000');
     db.pragma('foreign_keys = ON');
-    // The search fold the issued tickets' search triggers call, as every connection of the
-    // service registers it (data-source-options.ts).
+    // The ticket search's triggers fold with search_fold, which SQLite leaves to each connection
+    // to define: every writer of a SQLite database defines it, as the service's connections do
+    // (docs/DEVELOPMENT.md, "A new writer").
     db.function(
       SEARCH_FOLD_FUNCTION.name,
       { deterministic: true },

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Connection, sql } from './connection';
 
 /**
- * The development writer (docs/API.md, "Making changes in development"): each change is one
+ * The development writer (docs/DESIGN.md, "Making changes in development"): each change is one
  * transaction of plain SQL, as a sales system would write it. The database's triggers stamp the
  * rows and write the change entries; the writer only reads back, before committing, the entries
  * its transaction wrote, and reports them once committed.
@@ -25,7 +25,7 @@ export interface ChangeOptions {
 
 /**
  * SQLite: the time a change is given to commit within the stamp's last second of SYNC_LAG_S
- * (docs/API.md, "The stamp and the sync horizon").
+ * (docs/DESIGN.md, "The stamp and the sync horizon").
  */
 const SQLITE_COMMIT_HEADROOM_MS = 250;
 

@@ -12,7 +12,7 @@ import { type ReadRows, rowReader } from '../database/row-reader';
 /**
  * On PostgreSQL, change entries are written unnumbered (table `change_inbox`) and numbered after
  * their transactions commit by `assign_changes(office, wait)` (migration WritesWithoutHotRows;
- * docs/API.md, "Change feed design: ids in commit order"). This is who calls it:
+ * docs/DESIGN.md, "Change feed design: ids in commit order"). This is who calls it:
  *
  * - every instance sweeps every SWEEP_MS: each box office with entries waiting is numbered, by
  *   whichever instance takes its advisory lock first (the others skip it), so the feed and the

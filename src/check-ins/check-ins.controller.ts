@@ -19,15 +19,15 @@ import type { Request, Response } from 'express';
 import type { Caller } from '../auth/auth.service';
 import { CurrentCaller } from '../auth/caller.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
-import { CACHE_CONTROL } from '../common/http/cache-control';
 import {
-  ApiCreate,
   ApiList,
   ApiResource,
   ApiRetrieve,
+  ApiWrite,
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
+import { sendWriteAnswer } from '../common/writes/writes';
 import { RevalidatedByDataVersion } from '../sync/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { CheckInsService } from './check-ins.service';
@@ -45,8 +45,8 @@ import { ScanRefusalDto } from './dto/scan-refusal.dto';
 
 /**
  * The 201 of a scan is one of two bodies: the CheckIn, or with `?expand=issued_ticket` the
- * CheckIn and its ticket. ApiCreate describes the first; this, placed above it, keeps the 201
- * ApiCreate made (its headers and description) and makes its body either.
+ * CheckIn and its ticket. ApiWrite describes the first; this, placed above it, keeps the 201
+ * ApiWrite made (its headers and description) and makes its body either.
  */
 function ApiCreatedExpandable(expanded: Type): MethodDecorator {
   return (target, key, descriptor) => {
@@ -55,7 +55,7 @@ function ApiCreatedExpandable(expanded: Type): MethodDecorator {
       descriptor.value as object,
     ) as Record<string, { type?: Type } & Record<string, unknown>>;
     const { type, ...created } = responses['201'];
-    if (type === undefined) throw new Error('ApiCreate must come first');
+    if (type === undefined) throw new Error('ApiWrite must come first');
     Reflect.defineMetadata(
       DECORATORS.API_RESPONSE,
       {
@@ -107,14 +107,14 @@ export class CheckInsController {
   @Post()
   @RequiresScope('check_in')
   @ApiCreatedExpandable(CheckInWithIssuedTicketDto)
-  @ApiCreate({
+  @ApiWrite({
     operationId: 'recordCheckIn',
     summary: 'Record a door scan',
     description:
       'A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. With event_id, a ticket of another event is refused (WRONG_EVENT). Then the ticket’s history decides, in the order scans happened: a check-in of a void ticket (unless an offline scan made before voided_at), a check-in while it is in, a check-out while it is out, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the ticket and the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. With ?expand=issued_ticket the 201 carries the ticket too. Needs a key of scope check_in. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: CheckInDto,
     noun: 'check-in',
-    prefix: 'ci_',
+    created: { prefix: 'ci_' },
     body: RecordCheckInDto,
     scope: 'check_in',
     notFound:
@@ -147,24 +147,18 @@ export class CheckInsController {
       },
     },
   })
-  async record(
+  async recordScan(
     @CurrentCaller() caller: Caller,
     @Body() scan: RecordCheckInDto,
     @Query() query: RecordCheckInQueryDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.checkIns.record(
-      caller,
-      scan,
-      query,
-      req.headersDistinct['idempotency-key'],
-    );
-    res.status(answer.status).set(answer.headers);
-    // A refusal is an error: never cached (no-store), as the exception filter's errors are not.
-    if (answer.status >= 400)
-      res.setHeader('Cache-Control', CACHE_CONTROL.error);
-    return Buffer.from(answer.body);
+    const answer = await this.checkIns.answerScan(caller, scan, query, {
+      header: req.headersDistinct['idempotency-key'],
+      localUniqueId: scan.local_unique_id,
+    });
+    return sendWriteAnswer(res, answer);
   }
 
   @RevalidatedByDataVersion()

@@ -5,14 +5,6 @@ import { DataSource } from 'typeorm';
 import type { Caller } from '../auth/auth.service';
 import { parsePrefixedId } from '../common/ids';
 import { ApiError } from '../common/errors/api-error';
-import {
-  IdempotencyKeys,
-  KeyTaken,
-  type StoredResponse,
-  idempotencyKeyOf,
-  idempotentRequest,
-  inUse,
-} from '../common/idempotency/idempotency-keys';
 import { Metrics } from '../common/metrics/metrics';
 import { type Filter, filters } from '../common/pagination/list-filters';
 import type { Page } from '../common/pagination/page';
@@ -20,13 +12,13 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
+import {
+  type ReplayedAnswer,
+  type RetryKeys,
+  Writes,
+} from '../common/writes/writes';
 import { dialectFor } from '../database/sql-dialect';
 import { ISSUED_TICKET_SOURCE } from '../issued-tickets/issued-ticket.fields';
-import {
-  type RunWrite,
-  statementWrites,
-  writeTransactions,
-} from '../database/write-transaction';
 import { SyncHorizon } from '../sync/sync-horizon';
 import { syncPage } from '../sync/sync-mode';
 import { CHECK_IN_SOURCE } from './check-in.fields';
@@ -36,7 +28,12 @@ import {
   RecordCheckInQueryDto,
 } from './dto/record-check-in.dto';
 import { SCAN_REFUSALS } from './scan-decision';
-import { type Scan, type ScanOutcome, ScanRecorder } from './scan-recorder';
+import {
+  type Scan,
+  type ScanAnswer,
+  type ScanOutcome,
+  ScanRecorder,
+} from './scan-recorder';
 
 /** Check-ins never change: sync reads them by created_at (docs/API.md, "Incremental sync"). */
 const CHECK_IN_SYNC_COLUMNS = { created_at: 'ci.created_at' };
@@ -48,29 +45,22 @@ const CHECK_IN_SYNC_COLUMNS = { created_at: 'ci.created_at' };
 @Injectable()
 export class CheckInsService {
   readonly reader: ResourceReader;
-  private readonly write: RunWrite;
-  /** For the key's row read after a scan that kept no answer: a statement on its own. */
-  private readonly read: RunWrite;
   private readonly scans: ScanRecorder;
-  private readonly idempotency: IdempotencyKeys;
   /** Each outcome's count (docs/OPERATIONS.md, Metrics). */
   private readonly counted: Record<ScanOutcome | 'replayed', Counter.Internal>;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly horizon: SyncHorizon,
+    private readonly writes: Writes,
     metrics: Metrics,
   ) {
     this.reader = new ResourceReader(dataSource, CHECK_IN_SOURCE);
-    const dialect = dialectFor(dataSource.options.type);
-    this.write = writeTransactions(dataSource);
-    this.read = statementWrites(dataSource);
     this.scans = new ScanRecorder(
-      dialect,
+      dialectFor(dataSource.options.type),
       this.reader,
       new ResourceReader(dataSource, ISSUED_TICKET_SOURCE),
     );
-    this.idempotency = new IdempotencyKeys(dialect);
     const refused = metrics.counter({
       name: 'boxoffice_scans_refused_total',
       help: "Door scans refused 409 by the ticket's state, by reason (the error code); nothing was written",
@@ -98,55 +88,28 @@ export class CheckInsService {
   }
 
   /**
-   * Records one scan, in one write transaction, and answers it: 201 with the CheckIn, or 409 with
-   * the check-in that decides the refusal. With an Idempotency-Key, the answer is kept in that
-   * same transaction, and a retry gets it again (idempotency-keys.ts); a scan that ends otherwise
-   * (404, 400, a failure) keeps nothing. `idempotencyKeys`: each Idempotency-Key header field
-   * as received; the body's `local_unique_id` stands in for it when there is none.
+   * One scan, run by Writes (common/writes) as the scan's unit of work (ScanRecorder), and
+   * counted by what became of it: 201 with the CheckIn, or 409 with the check-in that decides
+   * the refusal, or a retry's kept answer. A scan that ends otherwise (404, 400, a failure)
+   * keeps nothing and counts nothing.
    */
-  async record(
+  async answerScan(
     caller: Caller,
     body: RecordCheckInDto,
     query: RecordCheckInQueryDto,
-    idempotencyKeys: readonly string[] | undefined,
-  ): Promise<StoredResponse & { outcome: ScanOutcome | 'replayed' }> {
-    const answer = await this.answer(caller, body, query, idempotencyKeys);
-    this.counted[answer.outcome].inc();
-    return answer;
-  }
-
-  private async answer(
-    caller: Caller,
-    body: RecordCheckInDto,
-    query: RecordCheckInQueryDto,
-    idempotencyKeys: readonly string[] | undefined,
-  ): Promise<StoredResponse & { outcome: ScanOutcome | 'replayed' }> {
-    const key = retryKeyOf(idempotencyKeyOf(idempotencyKeys), body);
-    const scan = scanOf(body, query);
+    keys: RetryKeys,
+  ): Promise<ScanAnswer | ReplayedAnswer> {
     const office = caller.boxOfficeId;
-    if (key === null) return this.write(() => this.scans.record(office, scan));
-    const retry = idempotentRequest(key, caller.apiKeyId, {
-      operation: 'POST /v1/check_ins',
-      ...scan,
+    const answer = await this.writes.run(caller, keys, () => {
+      const scan = scanOf(body, query);
+      return {
+        operation: 'POST /v1/check_ins',
+        request: { ...scan },
+        work: () => this.scans.scan(office, scan),
+      };
     });
-    const { scans, idempotency } = this;
-    try {
-      return await this.write(function* () {
-        yield* idempotency.hold(retry);
-        const answer = yield* scans.record(office, scan);
-        yield* idempotency.keep(retry, answer);
-        return answer;
-      });
-    } catch (error) {
-      // Rolled back: the key's row, if another request kept one, decides (a retry of an answered
-      // scan, whatever this one found), else this request's own outcome stands.
-      if (!(error instanceof KeyTaken || error instanceof ApiError))
-        throw error;
-      const kept = await this.read(() => idempotency.kept(retry));
-      if (kept !== null) return { ...kept, outcome: 'replayed' };
-      if (error instanceof KeyTaken) throw inUse();
-      throw error;
-    }
+    this.counted['replayed' in answer ? 'replayed' : answer.outcome].inc();
+    return answer;
   }
 
   /** A page, read below the sync horizon taken first. */
@@ -189,30 +152,6 @@ export function checkInFilters(query: ListCheckInsQueryDto): Filter[] {
     found.push(filters.equals('ci.quantity', Number(query.quantity)));
   }
   return found;
-}
-
-/**
- * The key that makes a scan safe to retry: the Idempotency-Key header, else the body's
- * `local_unique_id` (Ticket Tailor's retry key); both given must agree (docs/API.md,
- * "Recording scans"). Not part of what the request asks for: a retry may name its key either
- * way.
- */
-function retryKeyOf(
-  header: string | null,
-  body: RecordCheckInDto,
-): string | null {
-  const local = body.local_unique_id ?? null;
-  if (header !== null && local !== null && header !== local) {
-    throw ApiError.invalidBody([
-      {
-        field: 'local_unique_id',
-        messages: [
-          'local_unique_id must equal the Idempotency-Key header when both are sent',
-        ],
-      },
-    ]);
-  }
-  return header ?? local;
 }
 
 /**

@@ -56,9 +56,9 @@ const scan: Scan = { ticket: { id: 5 }, quantity: 1, checkInAt: null };
 
 describe('ScanRecorder', () => {
   it('adds one statement for ?expand=issued_ticket, and the ticket as the last field of the 201', () => {
-    const plain = run(recorder.record(1, scan));
+    const plain = run(recorder.scan(1, scan));
     const expanded = run(
-      recorder.record(1, { ...scan, expand: 'issued_ticket' }),
+      recorder.scan(1, { ...scan, expand: 'issued_ticket' }),
     );
     expect(plain.answer.body).toBe(CHECK_IN_JSON);
     expect(expanded.answer.body).toBe(
@@ -75,7 +75,7 @@ describe('ScanRecorder', () => {
 
   it('refuses a ticket of another event before reading its scans', () => {
     const { sent, answer } = run(
-      recorder.record(1, { ...scan, eventIds: [4, 7] }),
+      recorder.scan(1, { ...scan, eventIds: [4, 7] }),
     );
     expect(sent).toHaveLength(2);
     expect(answer.outcome).toBe('WRONG_EVENT');

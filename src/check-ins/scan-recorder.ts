@@ -60,7 +60,7 @@ export class ScanRecorder {
     private readonly issuedTickets: ResourceReader,
   ) {}
 
-  *record(boxOfficeId: number, scan: Scan): WriteWork<ScanAnswer> {
+  *scan(boxOfficeId: number, scan: Scan): WriteWork<ScanAnswer> {
     const ticket = yield* this.ticket(boxOfficeId, scan.ticket);
     const ticketId = `it_${Number(ticket.id)}`;
     const now = Number(ticket.now);

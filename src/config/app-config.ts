@@ -132,7 +132,7 @@ export interface WebhookSettings {
   concurrency: number;
 }
 
-/** How long a stop may take (docs/API.md, Shutdown). */
+/** How long a stop may take (docs/DESIGN.md, Shutdown). */
 export interface ShutdownTimings {
   /** The requests received before the signal are answered within it. */
   graceMs: number;

@@ -180,7 +180,7 @@ export class Environment {
   @IntSetting({ min: 4_096, max: 1_048_576 })
   HTTP_MAX_HEADER_BYTES = 16_384;
 
-  // Shutdown (docs/API.md, "Shutdown").
+  // Shutdown (docs/DESIGN.md, "Shutdown").
 
   /**
    * How long the requests an instance has received when a SIGTERM or SIGINT arrives may take to

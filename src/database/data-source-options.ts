@@ -159,7 +159,7 @@ export function buildDataSourceOptions(
       // once.
       enableWAL: !inMemory,
       // The busy timeout. Reads never wait for it in WAL mode, even while another process holds
-      // BEGIN EXCLUSIVE (docs/API.md, Database faults); it bounds writers: the seeder and the API
+      // BEGIN EXCLUSIVE (docs/DESIGN.md, Database faults); it bounds writers: the seeder and the API
       // key command (migrations wait longer: migrate.ts).
       timeout: 2_000,
       statementCacheSize: 200,

@@ -318,11 +318,11 @@ function renderScan(type: string): string {
   // PostgreSQL's INSERT returns the check-in's JSON (SqlDialect.returnsStampedRows); SQLite's
   // returns its id, and the check-in is read again.
   const [byId, history, insert, readBack] = sent(
-    scans.record(1, { ticket: { id: 5 }, quantity: 1, checkInAt: null }),
+    scans.scan(1, { ticket: { id: 5 }, quantity: 1, checkInAt: null }),
     [[ticket], [], [checkIn]],
   );
   const [byBarcode, , deciding] = sent(
-    scans.record(1, {
+    scans.scan(1, {
       ticket: { barcode: 'BC1' },
       quantity: 1,
       checkInAt: null,
@@ -332,7 +332,7 @@ function renderScan(type: string): string {
   // A ticket of another event than the door's: refused before its scans are read, with the
   // ticket as the answer shows it (the statement a refusal, and an expanded 201, ends with).
   const [, issuedTicket] = sent(
-    scans.record(1, {
+    scans.scan(1, {
       ticket: { id: 5 },
       quantity: 1,
       checkInAt: null,
@@ -377,13 +377,13 @@ function renderScan(type: string): string {
     ],
     [
       'Idempotency-Key: keep the answer, in the scan’s transaction',
-      sent(keys.keep(request, { status: 201, headers: {}, body: '' }), [
+      sent(keys.keepAnswer(request, { status: 201, headers: {}, body: '' }), [
         [{ claim_token: 't' }],
       ])[0],
     ],
     [
       'Idempotency-Key: the kept answer, after a scan that kept none',
-      sent(keys.kept(request), [[]])[0],
+      sent(keys.keptAnswer(request), [[]])[0],
     ],
   ];
   for (const [title, statement] of sections) {

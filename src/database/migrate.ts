@@ -11,7 +11,7 @@ const SQLITE_MIGRATION_WAIT_MS = 60_000;
  * Gathers the planner's statistics of every table. A run that applied anything ends with it, so
  * that the indexes it created (and the rows it rewrote) are known to the planner at once, without
  * touching shipped migrations: SQLite gathers none by itself, and PostgreSQL's autovacuum takes a
- * while (docs/API.md, "Upgrading").
+ * while (docs/DESIGN.md, "Upgrading").
  */
 const ANALYZE = 'ANALYZE';
 

@@ -35,12 +35,14 @@ export class TicketWritesService {
     body: IssueTicketDto,
     keys: RetryKeys,
   ): Promise<WriteAnswer> {
-    const ticket = ticketToIssue(body);
     const office = caller.boxOfficeId;
-    return this.writes.run(caller, keys, {
-      operation: 'POST /v1/issued_tickets',
-      request: { ...ticket },
-      work: () => this.work.issue(office, ticket),
+    return this.writes.run(caller, keys, () => {
+      const ticket = ticketToIssue(body);
+      return {
+        operation: 'POST /v1/issued_tickets',
+        request: { ...ticket },
+        work: () => this.work.issue(office, ticket),
+      };
     });
   }
 
@@ -49,17 +51,19 @@ export class TicketWritesService {
     ticketId: string,
     keys: RetryKeys,
   ): Promise<WriteAnswer> {
-    const id = parsePrefixedId('it_', ticketId);
-    if (id === null) {
-      throw ApiError.notFound(
-        `No such issued ticket in this box office (issued ticket ids are it_<number>)`,
-      );
-    }
     const office = caller.boxOfficeId;
-    return this.writes.run(caller, keys, {
-      operation: 'POST /v1/issued_tickets/{id}/void',
-      request: { id },
-      work: () => this.work.void(office, id),
+    return this.writes.run(caller, keys, () => {
+      const id = parsePrefixedId('it_', ticketId);
+      if (id === null) {
+        throw ApiError.notFound(
+          `No such issued ticket in this box office (issued ticket ids are it_<number>)`,
+        );
+      }
+      return {
+        operation: 'POST /v1/issued_tickets/{id}/void',
+        request: { id },
+        work: () => this.work.void(office, id),
+      };
     });
   }
 }

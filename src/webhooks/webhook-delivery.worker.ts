@@ -175,7 +175,7 @@ export class WebhookDeliveryWorker
   }
 
   /**
-   * The drain's end (docs/API.md, Shutdown): no endpoint is taken any more (none has been since
+   * The drain's end (docs/DESIGN.md, Shutdown): no endpoint is taken any more (none has been since
    * the drain began), the sends in flight get half of SHUTDOWN_CLOSE_MS to be answered, then are
    * ended, and every lease is let go, so that another instance takes the endpoints over at once.
    * An event whose send was ended is sent again, with its id: a receiver may see it twice.

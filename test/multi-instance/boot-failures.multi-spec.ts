@@ -38,7 +38,7 @@ function expectOneClearLine(outcome: Outcome, database: string, why: RegExp) {
   expect(line).not.toMatch(/\bat .*:\d+:\d+/);
 }
 
-// docs/API.md, Start-up: an invalid setting stops the start with one line naming it, exit code 1.
+// docs/DESIGN.md, Start-up: an invalid setting stops the start with one line naming it, exit code 1.
 // A module that waited for the settings (MetricsModule) once left the start waiting forever on
 // one: the process ended with nothing printed and exit code 0, as if it had been stopped.
 describe('a start with an invalid setting', () => {
@@ -65,7 +65,7 @@ describe('a start with an invalid setting', () => {
   });
 });
 
-// docs/API.md, Start-up: a database that is missing or cannot be written stops the
+// docs/DESIGN.md, Start-up: a database that is missing or cannot be written stops the
 // start at once with one line saying which and why (no stack trace), and exit code 1.
 describe('a start against a database it cannot use', () => {
   let sqlite: TestDatabase;

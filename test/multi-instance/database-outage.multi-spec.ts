@@ -14,7 +14,7 @@ const KEY = 'sk_database_outage';
 
 // This suite runs against PostgreSQL (local default) for every test app it creates. A database
 // that cannot be reached, or does not answer in time, is a 503 SERVICE_UNAVAILABLE; the process
-// stays up and recovers by itself (docs/API.md, Database faults).
+// stays up and recovers by itself (docs/DESIGN.md, Database faults).
 process.env.TEST_DATABASE_URL ??=
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

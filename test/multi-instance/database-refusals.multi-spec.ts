@@ -8,7 +8,7 @@ import { TcpProxy } from './tcp-proxy';
 import { Sample, sample } from './traffic';
 
 /**
- * PostgreSQL refusing connections rather than vanishing (docs/API.md, Database faults): a database
+ * PostgreSQL refusing connections rather than vanishing (docs/DESIGN.md, Database faults): a database
  * closed to connections, renamed, at its connection limit, a session ended by an administrator,
  * a server starting up, shutting down or recovering from a crash, a connection exception. Each is
  * answered 503 SERVICE_UNAVAILABLE with Retry-After, logged as an outage (a warning, never an

@@ -150,7 +150,7 @@ describe.each<Kind>(['postgres', 'sqlite'])(
       expect(other.status).toBe(422);
     });
 
-    // docs/API.md, "Change feed design": a scan's entry is written as it commits and numbered
+    // docs/DESIGN.md, "Change feed design": a scan's entry is written as it commits and numbered
     // after (PostgreSQL), in commit order all the same: one CHECK_IN.CREATED a check-in, and the
     // box office's ids 1..head with no gap, after all the scans above ran at once through both
     // instances.

@@ -89,7 +89,7 @@ function heldServer(kind: Kind, env: Record<string, string> = {}) {
   return context;
 }
 
-// SIGTERM while requests are in flight on keep-alive connections (docs/API.md, Shutdown).
+// SIGTERM while requests are in flight on keep-alive connections (docs/DESIGN.md, Shutdown).
 describe.each<Kind>(['sqlite', 'postgres'])(
   'SIGTERM with %s: requests in flight finish, later ones are refused, the database closes last',
   (kind) => {

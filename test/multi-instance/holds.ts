@@ -9,7 +9,7 @@ import { TcpProxy } from './tcp-proxy';
  * Keeps requests in flight for as long as a test says, by real waiting rather than a test hook:
  * on PostgreSQL they wait for a lock on the orders table; on SQLite (whose queries never wait)
  * for Redis, which the rate limiter asks first and whose traffic a proxy holds back. What a
- * drain waits for (SIGTERM: docs/API.md, Shutdown).
+ * drain waits for (SIGTERM: docs/DESIGN.md, Shutdown).
  */
 export interface Hold {
   /** The server's settings it needs. */

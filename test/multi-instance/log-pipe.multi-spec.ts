@@ -12,7 +12,7 @@ const CLOSE_MS = 1_000;
  * The server's stdout is a pipe to a log collector (here, this test): what the server does when
  * the collector goes away (the pipe breaks) or stops reading (the pipe fills). Serving goes on,
  * and SIGTERM ends the process within SHUTDOWN_GRACE_MS + SHUTDOWN_CLOSE_MS whatever became of
- * its log lines (docs/API.md, Shutdown).
+ * its log lines (docs/DESIGN.md, Shutdown).
  */
 describe('SIGTERM whatever became of stdout', () => {
   let database: TestDatabase;

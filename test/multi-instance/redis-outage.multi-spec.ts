@@ -67,7 +67,7 @@ class PrivateRedis {
   }
 }
 
-// docs/API.md, Database faults: with Redis down, requests are still served (rate limits are
+// docs/DESIGN.md, Database faults: with Redis down, requests are still served (rate limits are
 // then counted per instance), with one warning per outage.
 describe('Redis unreachable: rate limiting fails open', () => {
   let database: TestDatabase;

@@ -52,7 +52,7 @@ function locker(file: string, lockingMode: boolean) {
   };
 }
 
-// docs/API.md, Database faults: a database that cannot be reached is a 503, never a hang. On
+// docs/DESIGN.md, Database faults: a database that cannot be reached is a 503, never a hang. On
 // SQLite in WAL mode (the service's), a reader never waits for a writer, so another process
 // holding the write lock does not stop the service from answering: 200 throughout. How fast it
 // answers meanwhile is the benchmark's to measure, not this test's.

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 
 /**
- * The tables that hold rows but have no planner statistics (docs/API.md, "Upgrading"): none in
+ * The tables that hold rows but have no planner statistics (docs/DESIGN.md, "Upgrading"): none in
  * SQLite's `sqlite_stat1`, or no column of theirs in PostgreSQL's `pg_stats`.
  */
 export async function tablesWithoutStatistics(

@@ -1,7 +1,7 @@
 import { QueryFailedError } from 'typeorm';
 
 // Connection-level failures: the database is down, unreachable, restarting, overloaded or refusing
-// connections. These are 503s (retry later), not bugs (docs/API.md, Database faults).
+// connections. These are 503s (retry later), not bugs (docs/DESIGN.md, Database faults).
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 
 /**
- * Whether this instance is draining (docs/API.md, Shutdown): from the moment a SIGTERM or SIGINT
+ * Whether this instance is draining (docs/DESIGN.md, Shutdown): from the moment a SIGTERM or SIGINT
  * starts the drain until the process exits. Set once, by the graceful shutdown; read by whatever
  * answers differently while the instance drains (the shutdown gate, which answers new requests
  * on idle connections 503; a readiness check).

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DrainState } from './drain-state';
 
-/** The instance's one DrainState, for every module (docs/API.md, Shutdown). */
+/** The instance's one DrainState, for every module (docs/DESIGN.md, Shutdown). */
 @Global()
 @Module({ providers: [DrainState], exports: [DrainState] })
 export class DrainModule {}

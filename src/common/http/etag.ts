@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
  * zlib computes natively, at a fraction of the cost of Express's SHA-1 on a list page (timings:
  * bench/notes/2026-11-22-hot-path-measurements.md). An ETag only has to tell versions of one
  * URL's response apart, not resist forgery: a changed page of the same length keeps its tag with
- * probability 2^-32 (docs/API.md, Decisions: "The ETag is length plus CRC-32").
+ * probability 2^-32 (docs/DESIGN.md, Decisions: "The ETag is length plus CRC-32").
  * res.send answers a matching `If-None-Match` with 304 (conditional-get.ts decides when).
  */
 export function etagOf(body: string | Buffer): string {

@@ -28,7 +28,7 @@ const afterNextPoll = () =>
   new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
 /**
- * Stopping without dropping a request (docs/API.md, "Shutdown"). On SIGTERM or SIGINT:
+ * Stopping without dropping a request (docs/DESIGN.md, "Shutdown"). On SIGTERM or SIGINT:
  *
  * 1. the drain starts (DrainState: `GET /health/ready` answers 503 from now on) and the listener
  *    closes: new connections are refused, and every open connection is kept;

@@ -23,12 +23,12 @@ import { ErrorCode } from '../errors/error-codes';
  *    Where writes take turns whole (SQLite: SqlDialect.writesInTurn) no request can be mid-way,
  *    and nothing is sent.
  * 2. The request's work.
- * 3. `keep`: the answer's row, inserted. A row already there for the key, answered within 24 hours
+ * 3. `keepAnswer`: the answer's row, inserted. A row already there for the key, answered within 24 hours
  *    (or claimed by a request of an earlier release, which kept a row from its start), makes it
  *    throw KeyTaken: the transaction rolls back, writing nothing.
  *
  * A request that ends in KeyTaken, or in an error of its own (its work found a 404, say), then
- * reads the key's row, `kept`, outside the transaction: the first answer is replayed, or 422 or
+ * reads the key's row, `keptAnswer`, outside the transaction: the first answer is replayed, or 422 or
  * 409 decided from it; with no row, the request's own outcome stands. So the common request,
  * whose key is new, sends one statement for its key (two on PostgreSQL, the first riding with
  * BEGIN) and no extra commit.
@@ -63,8 +63,8 @@ export interface StoredResponse {
 }
 
 /**
- * Thrown by `keep` when the key already has a row: the request's transaction rolls back, and
- * `kept` says what to answer.
+ * Thrown by `keepAnswer` when the key already has a row: the request's transaction rolls back, and
+ * `keptAnswer` says what to answer.
  */
 export class KeyTaken extends Error {
   constructor() {
@@ -139,7 +139,10 @@ export class IdempotencyKeys {
    * another request kept: answered within 24 hours, or claimed by a request of an earlier
    * release within its lease. A row past either is taken over.
    */
-  *keep(request: IdempotentRequest, response: StoredResponse): WriteWork<void> {
+  *keepAnswer(
+    request: IdempotentRequest,
+    response: StoredResponse,
+  ): WriteWork<void> {
     const now = this.dialect.now;
     const p = new SqlParams(this.dialect);
     const kept = yield {
@@ -168,7 +171,7 @@ export class IdempotencyKeys {
    * while a request of an earlier release still runs with it; null when the key has no live row
    * (the request's own outcome stands).
    */
-  *kept(request: IdempotentRequest): WriteWork<StoredResponse | null> {
+  *keptAnswer(request: IdempotentRequest): WriteWork<StoredResponse | null> {
     const now = this.dialect.now;
     const p = new SqlParams(this.dialect);
     const [row] = yield {

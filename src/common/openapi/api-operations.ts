@@ -200,26 +200,6 @@ export function ApiWrite(
       param?: { name: string; prefix: string };
     },
 ) {
-  return describeWrite(options, WRITE_CACHE_CONTROL);
-}
-
-/**
- * ApiWrite, with the success's headers besides Location and Idempotent-Replayed: none for
- * ApiCreate, whose one write (a scan) answers with every authenticated response's Cache-Control
- * until it runs through Writes.
- */
-function describeWrite(
-  options: Omit<Operation, 'parent' | 'plural'> &
-    WriteSuccess & {
-      body: Type;
-      /** The key scope the write needs. */
-      scope: string;
-      notFound: string;
-      refusal: { type?: Type; description: string };
-      param?: { name: string; prefix: string };
-    },
-  successHeaders: Record<string, object>,
-) {
   const { operationId, summary, description, type, noun, body, scope } =
     options;
   const { notFound, refusal, param } = options;
@@ -240,13 +220,13 @@ function describeWrite(
               },
             },
             ...WRITE_HEADERS,
-            ...successHeaders,
+            ...WRITE_CACHE_CONTROL,
           },
         })
       : ApiOkResponse({
           type,
           description: `The ${noun}, as the write left it`,
-          headers: { ...WRITE_HEADERS, ...successHeaders },
+          headers: { ...WRITE_HEADERS, ...WRITE_CACHE_CONTROL },
         });
   return applyDecorators(
     ApiExtraModels(...(refusal.type ? [refusal.type] : []), InvalidBodyDto),
@@ -313,19 +293,4 @@ function describeWrite(
         'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours',
     }),
   );
-}
-
-/** A write that creates one item: ApiWrite answering 201 with `Location` (`prefix`: its ids'). */
-export function ApiCreate({
-  prefix,
-  refusal,
-  ...operation
-}: Omit<Operation, 'parent' | 'plural'> & {
-  prefix: string;
-  body: Type;
-  scope: string;
-  notFound: string;
-  refusal: { type: Type; description: string };
-}) {
-  return describeWrite({ ...operation, refusal, created: { prefix } }, {});
 }

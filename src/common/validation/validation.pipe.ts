@@ -55,7 +55,7 @@ const unknownField = (key: string): ValidationError => ({
  * (docs/API.md, Errors): for a query, the first problem; for a request body, the first problem and
  * `errors`, one entry per bad field. Query objects and bodies are also checked key by key first:
  * the whitelist misses keys such as `__proto__` or `constructor`, and an unknown parameter or
- * field must never be silently ignored (docs/API.md, Decisions: Unknown parameters are refused).
+ * field must never be silently ignored (docs/DESIGN.md, Decisions: Unknown parameters are refused).
  * A text with a NUL character is refused too, whatever the parameter or field: PostgreSQL's text
  * cannot hold one (it would fail as a 500), and SQLite's would differ from it.
  */

@@ -25,8 +25,11 @@ import { retryKeyOf } from './retry-key';
 /** What a write's answer is: its status, headers and body, as sent and as kept for a retry. */
 export type WriteAnswer = StoredResponse;
 
+/** A kept answer sent again to a retry (`Idempotent-Replayed: true`): nothing was written. */
+export type ReplayedAnswer = WriteAnswer & { replayed: true };
+
 /** One write, as its service hands it to Writes.run. */
-export interface Write {
+export interface Write<A extends WriteAnswer = WriteAnswer> {
   /** The operation, `POST /v1/issued_tickets`: the same key with another operation is another request. */
   operation: string;
   /**
@@ -35,7 +38,7 @@ export interface Write {
    */
   request: Record<string, unknown>;
   /** Its unit of work, run in one write transaction (write-transaction.ts). */
-  work: () => WriteWork<WriteAnswer>;
+  work: () => WriteWork<A>;
 }
 
 /** How a request sent its retry key: each Idempotency-Key header field, and `local_unique_id`. */
@@ -64,47 +67,52 @@ export interface RetryKeys {
  */
 @Injectable()
 export class Writes {
-  private readonly write: RunWrite;
+  private readonly transaction: RunWrite;
   /** The key's kept answer, read after a write that kept none: a statement on its own. */
-  private readonly read: RunWrite;
+  private readonly statement: RunWrite;
   private readonly idempotency: IdempotencyKeys;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
-    this.write = writeTransactions(dataSource);
-    this.read = statementWrites(dataSource);
+    this.transaction = writeTransactions(dataSource);
+    this.statement = statementWrites(dataSource);
     this.idempotency = new IdempotencyKeys(dialectFor(dataSource.options.type));
   }
 
-  /** Runs `write` for `caller` and answers it (send it with sendWriteAnswer). */
-  async run(
+  /**
+   * Runs the write `plan` makes for `caller` and answers it (send it with sendWriteAnswer): its
+   * unit of work's answer, or a retry's kept one. The retry key is checked first, then `plan`
+   * builds the write from the request (its ids: 404), as docs/API.md, "Precedence", orders them.
+   */
+  async run<A extends WriteAnswer>(
     caller: Caller,
     keys: RetryKeys,
-    write: Write,
-  ): Promise<WriteAnswer> {
+    plan: () => Write<A>,
+  ): Promise<A | ReplayedAnswer> {
     try {
-      return await this.answer(caller, keys, write);
+      return await this.answer(caller, keys, plan);
     } catch (error) {
       throw refusedWrite(error) ?? error;
     }
   }
 
-  private async answer(
+  private async answer<A extends WriteAnswer>(
     caller: Caller,
     keys: RetryKeys,
-    write: Write,
-  ): Promise<WriteAnswer> {
+    plan: () => Write<A>,
+  ): Promise<A | ReplayedAnswer> {
     const key = retryKeyOf(keys.header, keys.localUniqueId);
-    if (key === null) return this.write(write.work);
+    const write = plan();
+    if (key === null) return this.transaction(write.work);
     const retry = idempotentRequest(key, caller.apiKeyId, {
       operation: write.operation,
       ...write.request,
     });
     const { idempotency } = this;
     try {
-      return await this.write(function* () {
+      return await this.transaction(function* () {
         yield* idempotency.hold(retry);
         const answer = yield* write.work();
-        yield* idempotency.keep(retry, answer);
+        yield* idempotency.keepAnswer(retry, answer);
         return answer;
       });
     } catch (error) {
@@ -112,8 +120,8 @@ export class Writes {
       // write, whatever this one found), else this request's own outcome stands.
       if (!(error instanceof KeyTaken || error instanceof ApiError))
         throw error;
-      const kept = await this.read(() => idempotency.kept(retry));
-      if (kept !== null) return kept;
+      const kept = await this.statement(() => idempotency.keptAnswer(retry));
+      if (kept !== null) return { ...kept, replayed: true };
       if (error instanceof KeyTaken) throw inUse();
       throw error;
     }

@@ -16,7 +16,7 @@ import {
  *
  * Existing rows are filled in so that every pre-existing order is served byte for byte as before:
  * events get `published`, a series of their own, the currency of their orders, the box office's
- * creation time, their counts, and placeholder page and image URLs (docs/API.md, "Upgrading").
+ * creation time, their counts, and placeholder page and image URLs (docs/DESIGN.md, "Upgrading").
  * Columns and tables go through TypeORM's schema API, which runs on SQLite and PostgreSQL alike;
  * the triggers are the one part written per database.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The numbers products, vouchers and discounts show that are derived from orders (docs/API.md,
+ * The numbers products, vouchers and discounts show that are derived from orders (docs/DESIGN.md,
  * "Derived numbers are kept, not counted"), kept equal to what the rows say by triggers, whoever
  * writes, as the events' counters are (migrations EventsAndTicketTypes and NetCounterUpdates):
  *

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * PostgreSQL: change entries are numbered after their transaction commits, not by it
- * (docs/API.md, "Change feed design: ids in commit order").
+ * (docs/DESIGN.md, "Change feed design: ids in commit order").
  *
  * Until now `record_change` took the entry's number from the box office's `change_heads` row,
  * which the writing transaction then held until it ended: every writer of a box office waited
