@@ -109,9 +109,13 @@ describeOnPostgres('a refusal of the database reaching the API', () => {
       await force(code);
       const { res, stored } = await scanOfNewTicket();
       expect(res.status).toBe(503);
-      expect(res.headers['retry-after']).toBe('5');
+      expect(res.headers['retry-after']).toBe('1');
       expect(res.body).toEqual(
-        errorBody(503, 'SERVICE_UNAVAILABLE', MESSAGES.databaseUnavailable),
+        errorBody(
+          503,
+          'SERVICE_UNAVAILABLE',
+          'The database refused the write, busy with others at the same moment; nothing was written, retry shortly',
+        ),
       );
       expect(await attempts()).toBe(3);
       expect(stored).toBe(0);
