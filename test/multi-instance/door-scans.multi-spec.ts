@@ -149,7 +149,7 @@ describe.each<Kind>(['postgres', 'sqlite'])(
       expect(other.status).toBe(422);
     });
 
-    // docs/API.md, "Change feed design": a scan's entry is numbered as it commits (PostgreSQL),
+    // docs/DESIGN.md, "Change feed design": a scan's entry is numbered as it commits (PostgreSQL),
     // in commit order all the same: one CHECK_IN.CREATED a check-in, and the box office's ids
     // 1..head with no gap, after all the scans above ran at once through both instances.
     it('gave every check-in recorded above exactly one entry, the box office numbered without a gap', async () => {
