@@ -41,6 +41,7 @@ import { IssuedTicketSearch1766500000000 } from './migrations/1766500000000-Issu
 import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
+import { IdempotencyWithoutClaims1766620000000 } from './migrations/1766620000000-IdempotencyWithoutClaims';
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
 import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
 import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
@@ -105,6 +106,7 @@ export const MIGRATIONS = [
   IssuedTicketSearch1766500000000,
   WriteScope1766600000000,
   TicketsWithoutOrder1766610000000,
+  IdempotencyWithoutClaims1766620000000,
   WebhookEndpoints1766700000000,
 ];
 
