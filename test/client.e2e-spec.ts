@@ -202,6 +202,7 @@ describe('Typed client (client/)', () => {
         issued_ticket_id: `it_${id}`,
         quantity: 1,
       }) as object,
+      issuedTicket: null,
       replayed: false,
     });
     const again = await client.checkIn(
@@ -218,6 +219,11 @@ describe('Typed client (client/)', () => {
       reason: 'ALREADY_CHECKED_IN',
       message: expect.stringContaining('is already checked in') as string,
       checkIn: recorded.outcome === 'recorded' ? recorded.checkIn : null,
+      issuedTicket: expect.objectContaining({
+        id: `it_${id}`,
+        barcode,
+        checked_in: 'true',
+      }) as object,
       replayed: false,
     });
     const out = await client.checkIn(
@@ -227,6 +233,17 @@ describe('Typed client (client/)', () => {
     expect(out).toMatchObject({
       outcome: 'recorded',
       checkIn: { quantity: -1 },
+      issuedTicket: null,
+    });
+    // With the ticket: who came in, as GET /v1/issued_tickets/{id} shows it after the scan.
+    const back = await client.checkIn(
+      { issuedTicketId: `it_${id}` },
+      { idempotencyKey: 'client-door-5', expandIssuedTicket: true },
+    );
+    expect(back).toMatchObject({
+      outcome: 'recorded',
+      checkIn: { quantity: 1 },
+      issuedTicket: { id: `it_${id}`, barcode, checked_in: 'true' },
     });
     // A key that may only read: the API's error, thrown.
     const reader = createBoxOfficeClient({

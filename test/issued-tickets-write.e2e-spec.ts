@@ -548,13 +548,37 @@ describe('ticket writes', () => {
       ).toBe(403);
     });
 
-    it('serves POST only: another method is 405 with Allow', async () => {
-      const res = await get('/v1/issued_tickets/it_1/void');
-      expect(res.status).toBe(405);
-      expect(res.headers.allow).toBe('OPTIONS, POST');
-      expect(res.body).toEqual(
-        errorBody(405, 'METHOD_NOT_ALLOWED', expect.any(String)),
+    it('serves POST only: another method is 405 with Allow: POST; a CORS preflight is answered', async () => {
+      const path = '/v1/issued_tickets/it_1/void';
+      for (const res of [
+        await get(path),
+        await request(t.server)
+          .delete(path)
+          .set('Authorization', basicAuth(WRITE_KEY)),
+      ]) {
+        expect(res.status).toBe(405);
+        expect(res.headers.allow).toBe('POST');
+        expect(res.body).toEqual(
+          errorBody(405, 'METHOD_NOT_ALLOWED', expect.any(String)),
+        );
+      }
+      const preflight = await request(t.server)
+        .options(path)
+        .set('Origin', 'https://door.example')
+        .set('Access-Control-Request-Method', 'POST')
+        .set('Access-Control-Request-Headers', 'authorization,content-type');
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers['access-control-allow-methods']).toContain(
+        'POST',
       );
+      // The path's reads are as they were: GET, HEAD and OPTIONS beside POST.
+      expect(
+        (
+          await request(t.server)
+            .delete('/v1/issued_tickets')
+            .set('Authorization', basicAuth(WRITE_KEY))
+        ).headers.allow,
+      ).toBe('GET, HEAD, OPTIONS, POST');
     });
 
     it('refuses a body field other than local_unique_id', async () => {

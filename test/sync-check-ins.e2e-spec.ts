@@ -124,7 +124,7 @@ describe('sync triggers on check-ins and event series', () => {
 
   // A scan's transaction reads its check-in back and keeps its Idempotency-Key answer before it
   // commits; holding the box office's change head for all that would make every writer of the
-  // box office wait (docs/API.md, "Change feed design").
+  // box office wait (docs/DESIGN.md, "Change feed design").
   (onPostgres ? it : it.skip)(
     "numbers a check-in's entry as its transaction commits: until then it holds no other writer of its box office back",
     async () => {

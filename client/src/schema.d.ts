@@ -2298,7 +2298,7 @@ export interface components {
         WebhookDeliveryListLinks: {
             /**
              * @description The next page (`?starting_after=<last id>&<the other parameters>`), or null when none follows
-             * @example /v1/webhook_endpoints/{webhook_endpoint_id}/deliveries?starting_after=wd_120&limit=100
+             * @example /v1/webhook_endpoints/we_1/deliveries?starting_after=wd_120&limit=100
              */
             next: string | null;
             /**

@@ -1,7 +1,7 @@
 // `npm run boxoffice -- create --name <name> [--currency <code>] [--timezone <IANA zone>]`
 // `npm run boxoffice -- list`
 import { openCliDataSource } from '../database/cli-data-source';
-import { UsageError } from './apikey.command';
+import { UsageError } from './api-key.command';
 import {
   BOXOFFICE_USAGE,
   parseBoxOfficeCommand,

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { CURRENCY_CODES } from '../common/currencies';
-import { UsageError } from './apikey.command';
+import { UsageError } from './api-key.command';
 import { BoxOffice } from './entities/box-office.entity';
 
 export const BOXOFFICE_USAGE = `Usage:

@@ -42,6 +42,7 @@ import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-Webhoo
 import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-WritesWithoutHotRows';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
+import { IdempotencyWithoutClaims1766620000000 } from './migrations/1766620000000-IdempotencyWithoutClaims';
 import { ConnectorCatalogue1766100000000 } from './migrations/1766100000000-ConnectorCatalogue';
 import { LineItemSubjects1766110000000 } from './migrations/1766110000000-LineItemSubjects';
 import { ConnectorCounters1766120000000 } from './migrations/1766120000000-ConnectorCounters';
@@ -106,6 +107,7 @@ export const MIGRATIONS = [
   IssuedTicketSearch1766500000000,
   WriteScope1766600000000,
   TicketsWithoutOrder1766610000000,
+  IdempotencyWithoutClaims1766620000000,
   WebhookEndpoints1766700000000,
   WritesWithoutHotRows1766800000000,
 ];

@@ -378,7 +378,7 @@ function renderScan(type: string): string {
     [
       'Idempotency-Key: keep the answer, in the scan’s transaction',
       sent(keys.keepAnswer(request, { status: 201, headers: {}, body: '' }), [
-        [{ claim_token: 't' }],
+        [{ status: 201 }],
       ])[0],
     ],
     [

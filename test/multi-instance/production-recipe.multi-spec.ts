@@ -28,14 +28,23 @@ describe.each<Kind>(['sqlite', 'postgres'])(
       await database?.drop();
     });
 
+    /** The built command `npm run <name>` runs: dist/src/auth/<its file>.cli.js. */
+    const FILES: Record<string, string> = {
+      boxoffice: 'boxoffice',
+      apikey: 'api-key',
+    };
     const cli = (name: string, args: string[]) =>
-      run(process.execPath, [join(DIST, 'auth', `${name}.cli.js`), ...args], {
-        env: {
-          ...process.env,
-          NODE_ENV: 'production',
-          DATABASE_URL: database.url,
+      run(
+        process.execPath,
+        [join(DIST, 'auth', `${FILES[name]}.cli.js`), ...args],
+        {
+          env: {
+            ...process.env,
+            NODE_ENV: 'production',
+            DATABASE_URL: database.url,
+          },
         },
-      });
+      );
 
     it('serves a new box office with a new key: boxoffice create, apikey create, start', async () => {
       const created = await cli('boxoffice', [

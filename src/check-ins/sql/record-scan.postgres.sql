@@ -78,23 +78,20 @@ WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- Idempotency-Key: keep the answer, in the scan’s transaction
 INSERT INTO idempotency_keys AS k (api_key_id, idempotency_key, request_hash,
-              claim_token, claimed_at, created_at, status, response_headers, response_body)
+              created_at, status, response_headers, response_body)
             VALUES ($1, $2,
-              $3, $4, floor(extract(epoch FROM clock_timestamp()))::bigint, floor(extract(epoch FROM clock_timestamp()))::bigint,
-              $5, $6,
-              $7)
+              $3, floor(extract(epoch FROM clock_timestamp()))::bigint, $4,
+              $5, $6)
             ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
-              SET request_hash = excluded.request_hash, claim_token = excluded.claim_token,
-                  claimed_at = excluded.claimed_at, created_at = excluded.created_at,
+              SET request_hash = excluded.request_hash, created_at = excluded.created_at,
                   status = excluded.status, response_headers = excluded.response_headers,
                   response_body = excluded.response_body
-              WHERE k.created_at <= floor(extract(epoch FROM clock_timestamp()))::bigint - $8
-                 OR (k.status IS NULL AND k.claimed_at <= floor(extract(epoch FROM clock_timestamp()))::bigint - $9)
-            RETURNING claim_token;
+              WHERE k.created_at <= floor(extract(epoch FROM clock_timestamp()))::bigint - $7
+            RETURNING status;
 
 -- Idempotency-Key: the kept answer, after a scan that kept none
-SELECT request_hash, claimed_at, created_at, status, response_headers,
-              response_body, floor(extract(epoch FROM clock_timestamp()))::bigint AS now
+SELECT request_hash, created_at, status, response_headers, response_body,
+              floor(extract(epoch FROM clock_timestamp()))::bigint AS now
             FROM idempotency_keys
             WHERE api_key_id = $1
               AND idempotency_key = $2;

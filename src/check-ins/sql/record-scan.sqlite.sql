@@ -99,23 +99,20 @@ WHERE t.box_office_id = +? AND t.id = +?;
 
 -- Idempotency-Key: keep the answer, in the scan’s transaction
 INSERT INTO idempotency_keys AS k (api_key_id, idempotency_key, request_hash,
-              claim_token, claimed_at, created_at, status, response_headers, response_body)
+              created_at, status, response_headers, response_body)
             VALUES (+?, +?,
-              +?, +?, unixepoch(), unixepoch(),
-              +?, +?,
-              +?)
+              +?, unixepoch(), +?,
+              +?, +?)
             ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
-              SET request_hash = excluded.request_hash, claim_token = excluded.claim_token,
-                  claimed_at = excluded.claimed_at, created_at = excluded.created_at,
+              SET request_hash = excluded.request_hash, created_at = excluded.created_at,
                   status = excluded.status, response_headers = excluded.response_headers,
                   response_body = excluded.response_body
               WHERE k.created_at <= unixepoch() - +?
-                 OR (k.status IS NULL AND k.claimed_at <= unixepoch() - +?)
-            RETURNING claim_token;
+            RETURNING status;
 
 -- Idempotency-Key: the kept answer, after a scan that kept none
-SELECT request_hash, claimed_at, created_at, status, response_headers,
-              response_body, unixepoch() AS now
+SELECT request_hash, created_at, status, response_headers, response_body,
+              unixepoch() AS now
             FROM idempotency_keys
             WHERE api_key_id = +?
               AND idempotency_key = +?;

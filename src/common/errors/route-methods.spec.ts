@@ -13,6 +13,7 @@ function app(): ExpressLike {
   router.get('/v1/check_ins', ok);
   router.post('/v1/check_ins', ok);
   router.get('/v1/check_ins/:check_in_id', ok);
+  router.post('/v1/issued_tickets/:issued_ticket_id/void', ok);
   router.all('/{*rest}', ok);
   return router as unknown as ExpressLike;
 }
@@ -30,6 +31,10 @@ describe('route methods', () => {
       'GET',
       'HEAD',
       'OPTIONS',
+    ]);
+    // A path of writes alone: no reads, so no HEAD or OPTIONS either.
+    expect(allowedMethods(routes, '/v1/issued_tickets/it_1/void')).toEqual([
+      'POST',
     ]);
     expect(allowedMethods(routes, '/v1/nothing')).toEqual([]);
     expect(routeTemplateAt(routes, '/v1/check_ins/ci_1')).toBe(

@@ -18,9 +18,11 @@ const rank = (method: string) => {
 };
 
 /**
- * The methods Express has routes for at `path` (GET also answers HEAD; CORS answers OPTIONS), or
- * none when the path is unknown, as `Allow` lists them (`GET, HEAD, OPTIONS, POST`). Used to tell
- * 405 from 404 after routing found no match, and which paths take a request body.
+ * The methods Express has routes for at `path`, or none when the path is unknown, as `Allow` lists
+ * them (`GET, HEAD, OPTIONS, POST`): GET also answers HEAD and OPTIONS, the reads every readable
+ * path serves; a path of writes alone lists only them (`POST` on
+ * `/v1/issued_tickets/{id}/void`, docs/API.md, Codes), its CORS preflight answered all the same,
+ * before routing. Used to tell 405 from 404 after routing found no match.
  */
 export function allowedMethods(app: ExpressLike, path: string): string[] {
   const methods = new Set<string>();
@@ -32,8 +34,10 @@ export function allowedMethods(app: ExpressLike, path: string): string[] {
     }
   }
   if (methods.size === 0) return [];
-  if (methods.has('GET')) methods.add('HEAD');
-  methods.add('OPTIONS');
+  if (methods.has('GET')) {
+    methods.add('HEAD');
+    methods.add('OPTIONS');
+  }
   return [...methods].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 

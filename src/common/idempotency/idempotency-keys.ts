@@ -1,4 +1,4 @@
-import { createHash, hash, randomUUID } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { HttpStatus } from '@nestjs/common';
 import type { Row } from '../../database/row-reader';
 import { type SqlDialect, SqlParams } from '../../database/sql-dialect';
@@ -23,9 +23,8 @@ import { ErrorCode } from '../errors/error-codes';
  *    Where writes take turns whole (SQLite: SqlDialect.writesInTurn) no request can be mid-way,
  *    and nothing is sent.
  * 2. The request's work.
- * 3. `keepAnswer`: the answer's row, inserted. A row already there for the key, answered within 24 hours
- *    (or claimed by a request of an earlier release, which kept a row from its start), makes it
- *    throw KeyTaken: the transaction rolls back, writing nothing.
+ * 3. `keepAnswer`: the answer's row, inserted. A row already there for the key, answered within
+ *    24 hours, makes it throw KeyTaken: the transaction rolls back, writing nothing.
  *
  * A request that ends in KeyTaken, or in an error of its own (its work found a 404, say), then
  * reads the key's row, `keptAnswer`, outside the transaction: the first answer is replayed, or 422 or
@@ -36,13 +35,6 @@ import { ErrorCode } from '../errors/error-codes';
 
 /** How long an answer is kept and replayed. */
 export const IDEMPOTENCY_TTL_S = 24 * 60 * 60;
-
-/**
- * How long a claim row left by a request of an earlier release (which claimed its key in a
- * statement of its own, before its work) blocks the key when its request never finished: a
- * request takes at most the statement timeouts of its few statements, far less.
- */
-const IDEMPOTENCY_LEASE_S = 60;
 
 /** An Idempotency-Key, and a scan's `local_unique_id`: 1 to 255 printable ASCII characters. */
 export const KEY_SHAPE = /^[\x20-\x7e]{1,255}$/;
@@ -136,8 +128,8 @@ export class IdempotencyKeys {
 
   /**
    * Keeps the answer, in the request's transaction, or throws KeyTaken when the key has a row
-   * another request kept: answered within 24 hours, or claimed by a request of an earlier
-   * release within its lease. A row past either is taken over.
+   * another request kept within 24 hours; an older row is taken over. The claim columns of
+   * earlier releases are left out (migration IdempotencyWithoutClaims).
    */
   *keepAnswer(
     request: IdempotentRequest,
@@ -147,19 +139,16 @@ export class IdempotencyKeys {
     const p = new SqlParams(this.dialect);
     const kept = yield {
       sql: `INSERT INTO idempotency_keys AS k (api_key_id, idempotency_key, request_hash,
-              claim_token, claimed_at, created_at, status, response_headers, response_body)
+              created_at, status, response_headers, response_body)
             VALUES (${p.add(request.apiKeyId)}, ${p.add(request.key)},
-              ${p.add(request.fingerprint)}, ${p.add(claimToken())}, ${now}, ${now},
-              ${p.add(response.status)}, ${p.add(JSON.stringify(response.headers))},
-              ${p.add(response.body)})
+              ${p.add(request.fingerprint)}, ${now}, ${p.add(response.status)},
+              ${p.add(JSON.stringify(response.headers))}, ${p.add(response.body)})
             ON CONFLICT (api_key_id, idempotency_key) DO UPDATE
-              SET request_hash = excluded.request_hash, claim_token = excluded.claim_token,
-                  claimed_at = excluded.claimed_at, created_at = excluded.created_at,
+              SET request_hash = excluded.request_hash, created_at = excluded.created_at,
                   status = excluded.status, response_headers = excluded.response_headers,
                   response_body = excluded.response_body
               WHERE k.created_at <= ${now} - ${p.add(IDEMPOTENCY_TTL_S)}
-                 OR (k.status IS NULL AND k.claimed_at <= ${now} - ${p.add(IDEMPOTENCY_LEASE_S)})
-            RETURNING claim_token`,
+            RETURNING status`,
       params: p.values,
     };
     if (kept.length !== 1) throw new KeyTaken();
@@ -167,16 +156,17 @@ export class IdempotencyKeys {
 
   /**
    * After a request with this key ended without keeping an answer (KeyTaken, or an error of its
-   * own): the first request's answer to replay; 422 when the key came with another request, 409
-   * while a request of an earlier release still runs with it; null when the key has no live row
-   * (the request's own outcome stands).
+   * own): the first request's answer to replay; 422 when the key came with another request; null
+   * when the key has no live row (the request's own outcome stands). A row without an answer is
+   * a claim of a release two before this one, whose request may still run: 409, never replayed
+   * (migration IdempotencyWithoutClaims deleted those past their lease).
    */
   *keptAnswer(request: IdempotentRequest): WriteWork<StoredResponse | null> {
     const now = this.dialect.now;
     const p = new SqlParams(this.dialect);
     const [row] = yield {
-      sql: `SELECT request_hash, claimed_at, created_at, status, response_headers,
-              response_body, ${now} AS now
+      sql: `SELECT request_hash, created_at, status, response_headers, response_body,
+              ${now} AS now
             FROM idempotency_keys
             WHERE api_key_id = ${p.add(request.apiKeyId)}
               AND idempotency_key = ${p.add(request.key)}`,
@@ -186,9 +176,8 @@ export class IdempotencyKeys {
     const clock = Number(row.now);
     if (Number(row.created_at) <= clock - IDEMPOTENCY_TTL_S) return null;
     if (row.request_hash !== request.fingerprint) throw reused();
-    if (row.status !== null) return storedResponse(row);
-    if (Number(row.claimed_at) <= clock - IDEMPOTENCY_LEASE_S) return null;
-    throw inUse();
+    if (row.status === null) throw inUse();
+    return storedResponse(row);
   }
 }
 
@@ -204,12 +193,6 @@ export function lockNumberOf(request: IdempotentRequest): bigint {
     .digest();
   return digest.readBigInt64BE(0);
 }
-
-/**
- * The row's claim token, which requests of earlier releases matched their claim by (122 random
- * bits, from the pool randomUUID keeps: no system call per request).
- */
-const claimToken = (): string => randomUUID().replaceAll('-', '');
 
 function storedResponse(row: Row): StoredResponse {
   return {

@@ -275,8 +275,8 @@ const UNMATCHED_REQUESTS = {
             'GET, HEAD, OPTIONS',
             // Where a POST operation is documented (POST /v1/check_ins).
             CORS_METHODS.join(', '),
-            // Where a POST is the only operation (POST /v1/issued_tickets/{id}/void).
-            'OPTIONS, POST',
+            // Where a POST is the only operation (POST /v1/issued_tickets/{id}/void): no reads.
+            'POST',
           ],
         }),
       },

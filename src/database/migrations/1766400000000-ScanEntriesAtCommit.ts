@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * PostgreSQL: a check-in's `CHECK_IN.CREATED` entry is numbered when its transaction commits,
- * not when the row is inserted (docs/API.md, "Change feed design"; bench/README.md, "The door
+ * not when the row is inserted (docs/DESIGN.md, "Change feed design"; bench/README.md, "The door
  * rush").
  *
  * An entry's number comes from its box office's `change_heads` row, and that row stays locked

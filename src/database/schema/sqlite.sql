@@ -578,12 +578,12 @@ CREATE TRIGGER trg_events_sync_update AFTER UPDATE ON events
        AND NEW.event_series_id IS NOT OLD.event_series_id;
   END;
 
-CREATE TABLE idempotency_keys (
+CREATE TABLE "idempotency_keys" (
   api_key_id integer NOT NULL,
   idempotency_key varchar(255) NOT NULL,
   request_hash varchar(64) NOT NULL,
-  claim_token varchar(32) NOT NULL,
-  claimed_at bigint NOT NULL,
+  claim_token varchar(32),
+  claimed_at bigint,
   created_at bigint NOT NULL,
   status integer,
   response_headers text,

@@ -112,7 +112,7 @@ export class WebhookDeliveryDto {
 }
 
 export class WebhookDeliveryListDto extends PageDto(WebhookDeliveryDto, {
-  path: '/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries',
+  path: '/v1/webhook_endpoints/we_1/deliveries',
   pathPattern: '/v1/webhook_endpoints/we_[1-9][0-9]*/deliveries',
   prefix: 'wd_',
 }) {}

@@ -3,7 +3,7 @@ import {
   UsageError,
   parseApiKeyCommand,
   runApiKeyCommand,
-} from '../src/auth/apikey.command';
+} from '../src/auth/api-key.command';
 import { TestApp, basicAuth, createTestApp } from './utils/create-test-app';
 import { Factory } from './utils/factories';
 

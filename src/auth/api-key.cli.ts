@@ -8,7 +8,7 @@ import {
   UsageError,
   parseApiKeyCommand,
   runApiKeyCommand,
-} from './apikey.command';
+} from './api-key.command';
 
 async function main() {
   const command = parseApiKeyCommand(process.argv.slice(2));
