@@ -1517,6 +1517,10 @@ describe('the seed’s history ends at its moment', () => {
         'voucher_codes.created_at',
         'vouchers.created_at',
         'waitlist_signups.created_at',
+        'webhook_deliveries.attempted_at',
+        'webhook_endpoints.created_at',
+        'webhook_endpoints.next_attempt_at',
+        'webhook_endpoints.updated_at',
       ]);
     } finally {
       await dataSource.destroy();
