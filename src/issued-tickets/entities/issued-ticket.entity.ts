@@ -47,8 +47,8 @@ import type { CustomQuestion, Order } from '../../orders/entities/order.entity';
   'createdAt',
   'id',
 ])
-// An event's attendance (docs/API.md, "GET /v1/events/{event_id}/attendance"), counted per ticket type from the
-// index alone.
+// An event's attendance, counted per ticket type from the index alone (docs/API.md,
+// "GET /v1/events/{event_id}/attendance").
 @Index('IDX_issued_tickets_attendance', [
   'boxOfficeId',
   'eventId',
