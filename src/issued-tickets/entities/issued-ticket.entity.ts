@@ -47,6 +47,16 @@ import type { CustomQuestion, Order } from '../../orders/entities/order.entity';
   'createdAt',
   'id',
 ])
+// An event's attendance, counted per ticket type from the index alone (docs/API.md,
+// "GET /v1/events/{event_id}/attendance").
+@Index('IDX_issued_tickets_attendance', [
+  'boxOfficeId',
+  'eventId',
+  'ticketTypeId',
+  'status',
+  'checkedIn',
+  'id',
+])
 export class IssuedTicket {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
