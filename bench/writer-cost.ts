@@ -27,6 +27,8 @@ import {
   checkCounts,
   checkEntries,
   every,
+  numbersAfterCommit,
+  runAssigner,
   feedCensus,
   openReader,
   sampleSync,
@@ -34,6 +36,7 @@ import {
   variantParts,
   variantRuns,
 } from './lib/writer-database';
+import { sweepChanges } from '../src/changes/change-assigner';
 import {
   type WriterJob,
   WriterPool,
@@ -62,7 +65,9 @@ const USAGE = `npm run bench:writer -- [options]
                      databases only: no-feed (sync triggers dropped), no-rollups (rollup and
                      counter triggers dropped), sequence-ids (PostgreSQL: entries numbered from a
                      sequence, no counter row), at-commit (PostgreSQL: a prototype taking the
-                     counter row, rollups and counters at commit, deferred constraint triggers);
+                     counter row, rollups and counters at commit, deferred constraint triggers),
+                     counter-row (PostgreSQL: migration WritesWithoutHotRows reverted, entries
+                     numbered by the writers from the counter row: the design before it);
                      e.g. as-migrated,sequence-ids,sequence-ids+no-rollups,at-commit
   --scenarios a,b    one (one box office, each --writers), spread, hold, edits (PostgreSQL: a
                      ticket-type edit every 100 ms during sales by the most writers), floor
@@ -339,22 +344,41 @@ async function runCase(
   try {
     const contiguous = !variantParts(c.variant).includes('sequence-ids');
     const feed = !variantParts(c.variant).includes('no-feed');
+    const assigns = numbersAfterCommit(c.db, c.variant);
+    const sweep = () =>
+      sweepChanges((text, params) => reader.all(text, params));
+    // The setup's entries are numbered before the census the run is compared with.
+    if (assigns) await sweep();
     const before = feed ? await feedCensus(reader) : null;
     const watch = new FeedWatch(reader, 1);
     const samples: SyncSample[] = [];
     if (feed) await watch.start();
+    let assigner: { sweeps: number; longestMs: number } | undefined;
     const { reports, startAt, endAt } = await pool.run(jobs, (_, until) =>
-      !feed
-        ? Promise.resolve()
-        : c.scenario === 'hold'
-          ? every(100, until, async () => {
-              samples.push(await sampleSync(reader, [1, 2]));
-              await watch.poll();
-            })
-          : every(50, until, () =>
-              contiguous ? watch.poll() : Promise.resolve(),
-            ),
+      Promise.all([
+        assigns
+          ? runAssigner(database.url, until).then((a) => void (assigner = a))
+          : Promise.resolve(),
+        !feed
+          ? Promise.resolve()
+          : c.scenario === 'hold'
+            ? every(100, until, async () => {
+                samples.push(await sampleSync(reader, [1, 2]));
+                await watch.poll();
+              })
+            : every(50, until, () =>
+                contiguous ? watch.poll() : Promise.resolve(),
+              ),
+      ]).then(() => undefined),
     );
+    // What the writers committed after the assigner's last sweep, before the checks read the feed.
+    if (assigns) await sweep();
+    if (assigner !== undefined) {
+      // An entry waits for the next sweep: at most a period and the longest sweep.
+      process.stderr.write(
+        `${c.variant} ${c.scenario} ${c.writers}w/${c.offices}bo: ${assigner.sweeps} sweeps, longest ${assigner.longestMs.toFixed(1)} ms\n`,
+      );
+    }
     const problems: string[] = [];
     if (feed && before) {
       if (contiguous) await watch.poll();

@@ -522,8 +522,9 @@ class PostgresSeedWriter implements SeedWriter {
       `TRUNCATE TABLE ${[...CHILDREN_FIRST, ...ROLLUP_TABLES].join(', ')} RESTART IDENTITY CASCADE`,
     );
     // The feed described the data cleared. Its counters stay, so a poller's old position is
-    // older than the oldest entry kept: it is told to read the lists again (410).
-    await this.runner.query('TRUNCATE TABLE changes');
+    // older than the oldest entry kept: it is told to read the lists again (410). Entries not yet
+    // numbered (migration WritesWithoutHotRows) go too.
+    await this.runner.query('TRUNCATE TABLE changes, change_inbox');
   }
 
   async insert(batch: RowBatch): Promise<void> {

@@ -15,6 +15,8 @@ describe('change-feed retention in the running service', () => {
     // Two events, each made with a series: four entries.
     await f.event(office.id);
     await f.event(office.id);
+    // Read as the feed reads: its head first (on PostgreSQL that numbers the entries waiting).
+    expect(await changeHead(t.dataSource, office.id)).toBe(4);
     expect(await oldestKeptChange(t.dataSource, office.id)).toBe(1);
     let oldest: number | null = 1;
     for (let i = 0; i < 50 && oldest !== null; i++) {

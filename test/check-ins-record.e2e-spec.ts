@@ -174,6 +174,8 @@ describe('POST /v1/check_ins', () => {
       const res = await scan(ticket);
       const stamp = (res.body as Json).created_at as number;
       const id = Number(String((res.body as Json).id).slice(3));
+      // Read as the feed reads: its head first (on PostgreSQL that numbers the scan's entry).
+      expect(await changeHead(t.dataSource, office)).toBe(head + 1);
       const entries = await changePage(t.dataSource, {
         boxOfficeId: office,
         after: head,

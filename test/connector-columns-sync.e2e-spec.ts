@@ -5,7 +5,7 @@ import {
   connect,
   sql,
 } from '../dev/activity/connection';
-import { changePage } from '../src/changes/change-feed';
+import { changeHead, changePage } from '../src/changes/change-feed';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { Factory } from './utils/factories';
 import {
@@ -31,8 +31,12 @@ describe('the connectors’ order columns are changes of the order', () => {
   let seen = 0;
   const subjects: Record<string, number> = {};
 
-  /** The entries written since the last call, as `TYPE resource_id`. */
+  /**
+   * The entries written since the last call, as `TYPE resource_id`, read as the feed reads them:
+   * its head first (on PostgreSQL that numbers the entries committed before it).
+   */
   async function newEntries(): Promise<string[]> {
+    await changeHead(ds, office);
     const page = await changePage(ds, {
       boxOfficeId: office,
       after: seen,

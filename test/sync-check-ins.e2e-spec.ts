@@ -21,10 +21,13 @@ describe('sync triggers on check-ins and event series', () => {
   let office: number;
   let order: { id: number; tickets: number[] };
 
-  const entries = async (after: number) =>
-    (await changePage(ds, { boxOfficeId: office, after, limit: 100 })).map(
-      (e) => ({ entry: `${e.type} ${e.resourceId}`, stamp: e.createdAt }),
-    );
+  /** The entries after `after`, read as the feed reads them: its head first. */
+  const entries = async (after: number) => {
+    await changeHead(ds, office);
+    return (
+      await changePage(ds, { boxOfficeId: office, after, limit: 100 })
+    ).map((e) => ({ entry: `${e.type} ${e.resourceId}`, stamp: e.createdAt }));
+  };
   const updatedAt = async (table: 'orders' | 'issued_tickets', id: number) =>
     Number(
       (

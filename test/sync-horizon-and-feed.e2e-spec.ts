@@ -9,11 +9,13 @@ import {
   type PrintedChange,
 } from '../dev/activity/writer';
 import {
+  type ChangePageQuery,
   changeHead,
   changePage,
   isChangePositionExpired,
   oldestKeptChange,
 } from '../src/changes/change-feed';
+import { sweepChanges } from '../src/changes/change-assigner';
 import { deleteExpiredChanges } from '../src/changes/changes-retention';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import { rowReader } from '../src/database/row-reader';
@@ -21,6 +23,7 @@ import { EventSeries1765000000000 } from '../src/database/migrations/17650000000
 import { CheckIns1765100000000 } from '../src/database/migrations/1765100000000-CheckIns';
 import { EventsAndTicketTypes1764000000000 } from '../src/database/migrations/1764000000000-EventsAndTicketTypes';
 import { InitialSchema1763800000000 } from '../src/database/migrations/1763800000000-InitialSchema';
+import { WritesWithoutHotRows1766800000000 } from '../src/database/migrations/1766800000000-WritesWithoutHotRows';
 import {
   readSyncHorizon,
   syncHorizonStatement,
@@ -55,6 +58,15 @@ describe('sync horizon, change feed and the development writer', () => {
 
   async function clock() {
     return writer.clock();
+  }
+
+  /**
+   * A page as GET /v1/changes reads it: the head first (on PostgreSQL that numbers the entries
+   * committed before it: src/changes/change-assigner.ts), then the entries after `after`.
+   */
+  async function feedPage(query: ChangePageQuery) {
+    await changeHead(ds, query.boxOfficeId);
+    return changePage(ds, query);
   }
 
   async function historicOrder() {
@@ -198,7 +210,7 @@ describe('sync horizon, change feed and the development writer', () => {
             sql`UPDATE orders SET status_message = 'later' WHERE id = ${theirs.id}`,
           );
           await open.commit();
-          const [entry] = await changePage(ds, {
+          const [entry] = await feedPage({
             boxOfficeId: other,
             after: 0,
             limit: 10,
@@ -237,61 +249,75 @@ describe('sync horizon, change feed and the development writer', () => {
   describe('change ids in commit order', () => {
     // On SQLite writers take turns whole (BEGIN IMMEDIATE): there is no concurrent writer.
     itOnPostgres(
-      'a later writer of the same box office gets its id only once the earlier one has committed; a poller never sees a later id first',
+      'writers of the same box office do not wait for each other; entries are numbered in the order they became visible; a poller never sees a later id first',
       async () => {
         const order = await historicOrder();
+        const other = await historicOrder();
         const second = await connect(database.url);
         try {
           const head = await changeHead(ds, office);
           await db.begin();
           await db.query(sql`UPDATE orders SET tax = 1 WHERE id = ${order.id}`);
           await second.begin();
-          let secondDone = false;
-          const secondWrite = second
-            .query(
-              sql`UPDATE issued_tickets SET full_name = 'Later' WHERE id = ${order.tickets[1]}`,
-            )
-            .then(() => (secondDone = true));
-          await sleep(300);
-          // The second waits for the first (the box office's counter row), so it cannot commit
-          // first; and nothing of either is visible yet.
-          expect(secondDone).toBe(false);
+          // Unnumbered (migration WritesWithoutHotRows): nothing of the first holds the second.
+          await second.query(
+            sql`UPDATE issued_tickets SET full_name = 'Later' WHERE id = ${other.tickets[1]}`,
+          );
           expect(
-            await changePage(ds, {
-              boxOfficeId: office,
-              after: head,
-              limit: 10,
-            }),
+            await feedPage({ boxOfficeId: office, after: head, limit: 10 }),
           ).toEqual([]);
-          await db.commit();
-          await secondWrite;
-          expect(
-            (
-              await changePage(ds, {
-                boxOfficeId: office,
-                after: head,
-                limit: 10,
-              })
-            ).map((e) => [e.id, e.type]),
-          ).toEqual([[head + 1, 'ORDER.UPDATED']]);
+          // The later writer commits first: its entry is visible first, so it is numbered first.
           await second.commit();
           expect(
             (
-              await changePage(ds, {
-                boxOfficeId: office,
-                after: head,
-                limit: 10,
-              })
+              await feedPage({ boxOfficeId: office, after: head, limit: 10 })
+            ).map((e) => [e.id, e.type]),
+          ).toEqual([[head + 1, 'ISSUED_TICKET.UPDATED']]);
+          await db.commit();
+          expect(
+            (
+              await feedPage({ boxOfficeId: office, after: head, limit: 10 })
             ).map((e) => [e.id, e.type]),
           ).toEqual([
-            [head + 1, 'ORDER.UPDATED'],
-            [head + 2, 'ISSUED_TICKET.UPDATED'],
+            [head + 1, 'ISSUED_TICKET.UPDATED'],
+            [head + 2, 'ORDER.UPDATED'],
           ]);
           expect(await changeHead(ds, office)).toBe(head + 2);
         } finally {
+          await db.rollback().catch(() => undefined);
           await second.rollback().catch(() => undefined);
           await second.close();
         }
+      },
+    );
+
+    itOnPostgres(
+      'the periodic sweep numbers committed entries without a reader; a box office another assigner holds is skipped, not waited for',
+      async () => {
+        const order = await historicOrder();
+        const head = await changeHead(ds, office);
+        await writer.refundOrder(`or_${order.id}`, 1);
+        const [{ waiting }] = await ds.query<{ waiting: string }[]>(
+          `SELECT count(*) AS waiting FROM change_inbox WHERE box_office_id = ${office}`,
+        );
+        expect(Number(waiting)).toBe(1);
+        const holder = await connect(database.url);
+        try {
+          await holder.begin();
+          await holder.query(
+            sql`SELECT pg_advisory_xact_lock((20251127::bigint << 32) + ${office})`,
+          );
+          expect(await sweepChanges(rowReader(ds))).toBe(0);
+          await holder.commit();
+          expect(await sweepChanges(rowReader(ds))).toBe(1);
+        } finally {
+          await holder.rollback().catch(() => undefined);
+          await holder.close();
+        }
+        const [numbered] = await ds.query<{ last_id: string }[]>(
+          `SELECT last_id FROM change_heads WHERE box_office_id = ${office}`,
+        );
+        expect(Number(numbered.last_id)).toBe(head + 1);
       },
     );
   });
@@ -302,7 +328,7 @@ describe('sync horizon, change feed and the development writer', () => {
       const head = await changeHead(ds, office);
       await writer.refundOrder(`or_${order.id}`, 100);
       await writer.voidTicket(`it_${order.tickets[0]}`);
-      const all = await changePage(ds, {
+      const all = await feedPage({
         boxOfficeId: office,
         after: head,
         limit: 100,
@@ -312,7 +338,7 @@ describe('sync horizon, change feed and the development writer', () => {
         [head + 2, 'ISSUED_TICKET.UPDATED', order.tickets[0]],
       ]);
       expect(
-        await changePage(ds, {
+        await feedPage({
           boxOfficeId: office,
           after: head,
           limit: 100,
@@ -320,7 +346,7 @@ describe('sync horizon, change feed and the development writer', () => {
         }),
       ).toEqual([all[1]]);
       expect(
-        await changePage(ds, {
+        await feedPage({
           boxOfficeId: office,
           after: 0,
           limit: 100,
@@ -328,7 +354,7 @@ describe('sync horizon, change feed and the development writer', () => {
         }),
       ).toEqual([all[1]]);
       expect(
-        await changePage(ds, {
+        await feedPage({
           boxOfficeId: office,
           after: head,
           limit: 1,
@@ -336,7 +362,7 @@ describe('sync horizon, change feed and the development writer', () => {
         }),
       ).toEqual([all[0]]);
       expect(
-        await changePage(ds, {
+        await feedPage({
           boxOfficeId: office,
           after: head,
           limit: 100,
@@ -359,6 +385,8 @@ describe('sync horizon, change feed and the development writer', () => {
 
       const order = await historicOrder();
       await writer.refundOrder(`or_${order.id}`, 50);
+      // Read as the feed reads: its head first (which numbers the refund's entry on PostgreSQL).
+      expect(await changeHead(ds, office)).toBe(head + 1);
       expect(await oldestKeptChange(ds, office)).toBe(head + 1);
       expect(await isChangePositionExpired(ds, office, head)).toBe(false);
       expect(await isChangePositionExpired(ds, office, head - 1)).toBe(true);
@@ -469,7 +497,7 @@ describe('sync horizon, change feed and the development writer', () => {
       );
       expect(summary.changes).toBeGreaterThan(5);
       expect(summary.entries).toBe(printed.length);
-      const feed = await changePage(ds, {
+      const feed = await feedPage({
         boxOfficeId: office,
         after: head,
         limit: 1000,
@@ -546,4 +574,62 @@ describe('upgrading: orders.updated_at is backfilled', () => {
       await after.destroy();
     }
   });
+});
+
+// docs/DESIGN.md, "Change feed design": migration WritesWithoutHotRows moves PostgreSQL's numbering
+// after the commit, in place: each box office goes on from its head, and reverting it numbers
+// what is waiting first.
+describe('upgrading: entries numbered after the commit', () => {
+  let database: TestDatabase;
+  afterAll(() => database?.drop());
+
+  const itOnPostgresAlone = onPostgres ? it : it.skip;
+  itOnPostgresAlone(
+    'keeps every box office’s numbering: entries written after the upgrade follow its head, 1..head with no hole, and back again',
+    async () => {
+      database = await durableTestDatabase();
+      const earlier = MIGRATIONS.filter(
+        (m) => m !== WritesWithoutHotRows1766800000000,
+      );
+      const before = await openWithMigrations(database.url, earlier);
+      const f = new Factory(before);
+      const office = (await f.boxOffice('Upgraded')).id;
+      const other = (await f.boxOffice('Other')).id;
+      await f.event(office);
+      await f.series(office, { name: 'Before' });
+      await f.event(other);
+      const heads = async (ds: DataSource) =>
+        (
+          await ds.query<{ box_office_id: number; last_id: string }[]>(
+            'SELECT box_office_id, last_id FROM change_heads ORDER BY box_office_id',
+          )
+        ).map((h) => [Number(h.box_office_id), Number(h.last_id)]);
+      const headsBefore = await heads(before);
+      expect(headsBefore.length).toBe(2);
+      const [[, head]] = headsBefore.filter(([o]) => o === office);
+      await before.destroy();
+
+      const after = await openWithMigrations(database.url, MIGRATIONS);
+      try {
+        expect(await heads(after)).toEqual(headsBefore);
+        await new Factory(after).series(office, { name: 'After' });
+        expect(await changeHead(after, office)).toBe(head + 1);
+        const ids = await after.query<{ id: string; type: string }[]>(
+          `SELECT id, type FROM changes WHERE box_office_id = ${office} ORDER BY id`,
+        );
+        expect(ids.map((e) => Number(e.id))).toEqual(
+          Array.from({ length: head + 1 }, (_, i) => i + 1),
+        );
+        expect(ids.at(-1)!.type).toBe('EVENT_SERIES.CREATED');
+        // Reverted with an entry still waiting: it is numbered, then writers number again.
+        await new Factory(after).series(office, { name: 'Waiting' });
+        await after.undoLastMigration({ transaction: 'each' });
+        expect(await heads(after)).toContainEqual([office, head + 2]);
+        await new Factory(after).series(office, { name: 'Reverted' });
+        expect(await heads(after)).toContainEqual([office, head + 3]);
+      } finally {
+        await after.destroy();
+      }
+    },
+  );
 });

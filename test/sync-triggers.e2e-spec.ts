@@ -24,8 +24,12 @@ describe('sync triggers: every writer stamps updated_at and writes change entrie
   let eventId: number;
   let seen = 0;
 
-  /** The entries written since the last call, as `TYPE resource_id`, and their stamps. */
+  /**
+   * The entries written since the last call, as `TYPE resource_id`, and their stamps; read as the
+   * feed reads them, its head first (on PostgreSQL that numbers the entries committed before it).
+   */
   async function newEntries(boxOfficeId = office) {
+    await changeHead(ds, boxOfficeId);
     const page = await changePage(ds, {
       boxOfficeId,
       after: boxOfficeId === office ? seen : 0,

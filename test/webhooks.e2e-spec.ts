@@ -140,6 +140,8 @@ describe('webhooks', () => {
   async function change(boxOfficeId = office) {
     const head = await changeHead(t.dataSource, boxOfficeId);
     await f.series(boxOfficeId, { name: `Series ${Math.random()}` });
+    // Read as the feed reads: its head first (on PostgreSQL that numbers the entry waiting).
+    await changeHead(t.dataSource, boxOfficeId);
     const entries = await changePage(t.dataSource, {
       boxOfficeId,
       after: head,

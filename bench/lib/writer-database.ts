@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, type QueryRunner } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { runMigrations } from '../../src/database/migrate';
+import { WritesWithoutHotRows1766800000000 } from '../../src/database/migrations/1766800000000-WritesWithoutHotRows';
 import { ROLLUP_TABLES } from '../../src/database/trigger-kept-tables';
 import { syncHorizonStatement } from '../../src/sync/sync-horizon';
+import { SWEEP_MS, sweepChanges } from '../../src/changes/change-assigner';
 import type { SalesTarget, Written } from './sales-writer';
 
 /**
@@ -42,6 +44,12 @@ export const VARIANT_PARTS = {
    * end instead of from its first statement. For measuring, not a design to ship as it is.
    */
   'at-commit': { postgres: true, sqlite: false },
+  /**
+   * PostgreSQL: the design before migration WritesWithoutHotRows, that migration reverted: each
+   * writing transaction numbers its entries from the box office's counter row, held until it
+   * ends. The old design beside the new one in one run.
+   */
+  'counter-row': { postgres: true, sqlite: false },
 } as const;
 export type VariantPart = keyof typeof VARIANT_PARTS;
 
@@ -215,6 +223,14 @@ async function applyPart(reader: Reader, part: VariantPart) {
     throw new Error(`${part} is a PostgreSQL variant`);
   if (part === 'at-commit') {
     await applyAtCommit(reader);
+    return;
+  }
+  if (part === 'counter-row') {
+    // The migration's own down, through a query runner that is only the reader.
+    await new WritesWithoutHotRows1766800000000().down({
+      connection: { options: { type: 'postgres' } },
+      query: (text: string) => reader.all(text),
+    } as unknown as QueryRunner);
     return;
   }
   if (part === 'sequence-ids') {
@@ -561,6 +577,44 @@ export async function sampleSync(
     `SELECT coalesce(max(last_id), 0) AS head FROM change_heads WHERE box_office_id = ${offices[0]}`,
   );
   return { at, lag, head: Number(head.head) };
+}
+
+/**
+ * Whether entries are numbered after their commit (PostgreSQL since migration
+ * WritesWithoutHotRows): then the bench runs an assigner as the service's instances do.
+ */
+export const numbersAfterCommit = (db: WriterDatabase, variant: string) =>
+  db === 'postgres' &&
+  !variantParts(variant).some((part) =>
+    ['counter-row', 'sequence-ids', 'at-commit', 'no-feed'].includes(part),
+  );
+
+/**
+ * The service's assigner (src/changes/change-assigner.ts) on a connection of its own, sweeping
+ * every SWEEP_MS until `endAt`, then once more; the longest sweep, for how long an entry can wait
+ * to be numbered after its commit (at most a period and a sweep).
+ */
+export async function runAssigner(
+  url: string,
+  endAt: number,
+): Promise<{ sweeps: number; longestMs: number }> {
+  const reader = await openReader(url);
+  const read = (text: string, params: unknown[]) => reader.all(text, params);
+  let sweeps = 0;
+  let longestMs = 0;
+  try {
+    const sweep = async () => {
+      const started = performance.now();
+      await sweepChanges(read);
+      longestMs = Math.max(longestMs, performance.now() - started);
+      sweeps += 1;
+    };
+    await every(SWEEP_MS, endAt, sweep);
+    await sweep();
+  } finally {
+    await reader.close();
+  }
+  return { sweeps, longestMs };
 }
 
 /** Runs `step` every `everyMs` until `endAt` (ms since the epoch). */

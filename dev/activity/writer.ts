@@ -348,8 +348,8 @@ export class ActivityWriter {
     try {
       const head = await this.heads();
       const office = await work();
-      // PostgreSQL numbers a check-in's entry at commit (a deferred trigger: migration
-      // ScanEntriesAtCommit); number it now, to print it.
+      // PostgreSQL writes a check-in's entry at commit (a deferred trigger: migration
+      // ScanEntriesAtCommit); write it now, to print it.
       if (this.db.type === 'postgres') {
         await this.db.query(sql`SET CONSTRAINTS ALL IMMEDIATE`);
       }
@@ -388,15 +388,16 @@ export class ActivityWriter {
 
   /**
    * The entries this transaction wrote: past the head it found (on SQLite no other writer runs
-   * meanwhile; on PostgreSQL, rows whose creating transaction is this one).
+   * meanwhile); on PostgreSQL, the unnumbered rows of `change_inbox` this transaction created,
+   * in the order they will be numbered (migration WritesWithoutHotRows).
    */
   private entriesWritten(office: number, after: number) {
     type Entry = { type: string; resource_id: unknown; created_at: unknown };
     return this.db.query<Entry>(
       this.db.type === 'postgres'
-        ? sql`SELECT type, resource_id, created_at FROM changes
-               WHERE box_office_id = ${office} AND id > ${after}
-                 AND xmin = pg_current_xact_id()::xid ORDER BY id`
+        ? sql`SELECT type, resource_id, created_at FROM change_inbox
+               WHERE box_office_id = ${office}
+                 AND xmin = pg_current_xact_id()::xid ORDER BY seq`
         : sql`SELECT type, resource_id, created_at FROM changes
                WHERE box_office_id = ${office} AND id > ${after} ORDER BY id`,
     );

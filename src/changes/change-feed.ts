@@ -1,12 +1,14 @@
 import type { DataSource } from 'typeorm';
 import { type ReadRows, rowReader } from '../database/row-reader';
+import { catchUpChanges } from './change-assigner';
 import { dialectFor, SqlParams } from '../database/sql-dialect';
 
 /**
- * The change feed's reads (docs/API.md, "Change feed"). Entries are numbered per box office by
- * the writing transactions (migration SyncAndChanges): the counter row `change_heads` is held by
- * a writer until it commits, so whatever a reader sees of one box office's entries is always
- * 1..head with no hole, on both databases. No query here needs to hold anything back.
+ * The change feed's reads (docs/API.md, "Change feed"). Entries are numbered per box office: on
+ * SQLite by the writing transactions (migration SyncAndChanges), on PostgreSQL after they commit,
+ * by the assigner (migration WritesWithoutHotRows, change-assigner.ts), whose numbering a reader
+ * sees whole. Either way whatever a reader sees of one box office's entries is always 1..head
+ * with no hole. No query here needs to hold anything back.
  */
 
 export const CHANGE_TYPES = [
@@ -61,13 +63,16 @@ const number = (value: unknown) => Number(value);
 /**
  * The newest entry a reader can see now (0 when the box office has none yet): `chg_<n>`. Read as
  * the feed's page is (`read`: on PostgreSQL a named statement straight to the pool), since every
- * poll reads it.
+ * poll reads it. On PostgreSQL the box office's entries committed before it are numbered first
+ * (change-assigner.ts), so the head is past every change committed before the call, as when the
+ * writers numbered their own entries.
  */
 export async function changeHead(
   dataSource: DataSource,
   boxOfficeId: number,
   read: ReadRows = rowReader(dataSource),
 ): Promise<number> {
+  await catchUpChanges(dataSource, boxOfficeId, read);
   const p = new SqlParams(dialectFor(dataSource.options.type));
   const rows = await read(
     `SELECT last_id FROM change_heads WHERE box_office_id = ${p.add(boxOfficeId)}`,

@@ -39,9 +39,8 @@ export class ChangeHeadInterceptor implements NestInterceptor {
     const { caller } = request;
     // ApiKeyGuard has answered 401 before this runs; without a caller there is no feed to read.
     if (caller === undefined) throw ApiError.unauthorized();
-    return from(
-      changeHead(this.dataSource, caller.boxOfficeId, this.read),
-    ).pipe(
+    const office = caller.boxOfficeId;
+    return from(changeHead(this.dataSource, office, this.read)).pipe(
       switchMap((head) => {
         heads.set(request, head);
         http

@@ -39,6 +39,7 @@ import { PartMovesAnnounced1766300000000 } from './migrations/1766300000000-Part
 import { ScanEntriesAtCommit1766400000000 } from './migrations/1766400000000-ScanEntriesAtCommit';
 import { IssuedTicketSearch1766500000000 } from './migrations/1766500000000-IssuedTicketSearch';
 import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
+import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-WritesWithoutHotRows';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
 import { IdempotencyWithoutClaims1766620000000 } from './migrations/1766620000000-IdempotencyWithoutClaims';
@@ -108,6 +109,7 @@ export const MIGRATIONS = [
   TicketsWithoutOrder1766610000000,
   IdempotencyWithoutClaims1766620000000,
   WebhookEndpoints1766700000000,
+  WritesWithoutHotRows1766800000000,
 ];
 
 export interface DataSourceTuning {

@@ -30,8 +30,11 @@ export type RunWrite = <T>(work: () => WriteWork<T>) => Promise<T>;
 
 /** A transaction PostgreSQL aborted for a conflict is run again from the start, this often. */
 const PG_ATTEMPTS = 3;
-/** deadlock_detected, serialization_failure: the transaction lost a race and wrote nothing. */
-const PG_RETRYABLE = new Set(['40P01', '40001']);
+/**
+ * deadlock_detected, serialization_failure, lock_not_available: the transaction lost a race and
+ * wrote nothing. Still failing after PG_ATTEMPTS, it is a 503 with Retry-After (database-errors.ts).
+ */
+const PG_RETRYABLE = new Set(['40P01', '40001', '55P03']);
 
 /**
  * How this service writes (docs/DEVELOPMENT.md, "Writes"): one transaction per command, in which

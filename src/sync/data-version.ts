@@ -7,13 +7,15 @@ import { SqlParams, type Statement, dialectFor } from '../database/sql-dialect';
 import { syncHorizonExpression } from './sync-horizon';
 
 /**
- * A box office's data version: `<import generation>.<change head>`, two primary-key lookups in
- * one statement (docs/API.md, "A 304 without reading a row"). It moves with every committed write
+ * A box office's data version: `<import generation>.<change head>`, read in one statement (docs/API.md, "A 304 without reading a row"). It moves with every committed write
  * that can change what the box office's orders, issued tickets and check-ins show:
  *
  * - outside import mode, every such write makes a change entry in the writing transaction, and
  *   the head (`change_heads.last_id`) is only visible once that transaction has committed
- *   (migration SyncAndChanges);
+ *   (migration SyncAndChanges). On PostgreSQL entries are numbered after their commit (migration
+ *   WritesWithoutHotRows): the part is the head plus the entries still waiting (`change_inbox`),
+ *   which counts every committed entry, numbered or not, and so moves at the writer's commit as
+ *   before; numbering moves entries from one term to the other in one transaction;
  * - a transaction in import mode makes none, and moves the import generation instead (migration
  *   ImportGeneration).
  *
@@ -50,9 +52,15 @@ export function dataVersionStatement(
   const syncHorizon = horizon
     ? `,\n            (${syncHorizonExpression(params, horizon.lagSeconds, boxOfficeId)}) AS horizon`
     : '';
+  const numbered = `(SELECT last_id FROM change_heads WHERE box_office_id = ${head})`;
+  const entries =
+    dialectFor(databaseType).name === 'postgres'
+      ? `coalesce(${numbered}, 0)
+              + (SELECT count(*) FROM change_inbox WHERE box_office_id = ${head})`
+      : numbered;
   return {
     sql: `SELECT (SELECT generation FROM import_generation WHERE id = 1) AS generation,
-            (SELECT last_id FROM change_heads WHERE box_office_id = ${head}) AS head${stockVersion}${catalogueVersion}${syncHorizon}`,
+            ${entries} AS head${stockVersion}${catalogueVersion}${syncHorizon}`,
     params: params.values,
   };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { catchUpChanges } from '../changes/change-assigner';
 import { changeHead } from '../changes/change-feed';
 import { ApiError } from '../common/errors/api-error';
 import { parsePrefixedId } from '../common/ids';
@@ -72,13 +73,15 @@ export class WebhookEndpointsService {
 
   /**
    * A new endpoint, enabled, at the feed's head: it is sent the events of changes made after it
-   * was created. Its secret is returned this once, beside the endpoint.
+   * was created (on PostgreSQL the entries committed before are numbered first, so that the head
+   * it starts at is past them). Its secret is returned this once, beside the endpoint.
    */
   async create(
     boxOfficeId: number,
     body: CreateWebhookEndpointDto,
   ): Promise<{ id: string; json: string }> {
     await this.checkUrl(body.url);
+    await catchUpChanges(this.dataSource, boxOfficeId);
     const secret = newWebhookSecret();
     const sealed = this.secrets.seal(secret);
     const now = Math.floor(Date.now() / 1000);

@@ -118,6 +118,8 @@ describe.each<Kind>(['postgres', 'sqlite'])(
       for (let i = 0; i < n; i++) {
         await f.series(office, { name: `Series ${i}` });
       }
+      // Read as the feed reads: its head first (on PostgreSQL that numbers the entries waiting).
+      await changeHead(dataSource, office);
       const entries = await changePage(dataSource, {
         boxOfficeId: office,
         after: head,

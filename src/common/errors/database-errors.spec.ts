@@ -29,6 +29,9 @@ describe('isDatabaseUnavailable', () => {
     ['57P03', 'cannot connect now'],
     ['3D000', 'no such database'],
     ['57014', 'statement timeout'],
+    ['40P01', 'deadlock detected'],
+    ['40001', 'serialization failure'],
+    ['55P03', 'lock not available'],
   ])('is true for PostgreSQL SQLSTATE %s (%s)', (code) => {
     expect(isDatabaseUnavailable(withCode(code))).toBe(true);
   });

@@ -23,9 +23,12 @@ const SQLITE_CODES =
  * exception), class 53 (insufficient resources: too many connections, out of memory or disk),
  * 57P (operator intervention: a session ended by an administrator or a crash, a server starting
  * up or shutting down, a database dropped), 3D000 (no such database: renamed or dropped under a
- * running service), and 57014 (a statement cancelled by statement_timeout).
+ * running service), 57014 (a statement cancelled by statement_timeout), and the refusals a write
+ * transaction is retried for, when they still reach the API after its retries: 40P01 (deadlock),
+ * 40001 (serialization failure), 55P03 (a lock not available: lock_timeout or NOWAIT). The request
+ * wrote nothing and may be sent again (docs/OPERATIONS.md, "Deadlocks").
  */
-const PG_STATE = /^(08...|53...|57P..|57014|3D000)$/;
+const PG_STATE = /^(08...|53...|57P..|57014|3D000|40P01|40001|55P03)$/;
 /**
  * 55000 (object not in prerequisite state) is a refusal only when it ends the connection (severity
  * FATAL): "database … is not currently accepting connections" (ALLOW_CONNECTIONS false). The same

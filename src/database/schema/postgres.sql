@@ -6,6 +6,42 @@
 
 CREATE EXTENSION pg_trgm;
 
+CREATE OR REPLACE FUNCTION public.assign_changes(office integer, wait boolean)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+  -- Numbers the box office's committed entries after its head (migration WritesWithoutHotRows).
+  -- Each statement below takes its own snapshot, after the lock: it sees the previous
+  -- assigner's head and every entry committed before it.
+  DECLARE
+    lock_key bigint := (20251127::bigint << 32) + office;
+    head bigint;
+    moved integer;
+  BEGIN
+    IF NOT EXISTS (SELECT 1 FROM change_inbox WHERE box_office_id = office) THEN
+      RETURN 0;
+    END IF;
+    IF wait THEN
+      PERFORM pg_advisory_xact_lock(lock_key);
+    ELSIF NOT pg_try_advisory_xact_lock(lock_key) THEN
+      RETURN 0;
+    END IF;
+    head := coalesce((SELECT last_id FROM change_heads WHERE box_office_id = office), 0);
+    WITH taken AS (
+      DELETE FROM change_inbox WHERE box_office_id = office
+      RETURNING seq, type, resource_id, created_at)
+    INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
+    SELECT office, head + row_number() OVER (ORDER BY seq), type, resource_id, created_at
+      FROM taken;
+    GET DIAGNOSTICS moved = ROW_COUNT;
+    IF moved > 0 THEN
+      INSERT INTO change_heads AS h (box_office_id, last_id) VALUES (office, head + moved)
+      ON CONFLICT (box_office_id) DO UPDATE SET last_id = EXCLUDED.last_id;
+    END IF;
+    RETURN moved;
+  END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.part_moved()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -34,12 +70,8 @@ CREATE OR REPLACE FUNCTION public.record_change(office integer, kind text, resou
  RETURNS void
  LANGUAGE sql
 AS $function$
-  WITH head AS (
-    INSERT INTO change_heads AS h (box_office_id, last_id) VALUES (office, 1)
-    ON CONFLICT (box_office_id) DO UPDATE SET last_id = h.last_id + 1
-    RETURNING h.last_id)
-  INSERT INTO changes (box_office_id, id, type, resource_id, created_at)
-  SELECT office, last_id, kind, resource, sync_stamp(office) FROM head
+  INSERT INTO change_inbox (box_office_id, type, resource_id, created_at)
+  VALUES (office, kind, resource, sync_stamp(office))
 $function$;
 
 CREATE OR REPLACE FUNCTION public.search_fold(value text)
@@ -177,6 +209,19 @@ CREATE TABLE change_heads (
   last_id bigint NOT NULL,
   CONSTRAINT "PK_2fe2400c994b2670dd4ba06003a" PRIMARY KEY (box_office_id)
 );
+
+CREATE TABLE change_inbox (
+  seq bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
+  box_office_id integer NOT NULL,
+  type character varying(32) NOT NULL,
+  resource_id integer NOT NULL,
+  created_at bigint NOT NULL,
+  CONSTRAINT change_inbox_pkey PRIMARY KEY (seq)
+);
+
+CREATE SEQUENCE change_inbox_seq_seq AS bigint INCREMENT BY 1 START WITH 1 OWNED BY change_inbox.seq;
+
+CREATE INDEX "IDX_change_inbox_resource" ON public.change_inbox USING btree (box_office_id, resource_id);
 
 CREATE TABLE changes (
   box_office_id integer NOT NULL,
@@ -509,7 +554,7 @@ AS $function$
     stamp := sync_stamp(office);
     -- Written by the transaction that created the parent (whose CREATED entry is a row of this
     -- transaction): part of the creation.
-    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+    IF NOT EXISTS (SELECT 1 FROM change_inbox c WHERE c.box_office_id = office
                      AND c.resource_id = item AND c.type = 'EVENT.CREATED'
                      AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
       PERFORM record_change(office, 'EVENT.UPDATED', item);
@@ -617,7 +662,7 @@ AS $function$
     stamp := sync_stamp(office);
     -- Written by the transaction that created the parent (whose CREATED entry is a row of this
     -- transaction): part of the creation.
-    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+    IF NOT EXISTS (SELECT 1 FROM change_inbox c WHERE c.box_office_id = office
                      AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
                      AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
       PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
@@ -670,7 +715,7 @@ AS $function$
     stamp := sync_stamp(office);
     -- Written by the transaction that created the parent (whose CREATED entry is a row of this
     -- transaction): part of the creation.
-    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+    IF NOT EXISTS (SELECT 1 FROM change_inbox c WHERE c.box_office_id = office
                      AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
                      AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
       PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
@@ -752,7 +797,7 @@ AS $function$
     stamp := sync_stamp(office);
     -- Written by the transaction that created the parent (whose CREATED entry is a row of this
     -- transaction): part of the creation.
-    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+    IF NOT EXISTS (SELECT 1 FROM change_inbox c WHERE c.box_office_id = office
                      AND c.resource_id = item AND c.type = 'EVENT_SERIES.CREATED'
                      AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
       PERFORM record_change(office, 'EVENT_SERIES.UPDATED', item);
@@ -1351,7 +1396,7 @@ AS $function$
     stamp := sync_stamp(office);
     -- Written by the transaction that created the parent (whose CREATED entry is a row of this
     -- transaction): part of the creation.
-    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+    IF NOT EXISTS (SELECT 1 FROM change_inbox c WHERE c.box_office_id = office
                      AND c.resource_id = item AND c.type = 'ORDER.CREATED'
                      AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
       PERFORM record_change(office, 'ORDER.UPDATED', item);
@@ -2028,7 +2073,7 @@ AS $function$
     stamp := sync_stamp(office);
     -- Written by the transaction that created the parent (whose CREATED entry is a row of this
     -- transaction): part of the creation.
-    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+    IF NOT EXISTS (SELECT 1 FROM change_inbox c WHERE c.box_office_id = office
                      AND c.resource_id = item AND c.type = 'EVENT.CREATED'
                      AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
       PERFORM record_change(office, 'EVENT.UPDATED', item);
@@ -2143,7 +2188,7 @@ AS $function$
     stamp := sync_stamp(office);
     -- Written by the transaction that created the parent (whose CREATED entry is a row of this
     -- transaction): part of the creation.
-    IF NOT EXISTS (SELECT 1 FROM changes c WHERE c.box_office_id = office
+    IF NOT EXISTS (SELECT 1 FROM change_inbox c WHERE c.box_office_id = office
                      AND c.resource_id = item AND c.type = 'EVENT.CREATED'
                      AND c.created_at = stamp AND c.xmin = pg_current_xact_id()::xid) THEN
       PERFORM record_change(office, 'EVENT.UPDATED', item);
