@@ -338,7 +338,7 @@ describe('ticket writes', () => {
           errorBody(
             403,
             'FORBIDDEN',
-            'This API key may not issue or void tickets: create a key with scope write (npm run apikey -- create --box-office <id> --scope write)',
+            'This API key may not make writes (issue or void tickets, change webhook endpoints): create a key with scope write (npm run apikey -- create --box-office <id> --scope write)',
           ),
         );
       }
@@ -579,6 +579,35 @@ describe('ticket writes', () => {
             .set('Authorization', basicAuth(WRITE_KEY))
         ).headers.allow,
       ).toBe('GET, HEAD, OPTIONS, POST');
+    });
+
+    it('refuses a query parameter on either write: 400, nothing written', async () => {
+      const type = await f.ticketType(event.id);
+      const ofType = `FROM issued_tickets WHERE ticket_type_id = ${type.id}`;
+      const before = await count(ofType);
+      const issued = await request(t.server)
+        .post('/v1/issued_tickets?notify=1')
+        .set('Authorization', basicAuth(WRITE_KEY))
+        .send({ event_id: `ev_${event.id}`, ticket_type_id: `tt_${type.id}` });
+      expect([issued.status, issued.body]).toEqual([
+        400,
+        errorBody(400, 'VALIDATION_ERROR', 'Unknown query parameter: notify'),
+      ]);
+      expect(await count(ofType)).toBe(before);
+      const [order] = await f.orders(office, event.id, [{}]);
+      const ticketId = order.issuedTickets![0].id;
+      const voided = await request(t.server)
+        .post(`/v1/issued_tickets/it_${ticketId}/void?reason=fraud`)
+        .set('Authorization', basicAuth(WRITE_KEY));
+      expect([voided.status, voided.body]).toEqual([
+        400,
+        errorBody(400, 'VALIDATION_ERROR', 'Unknown query parameter: reason'),
+      ]);
+      expect(
+        await count(
+          `FROM issued_tickets WHERE id = ${ticketId} AND status = 'void'`,
+        ),
+      ).toBe(0);
     });
 
     it('refuses a body field other than local_unique_id', async () => {

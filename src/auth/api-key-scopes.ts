@@ -2,7 +2,7 @@
  * What an API key may do (docs/API.md, "Key scopes"). Scopes nest, each including the ones before
  * it: every key reads; a key of scope `check_in` may also record door scans (`POST
  * /v1/check_ins`); a key of scope `write` may also make every other write (issue and void
- * tickets). Stored in `api_keys.scope`, whose CHECK constraint names the same values.
+ * tickets, change webhook endpoints). Stored in `api_keys.scope`, whose CHECK constraint names the same values.
  */
 export const API_KEY_SCOPES = ['read', 'check_in', 'write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

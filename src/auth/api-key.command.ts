@@ -9,8 +9,9 @@ export const APIKEY_USAGE = `Usage:
   npm run apikey -- revoke <key-id>
 
 create prints the new key once; keys are stored hashed. Scope read (the default) reads;
-check_in also records door scans (POST /v1/check_ins); write also issues and voids tickets
-(POST /v1/issued_tickets, POST /v1/issued_tickets/{id}/void). A box office comes first:
+check_in also records door scans (POST /v1/check_ins); write also makes every other write:
+issues and voids tickets (POST /v1/issued_tickets, POST /v1/issued_tickets/{id}/void) and
+changes webhook endpoints (/v1/webhook_endpoints). A box office comes first:
   npm run boxoffice -- create --name <name>`;
 
 /** A mistake in the command line: printed with the usage, exit code 2. */

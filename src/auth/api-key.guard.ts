@@ -45,5 +45,5 @@ export class ApiKeyGuard implements CanActivate {
 const SCOPE_WORDS: Record<ApiKeyScope, string> = {
   read: 'read',
   check_in: 'record scans',
-  write: 'issue or void tickets',
+  write: 'make writes (issue or void tickets, change webhook endpoints)',
 };

@@ -97,6 +97,7 @@ export class IssuedTicketsController {
   async issue(
     @CurrentCaller() caller: Caller,
     @Body() body: IssueTicketDto,
+    @Query() _query: NoQueryDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
@@ -132,6 +133,7 @@ export class IssuedTicketsController {
     @CurrentCaller() caller: Caller,
     @Param('issued_ticket_id') ticketId: string,
     @Body() body: VoidTicketDto,
+    @Query() _query: NoQueryDto,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {

@@ -43,7 +43,7 @@ export class ApiKey {
 
   /**
    * What the key may do (auth/api-key-scopes.ts): `read`, `check_in` (also record scans) or
-   * `write` (also issue and void tickets).
+   * `write` (also every other write: tickets, webhook endpoints).
    */
   @Column({ type: 'varchar', length: 16, default: 'read' })
   scope: ApiKeyScope;

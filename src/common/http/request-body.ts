@@ -13,7 +13,7 @@ import { droppedFormFields, repeatedJsonKey } from './repeated-fields';
  */
 export const MAX_BODY_BYTES = 4096;
 
-/** Most form fields a body may have (a scan has at most four). */
+/** Most form fields a body may have (a scan has at most five, an issue at most five). */
 export const MAX_FORM_FIELDS = 20;
 
 /** The media types a body may have (docs/API.md, "POST /v1/check_ins"). */
