@@ -353,11 +353,18 @@ export class WebhookDeliveryWorker
       const headers = signDelivery(secret, `wh_${change.id}`, body, new Date());
       // The lease is kept while the receiver takes its time (up to DELIVERY_TIMEOUT_MS, which
       // may be longer than WEBHOOK_LEASE_S), so that no other instance sends the next event.
+      // A renewal that finds the lease gone (taken over, the endpoint disabled) or cannot reach
+      // the database ends the send: another instance may be sending this event, and one that
+      // was not acknowledged is sent again (at least once, never two at once).
+      const lost = new AbortController();
       const heartbeat = setInterval(() => {
-        this.renew(held.id).catch(() => undefined);
+        this.renew(held.id).then(
+          (renewed) => renewed === null && lost.abort(),
+          () => lost.abort(),
+        );
       }, this.settings.leaseMs / 3);
       try {
-        attempt = await this.sender.send(held.url, body, headers);
+        attempt = await this.sender.send(held.url, body, headers, lost.signal);
       } finally {
         clearInterval(heartbeat);
       }
@@ -372,7 +379,8 @@ export class WebhookDeliveryWorker
         durationMs: 0,
       };
     }
-    // Ended by the instance's stop, not by the receiver: neither a failure nor an attempt.
+    // Ended by the instance's stop or the lease's loss, not by the receiver: neither a failure
+    // nor an attempt.
     if (attempt.error === ABORTED) return null;
     const outcome = outcomeOf(attempt);
     this.attempts[outcome].inc();

@@ -73,10 +73,12 @@ export class WebhookSender {
     this.https = new RequestFilteringHttpsAgent(options);
   }
 
+  /** One attempt; `signal` ends it as `abortAll` does (the sender no longer holds the lease). */
   send(
     url: string,
     body: string,
     headers: Record<string, string>,
+    signal?: AbortSignal,
   ): Promise<Attempt> {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -89,6 +91,7 @@ export class WebhookSender {
         settled = true;
         clearTimeout(deadline);
         this.inFlight.delete(abort);
+        signal?.removeEventListener('abort', abort);
         resolve({ statusCode, error, durationMs: elapsed() });
       };
       let target: URL;
@@ -122,6 +125,8 @@ export class WebhookSender {
         request.destroy();
       };
       this.inFlight.add(abort);
+      if (signal?.aborted) abort();
+      signal?.addEventListener('abort', abort, { once: true });
       request.on('response', (response) => {
         const status = response.statusCode ?? null;
         let read = 0;
