@@ -26,6 +26,12 @@ describe('isRefusedAddress', () => {
     'ff02::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    // IPv4 inside IPv6: IPv4-compatible, NAT64 (the metadata address), 6to4, Teredo; site-local.
+    '::a9fe:a9fe',
+    '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    'fec0::1',
     'not an address',
   ])('refuses %s', (address) => {
     expect(isRefusedAddress(address)).toBe(true);

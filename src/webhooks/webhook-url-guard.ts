@@ -30,9 +30,15 @@ for (const [network, prefix] of [
 ] as const) {
   REFUSED.addSubnet(network, prefix, 'ipv4');
 }
+// IPv4 inside IPv6 (IPv4-compatible, NAT64, 6to4, Teredo) reaches any IPv4 address, the private
+// ones included: refused whole, as request-filtering-agent refuses them when connecting.
 for (const [network, prefix] of [
-  ['::', 127],
+  ['::', 96],
+  ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
+  ['2001::', 32],
+  ['2002::', 16],
+  ['fec0::', 10],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],
