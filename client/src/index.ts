@@ -24,25 +24,10 @@ export type Change = components['schemas']['Change'];
 /** A scan refused by the ticket's state: its code and the check-in that decides it. */
 export type ScanRefusal = components['schemas']['ScanRefusal'];
 /** Why a scan is refused: the ticket's state, or `WRONG_EVENT` (a door's `eventId`). */
-export type ScanRefusalCode = ScanRefusal['error_code'] | 'WRONG_EVENT';
+export type ScanRefusalCode = ScanRefusal['error_code'];
 
 /** The door's numbers for one event (docs/API.md, GET /v1/events/{event_id}/attendance). */
-export interface Attendance {
-  object: 'attendance';
-  event_id: string;
-  tickets_valid: number;
-  tickets_void: number;
-  /** Valid tickets inside now. */
-  checked_in: number;
-  /** Valid tickets that came in at least once. */
-  entered: number;
-  ticket_types: {
-    ticket_type_id: string;
-    tickets_valid: number;
-    checked_in: number;
-    entered: number;
-  }[];
-}
+export type Attendance = components['schemas']['EventAttendance'];
 
 /** The ticket a door scanned: by the barcode printed on it, or by its id. */
 export type ScannedTicket =
@@ -213,30 +198,17 @@ export function createBoxOfficeClient(
   });
 }
 
-/**
- * The GET of a path or query the generated types may not have yet (openapi.json is regenerated
- * from the service): openapi-fetch's GET, typed by the caller.
- */
-type UntypedGet = (
-  path: string,
-  init: {
-    params?: { path?: Record<string, string>; query?: object };
-    signal?: AbortSignal;
-  },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
 async function attendance(
   client: Client<paths>,
   eventId: string,
   init: { signal?: AbortSignal },
 ): Promise<Attendance> {
-  const get = client.GET.bind(client) as unknown as UntypedGet;
-  const { data, error, response } = await get(
+  const { data, error, response } = await client.GET(
     '/v1/events/{event_id}/attendance',
     { params: { path: { event_id: eventId } }, ...init },
   );
   if (!data) throw new BoxOfficeApiError(response.status, asErrorBody(error));
-  return data as Attendance;
+  return data;
 }
 
 async function searchIssuedTickets(
@@ -244,13 +216,12 @@ async function searchIssuedTickets(
   query: ListQuery<'/v1/issued_tickets'> & { search: string },
   init: { signal?: AbortSignal },
 ): Promise<IssuedTicket[]> {
-  const get = client.GET.bind(client) as unknown as UntypedGet;
-  const { data, error, response } = await get('/v1/issued_tickets', {
+  const { data, error, response } = await client.GET('/v1/issued_tickets', {
     params: { query },
     ...init,
   });
   if (!data) throw new BoxOfficeApiError(response.status, asErrorBody(error));
-  return (data as { data: IssuedTicket[] }).data;
+  return data.data;
 }
 
 const SCAN_REFUSALS: readonly string[] = [
@@ -276,9 +247,8 @@ async function checkIn(
         : {}),
       ...(options.eventId !== undefined ? { event_id: options.eventId } : {}),
     } as CheckInBody,
-    // openapi-fetch types a POST's query from the document; `expand` is sent as given.
     ...(options.expandIssuedTicket
-      ? { params: { query: { expand: 'issued_ticket' } as never } }
+      ? { params: { query: { expand: 'issued_ticket' as const } } }
       : {}),
     headers: { 'Idempotency-Key': options.idempotencyKey },
     ...(options.signal ? { signal: options.signal } : {}),
@@ -362,7 +332,7 @@ function ticketWriteResult(
   throw new BoxOfficeApiError(response.status, body);
 }
 
-/** A POST /v1/check_ins body, with the fields the generated types may not have yet. */
+/** A POST /v1/check_ins body. */
 type CheckInBody = NonNullable<
   paths['/v1/check_ins']['post']['requestBody']
 >['content']['application/json'];
