@@ -109,6 +109,8 @@ function projectRoot(): string | null {
  */
 export function doorApp() {
   const root = projectRoot();
+  /** Each file as served, read once: a release's files do not change while it runs. */
+  const served = new Map<string, Buffer>();
   return (req: Request, res: Response, next: NextFunction) => {
     const entry = FILES[req.path];
     if (
@@ -118,13 +120,16 @@ export function doorApp() {
     ) {
       return next();
     }
-    let body: Buffer;
-    try {
-      body = readFileSync(join(root, entry.file));
-    } catch {
-      return next();
+    let body = served.get(req.path);
+    if (body === undefined) {
+      try {
+        body = readFileSync(join(root, entry.file));
+      } catch {
+        return next();
+      }
+      if (entry.file === 'client/dist/index.js') body = servedClient(body);
+      served.set(req.path, body);
     }
-    if (entry.file === 'client/dist/index.js') body = servedClient(body);
     res.status(200).type(entry.type);
     // Revalidated on each load (the ETag makes it a 304): a new release reaches the phones.
     res.setHeader('Cache-Control', 'no-cache');
