@@ -19,18 +19,14 @@ import {
   MAX_IDS,
   idListPattern,
 } from '../../common/pagination/filter-params';
-import { NotRepeated, StrictInt } from '../../common/validation/strict-query';
+import {
+  Given,
+  NotRepeated,
+  StrictInt,
+} from '../../common/validation/strict-query';
 
 /** Longest barcode a ticket has (the column's length). */
 const MAX_BARCODE = 64;
-
-/**
- * Checks the field when the request has it. Unlike `@IsOptional()`, which skips `null` as well,
- * a JSON `null` is a value here and fails the checks that follow: a scan naming no ticket, or a
- * quantity nobody chose, is refused rather than read as the field's default.
- */
-const Given = () =>
-  ValidateIf((_scan: unknown, value: unknown) => value !== undefined);
 
 const CHECK_IN_AT_MESSAGE = `check_in_at must be Unix seconds, an integer from ${UNIX_SECONDS.minimum} to ${UNIX_SECONDS.maximum}`;
 

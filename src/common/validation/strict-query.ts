@@ -1,5 +1,9 @@
 import { Transform } from 'class-transformer';
-import { ValidationOptions, registerDecorator } from 'class-validator';
+import {
+  ValidateIf,
+  ValidationOptions,
+  registerDecorator,
+} from 'class-validator';
 
 /**
  * Query values arrive as strings (or arrays when a key is repeated). These helpers turn only
@@ -27,3 +31,11 @@ export function NotRepeated(options?: ValidationOptions): PropertyDecorator {
       validator: { validate: (value: unknown) => !Array.isArray(value) },
     });
 }
+
+/**
+ * Checks a body field when the request has it. Unlike `@IsOptional()`, which skips `null` as
+ * well, a JSON `null` is a value here and fails the checks that follow: a field nobody meant to
+ * leave empty is refused rather than read as its default (every write's DTO).
+ */
+export const Given = () =>
+  ValidateIf((_body: unknown, value: unknown) => value !== undefined);

@@ -1,21 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  IsDefined,
-  IsString,
-  Length,
-  Matches,
-  ValidateIf,
-} from 'class-validator';
+import { IsDefined, IsString, Length, Matches } from 'class-validator';
 import { EMAIL, idSchema } from '../../common/openapi/api-properties';
-import { NotRepeated } from '../../common/validation/strict-query';
+import { Given, NotRepeated } from '../../common/validation/strict-query';
 import { WriteBodyDto } from '../../common/writes/write-body.dto';
 
 /** Longest holder name: each of first_name and last_name it is split into fits its column. */
 const MAX_FULL_NAME = 200;
-
-/** Checked when the request has it: a JSON `null` is a value, and fails. */
-const Given = () =>
-  ValidateIf((_body: unknown, value: unknown) => value !== undefined);
 
 /**
  * `POST /v1/issued_tickets`: a ticket issued on its own, with no order (docs/API.md,

@@ -11,7 +11,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { CHANGE_TYPES } from '../../changes/change-feed';
-import { NotRepeated } from '../../common/validation/strict-query';
+import { Given, NotRepeated } from '../../common/validation/strict-query';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhook-url-guard';
 
 /** What `enabled_events` may list: the change feed's types, or `*` for all of them. */
@@ -20,10 +20,6 @@ export const WEBHOOK_EVENT_CHOICES = ['*', ...CHANGE_TYPES] as const;
 const MAX_DESCRIPTION = 500;
 
 const EVENTS_MESSAGE = `enabled_events must list events of ${WEBHOOK_EVENT_CHOICES.join(', ')}`;
-
-/** Checks the field when the request has it: a JSON `null` is a value, and is refused. */
-const Given = () =>
-  ValidateIf((_body: unknown, value: unknown) => value !== undefined);
 
 /**
  * `enabled_events` as a list: a JSON array as it is, form fields' comma list (`ORDER.CREATED,
