@@ -1,5 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { DataSource, QueryRunner } from 'typeorm';
+import {
+  BOX_OFFICES_WITH_DELTAS,
+  COUNT_DELTA_TABLES,
+} from '../src/database/pending-counts';
 import { postgresDialect } from '../src/database/sql-dialect';
 import {
   ROLLUP_TABLES,
@@ -499,6 +503,11 @@ class PostgresSeedWriter implements SeedWriter {
       const result = await work(this);
       await this.runner.query(IMPORT_MODE.postgres.off);
       await this.moveSequences();
+      // The counts' deltas the load wrote go into their rows now, with it (nothing else holds
+      // those rows while the seed lock is held): readers would add them up until the first sweep.
+      await this.runner.query(
+        `SELECT fold_counts(box_office_id) FROM (${BOX_OFFICES_WITH_DELTAS}) AS pending`,
+      );
       // The planner's statistics, committed with the rows they describe: autovacuum would take
       // a while to get to a bulk load, and until then the planner guesses.
       await this.runner.query(ANALYZE);
@@ -516,10 +525,11 @@ class PostgresSeedWriter implements SeedWriter {
   }
 
   async clear(): Promise<void> {
-    // TRUNCATE fires no row trigger: the overview's rollups go with the rows they count (left
-    // alone, they would go on counting the data removed).
+    // TRUNCATE fires no row trigger: the overview's rollups and the counts' pending deltas
+    // (migration CountsWithoutHotRows) go with the rows they count (left alone, they would go on
+    // counting the data removed).
     await this.runner.query(
-      `TRUNCATE TABLE ${[...CHILDREN_FIRST, ...ROLLUP_TABLES].join(', ')} RESTART IDENTITY CASCADE`,
+      `TRUNCATE TABLE ${[...CHILDREN_FIRST, ...ROLLUP_TABLES, ...COUNT_DELTA_TABLES].join(', ')} RESTART IDENTITY CASCADE`,
     );
     // The feed described the data cleared. Its counters stay, so a poller's old position is
     // older than the oldest entry kept: it is told to read the lists again (410). Entries not yet

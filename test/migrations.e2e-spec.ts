@@ -10,12 +10,14 @@ import { TestDatabase } from './utils/test-database';
  * Migrations that change nothing on SQLite: SearchFold creates PostgreSQL's fold functions, and
  * every SQLite connection registers its own (src/database/search-fold.ts); ScanEntriesAtCommit
  * defers a PostgreSQL trigger, and SQLite's writers take turns whole anyway; WritesWithoutHotRows
- * numbers PostgreSQL's change entries after their commit, which SQLite's writers need not.
+ * numbers PostgreSQL's change entries after their commit and CountsWithoutHotRows writes its counts as
+ * deltas, which SQLite's writers (taking turns) need not.
  */
 const POSTGRES_ONLY = new Set([
   'SearchFold1766010000000',
   'ScanEntriesAtCommit1766400000000',
   'WritesWithoutHotRows1766800000000',
+  'CountsWithoutHotRows1766900000000',
 ]);
 
 // `npm run migration:revert` (TypeORM's undoLastMigration) must bring the schema back exactly:

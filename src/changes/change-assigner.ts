@@ -7,6 +7,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../common/periodic-task';
+import { BOX_OFFICES_WITH_DELTAS } from '../database/pending-counts';
 import { type ReadRows, rowReader } from '../database/row-reader';
 
 /**
@@ -21,7 +22,10 @@ import { type ReadRows, rowReader } from '../database/row-reader';
  *   at work (catchUpChanges): every entry committed before the read began is then in it, as when
  *   the writing transaction numbered its own.
  *
- * SQLite numbers entries in the writing transaction (its writers take turns anyway): nothing to do.
+ * The same sweep folds the counts' deltas into their rows (sweepCounts).
+ *
+ * SQLite numbers entries and keeps counts in the writing transaction (its writers take turns
+ * anyway): nothing to do.
  */
 
 /** How often each instance numbers what is waiting: well inside the second an entry may take. */
@@ -63,6 +67,23 @@ export async function sweepChanges(read: ReadRows): Promise<number> {
   return assigned;
 }
 
+/**
+ * Folds every box office's pending count deltas into the rows they count (`fold_counts`,
+ * migration CountsWithoutHotRows; src/database/pending-counts.ts), skipping a box office another
+ * instance is folding. Returns how many rows it moved. PostgreSQL only, as the deltas are.
+ */
+export async function sweepCounts(read: ReadRows): Promise<number> {
+  const offices = await read(BOX_OFFICES_WITH_DELTAS, []);
+  let folded = 0;
+  for (const { box_office_id } of offices) {
+    const [row] = await read('SELECT fold_counts($1) AS folded', [
+      Number(box_office_id),
+    ]);
+    folded += Number(row.folded);
+  }
+  return folded;
+}
+
 @Injectable()
 export class ChangeAssigner
   implements OnApplicationBootstrap, OnApplicationShutdown
@@ -93,6 +114,7 @@ export class ChangeAssigner
     this.sweeping = true;
     try {
       await sweepChanges(this.read);
+      await sweepCounts(this.read);
     } finally {
       this.sweeping = false;
     }

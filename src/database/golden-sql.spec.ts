@@ -413,20 +413,30 @@ function renderTicketWrites(type: string): string {
     holder: { full: 'Jane Doe', first: 'Jane', last: 'Doe' },
     email: 'jane@example.com',
   };
-  const [event, type_, barcode, insert, answer] = sent(
-    writes.issue(1, ticket),
-    [
-      [{ id: 3 }],
-      [{ name: 'Guest list', left_over: 1, now: 1760000000 }],
-      [],
-      [{ id: 9 }],
-    ],
-  );
+  // PostgreSQL locks the type's row first, then reads what is left in a statement of its own.
+  const locks = dialect.name === 'postgres';
+  const issued = sent(writes.issue(1, ticket), [
+    [{ id: 3 }],
+    ...(locks ? [[{ id: 7 }]] : []),
+    [{ name: 'Guest list', left_over: 1, now: 1760000000 }],
+    [],
+    [{ id: 9 }],
+  ]);
+  const [event, lock] = issued;
+  const [type_, barcode, insert, answer] = issued.slice(locks ? 2 : 1);
   const [ticketRow, update] = sent(writes.void(1, 9), [
     [{ id: 9, status: 'valid', now: 1760000000 }],
   ]);
   const sections: [string, Statement | undefined][] = [
     ['issue: the event, of this box office', event],
+    ...(locks
+      ? [
+          ['issue: the ticket type, of that event, locked', lock] as [
+            string,
+            Statement | undefined,
+          ],
+        ]
+      : []),
     ['issue: the ticket type, of that event, and what it has left', type_],
     ['issue: a barcode no ticket has', barcode],
     ['issue: the ticket', insert],

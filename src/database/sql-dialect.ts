@@ -32,6 +32,12 @@ export interface SqlDialect {
    * there the row must be read again.
    */
   readonly returnsStampedRows: boolean;
+  /**
+   * Whether a count the triggers keep (an event's sales, a ticket type's issued tickets, the
+   * overview's rollups) is its row plus deltas not yet folded into it: PostgreSQL's, so that no
+   * writer holds the counted row (migration CountsWithoutHotRows; pending-counts.ts).
+   */
+  readonly countsPending: boolean;
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
   /**
@@ -47,6 +53,7 @@ export const sqliteDialect: SqlDialect = {
   lateralJoins: false,
   writesInTurn: true,
   returnsStampedRows: false,
+  countsPending: false,
   // `+?`, not `?`: SQLite re-plans (re-prepares) a statement whenever a parameter its planner
   // looked at is bound again, and it looks at `LIMIT ?` and at `col = ?` bound to 0 or 1 (a
   // possible boolean; box office 1 is a real tenant). Our plans never depend on values, and the
@@ -62,6 +69,7 @@ export const postgresDialect: SqlDialect = {
   lateralJoins: true,
   writesInTurn: false,
   returnsStampedRows: true,
+  countsPending: true,
   placeholder: (n) => `$${n}`,
   now: 'floor(extract(epoch FROM clock_timestamp()))::bigint',
 };

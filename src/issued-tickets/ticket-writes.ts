@@ -4,6 +4,7 @@ import { ApiError, errorBodyJson } from '../common/errors/api-error';
 import { ErrorCode } from '../common/errors/error-codes';
 import type { ResourceReader } from '../common/resources/resource-reader';
 import type { WriteAnswer } from '../common/writes/writes';
+import { pendingCount } from '../database/pending-counts';
 import { type SqlDialect, SqlParams } from '../database/sql-dialect';
 import type { WriteWork } from '../database/write-transaction';
 
@@ -76,15 +77,29 @@ export class TicketWrites {
         `No event ev_${ticket.eventId} in this box office`,
       );
     }
-    // PostgreSQL: the type's row lock orders every issue of it, on every instance; what is left
-    // is read after the previous issue committed.
-    const lock = this.dialect.name === 'postgres' ? ' FOR UPDATE' : '';
+    // PostgreSQL: the type's row lock (FOR UPDATE) orders every issue of it, on every instance,
+    // and waits for every transaction still writing a ticket of it (each holds the row's key
+    // share, from its foreign key); what is left is then read in a statement of its own, whose
+    // snapshot sees what they committed: the row's issued count and the deltas not folded into
+    // it yet (migration CountsWithoutHotRows).
+    if (this.dialect.name === 'postgres') {
+      const l = new SqlParams(this.dialect);
+      yield {
+        sql: `SELECT id FROM ticket_types
+              WHERE id = ${l.add(ticket.ticketTypeId)} AND event_id = ${l.add(ticket.eventId)}
+              FOR UPDATE`,
+        params: l.values,
+      };
+    }
+    const issued = this.dialect.countsPending
+      ? pendingCount('y', 'quantity_issued')
+      : 'y.quantity_issued';
     const q = new SqlParams(this.dialect);
     const [type] = yield {
-      sql: `SELECT name, quantity_total - quantity_issued - quantity_held AS left_over,
+      sql: `SELECT y.name, y.quantity_total - ${issued} - y.quantity_held AS left_over,
               ${this.dialect.now} AS now
-            FROM ticket_types
-            WHERE id = ${q.add(ticket.ticketTypeId)} AND event_id = ${q.add(ticket.eventId)}${lock}`,
+            FROM ticket_types y
+            WHERE y.id = ${q.add(ticket.ticketTypeId)} AND y.event_id = ${q.add(ticket.eventId)}`,
       params: q.values,
     };
     if (type === undefined) {

@@ -67,12 +67,22 @@ export class OverviewService {
       `(SELECT coalesce(sum(h.${rollup.column}), 0) FROM ${rollup.stem}_${bucket}s h
           WHERE h.box_office_id = ${office()}${rollup.and ?? ''}
           AND h.${bucket} >= ${params.add(lo)} AND h.${bucket} < ${params.add(hi)})`;
+    /**
+     * PostgreSQL: the deltas of the period's whole hours not folded into the rollups yet
+     * (migration CountsWithoutHotRows; src/database/pending-counts.ts), read in the same
+     * statement as the rollups, so a fold between two reads changes nothing.
+     */
+    const pending = (rollup: RollupSum) =>
+      `(SELECT coalesce(sum(h.${rollup.column}), 0) FROM activity_deltas h
+          WHERE h.box_office_id = ${office()}${rollup.and ?? ''}
+          AND h.hour >= ${params.add(firstHour)} AND h.hour < ${params.add(lastHour)})`;
     /** The period's whole days, and its whole hours before and after them. */
     const whole = (rollup: RollupSum) =>
       [
         sum(rollup, 'hour', firstHour, firstDay * hoursPerDay),
         sum(rollup, 'day', firstDay, lastDay),
         sum(rollup, 'hour', lastDay * hoursPerDay, lastHour),
+        ...(this.dialect.countsPending ? [pending(rollup)] : []),
       ].join('\n          + ');
     /**
      * A count or sum over the rows of the period's two ends, outside its whole hours: one

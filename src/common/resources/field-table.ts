@@ -109,7 +109,7 @@ export function inlineRowAggregate(
   aggregate: RowAggregate,
 ): Fields {
   const reference = new RegExp(`\\b${aggregate.alias}\\.(\\w+)\\b`, 'g');
-  const inline = (sql: string) =>
+  return mapFieldSql(fields, (sql) =>
     sql.replace(reference, (_, column: string) => {
       if (!Object.hasOwn(aggregate.columns, column)) {
         throw new Error(
@@ -117,32 +117,40 @@ export function inlineRowAggregate(
         );
       }
       return `(SELECT ${aggregate.columns[column]} FROM ${aggregate.from})`;
-    });
-  const inlineFields = (table: Fields): Fields =>
-    table.map(([key, value]) => [key, inlineValue(value)] as const);
-  const inlineValue = (value: JsonValue): JsonValue => {
+    }),
+  );
+}
+
+/** The fields with each of their SQL expressions (values, computed columns) passed through `map`. */
+export function mapFieldSql(
+  fields: Fields,
+  map: (sql: string) => string,
+): Fields {
+  const mapFields = (table: Fields): Fields =>
+    table.map(([key, value]) => [key, mapValue(value)] as const);
+  const mapValue = (value: JsonValue): JsonValue => {
     switch (value.kind) {
       case 'literal':
         return value;
       case 'object':
-        return { ...value, fields: inlineFields(value.fields) };
+        return { ...value, fields: mapFields(value.fields) };
       case 'array':
-        return { ...value, of: inlineValue(value.of) };
+        return { ...value, of: mapValue(value.of) };
       case 'computed':
         return {
           ...value,
           columns: Object.fromEntries(
             Object.entries(value.columns).map(([name, sql]) => [
               name,
-              inline(sql),
+              map(sql),
             ]),
           ),
         };
       default:
-        return { ...value, sql: inline(value.sql) };
+        return { ...value, sql: map(value.sql) };
     }
   };
-  return inlineFields(fields);
+  return mapFields(fields);
 }
 
 /** Field-table shorthands, so a table reads like the resource. */

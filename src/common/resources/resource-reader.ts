@@ -17,6 +17,7 @@ import {
   rowAggregateSql,
 } from './field-table';
 import { type ResourceJson, compileResourceJson } from './resource-json';
+import { countsAsRead } from '../../database/pending-counts';
 import type { Filter } from '../pagination/list-filters';
 import {
   type CursorQuery,
@@ -209,7 +210,12 @@ export class ResourceReader {
     read: ReadRows = rowReader(dataSource),
   ) {
     this.dialect = dialectFor(dataSource.options.type);
-    const { fields, aggregate } = source;
+    // Counts as the database keeps them (row plus pending deltas on PostgreSQL).
+    const { fields, aggregate } = countsAsRead(
+      this.dialect,
+      source.fields,
+      source.aggregate,
+    );
     // Inlined on both databases, so that a field naming a column the aggregate lacks fails here.
     const inlined = aggregate ? inlineRowAggregate(fields, aggregate) : fields;
     const joined = aggregate !== undefined && this.dialect.lateralJoins;

@@ -31,7 +31,7 @@ SELECT es.id AS id,
   sd.total AS c24,
   sd.tickets AS c25,
   sd.revenue AS c26
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND es.id = $3
 ),
 arr0 AS (
@@ -140,7 +140,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
   sd.total AS c24,
   sd.tickets AS c25,
   sd.revenue AS c26
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2
 ORDER BY es.created_at DESC, es.id DESC
 LIMIT $3;
@@ -174,7 +174,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
   sd.total AS c24,
   sd.tickets AS c25,
   sd.revenue AS c26
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND es.created_at >= $3 AND es.status IN ($4, $5) AND search_fold(es.name) LIKE $6 ESCAPE '\' AND search_fold(es.venue_name) LIKE $7 ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
 ORDER BY es.created_at DESC, es.id DESC
 LIMIT $10;
@@ -208,7 +208,7 @@ SELECT es.id AS id, es.created_at AS sort_key,
   sd.total AS c24,
   sd.tickets AS c25,
   sd.revenue AS c26
-FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND (es.created_at, es.id) > ($3, $4)
 ORDER BY es.created_at ASC, es.id ASC
 LIMIT $5;

@@ -5,11 +5,16 @@
 SELECT id FROM events
             WHERE id = $1 AND box_office_id = $2;
 
+-- issue: the ticket type, of that event, locked
+SELECT id FROM ticket_types
+              WHERE id = $1 AND event_id = $2
+              FOR UPDATE;
+
 -- issue: the ticket type, of that event, and what it has left
-SELECT name, quantity_total - quantity_issued - quantity_held AS left_over,
+SELECT y.name, y.quantity_total - (y.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = y.id), 0))::integer - y.quantity_held AS left_over,
               floor(extract(epoch FROM clock_timestamp()))::bigint AS now
-            FROM ticket_types
-            WHERE id = $1 AND event_id = $2 FOR UPDATE;
+            FROM ticket_types y
+            WHERE y.id = $1 AND y.event_id = $2;
 
 -- issue: a barcode no ticket has
 SELECT 1 AS taken FROM issued_tickets WHERE barcode = $1 LIMIT 1;

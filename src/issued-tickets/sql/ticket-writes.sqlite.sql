@@ -6,10 +6,10 @@ SELECT id FROM events
             WHERE id = +? AND box_office_id = +?;
 
 -- issue: the ticket type, of that event, and what it has left
-SELECT name, quantity_total - quantity_issued - quantity_held AS left_over,
+SELECT y.name, y.quantity_total - y.quantity_issued - y.quantity_held AS left_over,
               unixepoch() AS now
-            FROM ticket_types
-            WHERE id = +? AND event_id = +?;
+            FROM ticket_types y
+            WHERE y.id = +? AND y.event_id = +?;
 
 -- issue: a barcode no ticket has
 SELECT 1 AS taken FROM issued_tickets WHERE barcode = +? LIMIT 1;

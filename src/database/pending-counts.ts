@@ -1,0 +1,96 @@
+import {
+  type Fields,
+  type RowAggregate,
+  mapFieldSql,
+} from '../common/resources/field-table';
+import type { SqlDialect } from './sql-dialect';
+
+/**
+ * How a count the triggers keep is read (docs/DESIGN.md, "Counts without a hot row").
+ *
+ * SQLite: the column of the row it counts for, updated by the writing transaction's triggers.
+ *
+ * PostgreSQL (migration CountsWithoutHotRows): the triggers insert deltas instead, which the
+ * sweep folds into the row later (`fold_counts`), so the count is the row's column plus the
+ * deltas not folded yet, read in the same statement: a fold commits the deltas' removal and the
+ * row's new value together, so every snapshot gives the same, exact number (§8a:
+ * `quantity_issued` always equals the list).
+ *
+ * The counted columns are named nowhere else: an event's `completed_orders_count`,
+ * `valid_tickets_count` and `completed_revenue` and a ticket type's `quantity_issued`.
+ */
+const COUNTED = {
+  completed_orders_count: {
+    deltas: 'event_count_deltas',
+    key: 'event_id',
+    type: 'integer',
+  },
+  valid_tickets_count: {
+    deltas: 'event_count_deltas',
+    key: 'event_id',
+    type: 'integer',
+  },
+  completed_revenue: {
+    deltas: 'event_count_deltas',
+    key: 'event_id',
+    type: 'bigint',
+  },
+  quantity_issued: {
+    deltas: 'ticket_type_count_deltas',
+    key: 'ticket_type_id',
+    type: 'integer',
+  },
+} as const;
+
+/** PostgreSQL's tables of deltas (a loader that empties the counted tables empties these too). */
+export const COUNT_DELTA_TABLES = [
+  'event_count_deltas',
+  'ticket_type_count_deltas',
+  'activity_deltas',
+] as const;
+
+/** The box offices with deltas waiting, one row each (`box_office_id`). */
+export const BOX_OFFICES_WITH_DELTAS = COUNT_DELTA_TABLES.map(
+  (table) => `SELECT box_office_id FROM ${table}`,
+).join(' UNION ');
+
+type CountedColumn = keyof typeof COUNTED;
+
+const REFERENCE = new RegExp(
+  `\\b(\\w+)\\.(${Object.keys(COUNTED).join('|')})\\b`,
+  'g',
+);
+
+/** `<alias>.<column>` as PostgreSQL must read it: the row's value plus its pending deltas. */
+export function pendingCount(alias: string, column: CountedColumn): string {
+  const { deltas, key, type } = COUNTED[column];
+  return `(${alias}.${column} + coalesce((SELECT sum(pd.${column}) FROM ${deltas} pd WHERE pd.${key} = ${alias}.id), 0))::${type}`;
+}
+
+/** The SQL with every `<alias>.<counted column>` read as its row plus its pending deltas. */
+export function withPendingCounts(sql: string): string {
+  return sql.replace(REFERENCE, (_, alias: string, column: CountedColumn) =>
+    pendingCount(alias, column),
+  );
+}
+
+/** A resource's fields (and row aggregate) as the dialect reads counts; SQLite's unchanged. */
+export function countsAsRead(
+  dialect: SqlDialect,
+  fields: Fields,
+  aggregate?: RowAggregate,
+): { fields: Fields; aggregate?: RowAggregate } {
+  if (!dialect.countsPending) return { fields, aggregate };
+  return {
+    fields: mapFieldSql(fields, withPendingCounts),
+    aggregate: aggregate && {
+      ...aggregate,
+      columns: Object.fromEntries(
+        Object.entries(aggregate.columns).map(([name, sql]) => [
+          name,
+          withPendingCounts(sql),
+        ]),
+      ),
+    },
+  };
+}
