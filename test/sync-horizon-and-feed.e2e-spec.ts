@@ -462,11 +462,12 @@ describe('sync horizon, change feed and the development writer', () => {
       const tickets = created
         .filter((c) => c.type === 'ISSUED_TICKET.CREATED')
         .map((c) => c.resource_id);
+      // Its tickets first, then the order (the lock order: docs/OPERATIONS.md, "Deadlocks").
       const cancelled = await writer.cancelOrder(orderId);
       expect(cancelled.map((c) => `${c.type} ${c.resource_id}`)).toEqual([
-        `ORDER.UPDATED ${orderId}`,
         `ISSUED_TICKET.UPDATED ${tickets[0]}`,
         `ISSUED_TICKET.UPDATED ${tickets[1]}`,
+        `ORDER.UPDATED ${orderId}`,
       ]);
       expect(
         (await writer.editEvent(`ev_${eventId}`, 'Edited by activity')).map(

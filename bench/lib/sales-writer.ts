@@ -314,17 +314,20 @@ export class SalesWriter {
     };
   }
 
-  /** The writer's oldest order cancelled, then its tickets voided. */
+  /**
+   * The writer's oldest order's tickets voided, then the order cancelled: a ticket before its
+   * order, the lock order every writer keeps (docs/OPERATIONS.md, "Deadlocks").
+   */
   private async cancel(): Promise<() => void> {
     const order = this.orders[0];
-    await this.db.query(
-      sql`UPDATE orders SET status = 'cancelled', status_message = 'Cancelled by the box office'
-           WHERE id = ${order.id}`,
-    );
     const now = Math.floor(Date.now() / 1000);
     const voided = await this.db.query(
       sql`UPDATE issued_tickets SET status = 'void', voided_at = ${now}
            WHERE order_id = ${order.id} AND status = 'valid' RETURNING id`,
+    );
+    await this.db.query(
+      sql`UPDATE orders SET status = 'cancelled', status_message = 'Cancelled by the box office'
+           WHERE id = ${order.id}`,
     );
     return () => {
       this.written.cancels += 1;

@@ -90,12 +90,14 @@ export class ActivityWriter {
       if (row.status === 'cancelled') {
         throw new ActivityError(`${order} is already cancelled`);
       }
-      await this.db.query(
-        sql`UPDATE orders SET status = 'cancelled', status_message = ${'Cancelled by the box office'} WHERE id = ${id}`,
-      );
+      // Its tickets before the order: the lock order every writer keeps (docs/OPERATIONS.md,
+      // "Deadlocks"), as a scan takes a ticket, then its order.
       await this.db.query(
         sql`UPDATE issued_tickets SET status = 'void', voided_at = ${await this.clock()}
              WHERE order_id = ${id} AND status = 'valid'`,
+      );
+      await this.db.query(
+        sql`UPDATE orders SET status = 'cancelled', status_message = ${'Cancelled by the box office'} WHERE id = ${id}`,
       );
       return Number(row.box_office_id);
     });

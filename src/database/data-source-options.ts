@@ -41,6 +41,7 @@ import { IssuedTicketSearch1766500000000 } from './migrations/1766500000000-Issu
 import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
 import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-WritesWithoutHotRows';
 import { CountsWithoutHotRows1766900000000 } from './migrations/1766900000000-CountsWithoutHotRows';
+import { OneLockOrder1766910000000 } from './migrations/1766910000000-OneLockOrder';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
 import { IdempotencyWithoutClaims1766620000000 } from './migrations/1766620000000-IdempotencyWithoutClaims';
@@ -112,6 +113,7 @@ export const MIGRATIONS = [
   WebhookEndpoints1766700000000,
   WritesWithoutHotRows1766800000000,
   CountsWithoutHotRows1766900000000,
+  OneLockOrder1766910000000,
 ];
 
 export interface DataSourceTuning {

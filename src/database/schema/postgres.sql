@@ -1008,6 +1008,14 @@ AS $function$
         -- in its tickets.
         stamp := sync_stamp(NEW.box_office_id);
         clock := floor(extract(epoch FROM clock_timestamp()))::bigint;
+        -- One lock order (docs/OPERATIONS.md, "Deadlocks"): the event, its tickets (in id
+        -- order), then its orders, as a scan, a void or a cancellation takes a ticket before its
+        -- order (migration OneLockOrder).
+        IF NEW.event_series_id IS DISTINCT FROM OLD.event_series_id THEN
+          PERFORM 1 FROM issued_tickets WHERE event_id = NEW.id ORDER BY id FOR NO KEY UPDATE;
+          UPDATE issued_tickets SET updated_at = stamp
+           WHERE event_id = NEW.id AND (updated_at < stamp OR updated_at > clock);
+        END IF;
         IF NEW.name IS DISTINCT FROM OLD.name OR NEW.start_at IS DISTINCT FROM OLD.start_at
            OR NEW.end_at IS DISTINCT FROM OLD.end_at OR NEW.timezone IS DISTINCT FROM OLD.timezone
            OR NEW.venue_name IS DISTINCT FROM OLD.venue_name
@@ -1016,10 +1024,6 @@ AS $function$
           UPDATE orders SET updated_at = stamp
            WHERE box_office_id = NEW.box_office_id AND event_id = NEW.id
              AND (updated_at < stamp OR updated_at > clock);
-        END IF;
-        IF NEW.event_series_id IS DISTINCT FROM OLD.event_series_id THEN
-          UPDATE issued_tickets SET updated_at = stamp
-           WHERE event_id = NEW.id AND (updated_at < stamp OR updated_at > clock);
         END IF;
       END IF;
     ELSE
