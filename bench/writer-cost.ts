@@ -67,7 +67,9 @@ const USAGE = `npm run bench:writer -- [options]
                      sequence, no counter row), at-commit (PostgreSQL: a prototype taking the
                      counter row, rollups and counters at commit, deferred constraint triggers),
                      counter-row (PostgreSQL: migration WritesWithoutHotRows reverted, entries
-                     numbered by the writers from the counter row: the design before it);
+                     numbered by the writers from the counter row: the design before it),
+                     hot-counters (PostgreSQL: migrations CountsWithoutHotRows and OneLockOrder
+                     reverted, counts updated in their rows by every sale: the design before them);
                      e.g. as-migrated,sequence-ids,sequence-ids+no-rollups,at-commit
   --scenarios a,b    one (one box office, each --writers), spread, hold, edits (PostgreSQL: a
                      ticket-type edit every 100 ms during sales by the most writers), floor

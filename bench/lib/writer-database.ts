@@ -9,9 +9,16 @@ import { parseDatabaseUrl } from '../../src/config/app-config';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import { runMigrations } from '../../src/database/migrate';
 import { WritesWithoutHotRows1766800000000 } from '../../src/database/migrations/1766800000000-WritesWithoutHotRows';
+import { CountsWithoutHotRows1766900000000 } from '../../src/database/migrations/1766900000000-CountsWithoutHotRows';
+import { OneLockOrder1766910000000 } from '../../src/database/migrations/1766910000000-OneLockOrder';
+import { withPendingCounts } from '../../src/database/pending-counts';
 import { ROLLUP_TABLES } from '../../src/database/trigger-kept-tables';
 import { syncHorizonStatement } from '../../src/sync/sync-horizon';
-import { SWEEP_MS, sweepChanges } from '../../src/changes/change-assigner';
+import {
+  SWEEP_MS,
+  sweepChanges,
+  sweepCounts,
+} from '../../src/changes/change-assigner';
 import type { SalesTarget, Written } from './sales-writer';
 
 /**
@@ -50,6 +57,13 @@ export const VARIANT_PARTS = {
    * ends. The old design beside the new one in one run.
    */
   'counter-row': { postgres: true, sqlite: false },
+  /**
+   * PostgreSQL: the counts before migrations CountsWithoutHotRows and OneLockOrder, both
+   * reverted: every sale updates its event's, its ticket type's and the hour's and day's rows,
+   * held until it commits. The old counts beside the deltas in one run (entries are numbered
+   * after the commit in both).
+   */
+  'hot-counters': { postgres: true, sqlite: false },
 } as const;
 export type VariantPart = keyof typeof VARIANT_PARTS;
 
@@ -223,6 +237,19 @@ async function applyPart(reader: Reader, part: VariantPart) {
     throw new Error(`${part} is a PostgreSQL variant`);
   if (part === 'at-commit') {
     await applyAtCommit(reader);
+    return;
+  }
+  if (part === 'hot-counters') {
+    // The migrations' own downs, latest first, through a query runner that is only the reader.
+    const runner = {
+      connection: { options: { type: 'postgres' } },
+      query: (text: string) => reader.all(text),
+    } as unknown as QueryRunner;
+    // In one transaction, as migrations run (the counts' down locks tables).
+    await reader.all('BEGIN');
+    await new OneLockOrder1766910000000().down(runner);
+    await new CountsWithoutHotRows1766900000000().down(runner);
+    await reader.all('COMMIT');
     return;
   }
   if (part === 'counter-row') {
@@ -468,32 +495,46 @@ export function checkEntries(
  * rollups. A list of the differences (a lost or doubled update under concurrency shows here).
  */
 export async function checkCounts(reader: Reader): Promise<string[]> {
+  // As readers read them: on PostgreSQL with deltas (migration CountsWithoutHotRows), the row
+  // plus the deltas not folded yet; in the what-ifs without that table, the row alone.
+  const [deltas] =
+    reader.db === 'postgres'
+      ? await reader.all(
+          "SELECT to_regclass('activity_deltas') IS NOT NULL AS present",
+        )
+      : [{ present: false }];
+  const pending = deltas.present === true;
+  const asRead = (sql: string) => (pending ? withPendingCounts(sql) : sql);
+  const pendingRollup = (column: string) =>
+    pending
+      ? ` + (SELECT coalesce(sum(${column}), 0) FROM activity_deltas d WHERE d.box_office_id = b.id)`
+      : '';
   const checks: [string, string][] = [
     [
       'event counters',
-      `SELECT e.id FROM events e
+      asRead(`SELECT e.id FROM events e
         WHERE e.completed_orders_count <> (SELECT count(*) FROM orders o
                 WHERE o.event_id = e.id AND o.status = 'completed')
            OR e.completed_revenue <> (SELECT coalesce(sum(o.total - o.refund_amount), 0)
                 FROM orders o WHERE o.event_id = e.id AND o.status = 'completed')
            OR e.valid_tickets_count <> (SELECT count(*) FROM issued_tickets t
-                WHERE t.event_id = e.id AND t.status = 'valid')`,
+                WHERE t.event_id = e.id AND t.status = 'valid')`),
     ],
     [
       'ticket types issued',
-      `SELECT y.id FROM ticket_types y
+      asRead(`SELECT y.id FROM ticket_types y
         WHERE y.quantity_issued <> (SELECT count(*) FROM issued_tickets t
-                WHERE t.ticket_type_id = y.id AND t.status = 'valid')`,
+                WHERE t.ticket_type_id = y.id AND t.status = 'valid')`),
     ],
     ...(['hours', 'days'] as const).map((unit): [string, string] => [
       `${unit} rollups`,
       `SELECT b.id FROM box_offices b
-        WHERE (SELECT coalesce(sum(completed_orders), 0) FROM order_${unit} r WHERE r.box_office_id = b.id)
+        WHERE (SELECT coalesce(sum(completed_orders), 0) FROM order_${unit} r WHERE r.box_office_id = b.id)${pendingRollup('completed_orders')}
               <> (SELECT count(*) FROM orders o WHERE o.box_office_id = b.id AND o.status = 'completed')
-           OR (SELECT coalesce(sum(revenue), 0) FROM revenue_${unit} r WHERE r.box_office_id = b.id)
+           OR (SELECT coalesce(sum(revenue), 0) FROM revenue_${unit} r WHERE r.box_office_id = b.id)${pendingRollup('revenue')}
               <> (SELECT coalesce(sum(o.total - o.refund_amount), 0) FROM orders o
                    WHERE o.box_office_id = b.id AND o.status = 'completed')
-           OR (SELECT coalesce(sum(valid_tickets), 0) FROM ticket_${unit} r WHERE r.box_office_id = b.id)
+           OR (SELECT coalesce(sum(valid_tickets), 0) FROM ticket_${unit} r WHERE r.box_office_id = b.id)${pendingRollup('valid_tickets')}
               <> (SELECT count(*) FROM issued_tickets t WHERE t.box_office_id = b.id AND t.status = 'valid')`,
     ]),
   ];
@@ -599,6 +640,11 @@ export async function runAssigner(
   endAt: number,
 ): Promise<{ sweeps: number; longestMs: number }> {
   const reader = await openReader(url);
+  // And folds the counts' deltas, where the database writes them (migration CountsWithoutHotRows).
+  const [deltas] = await reader.all(
+    "SELECT to_regclass('activity_deltas') IS NOT NULL AS present",
+  );
+  const folds = deltas.present === true;
   const read = (text: string, params: unknown[]) => reader.all(text, params);
   let sweeps = 0;
   let longestMs = 0;
@@ -606,6 +652,7 @@ export async function runAssigner(
     const sweep = async () => {
       const started = performance.now();
       await sweepChanges(read);
+      if (folds) await sweepCounts(read);
       longestMs = Math.max(longestMs, performance.now() - started);
       sweeps += 1;
     };
