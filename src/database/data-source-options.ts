@@ -40,6 +40,7 @@ import { ScanEntriesAtCommit1766400000000 } from './migrations/1766400000000-Sca
 import { IssuedTicketSearch1766500000000 } from './migrations/1766500000000-IssuedTicketSearch';
 import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-WebhookEndpoints';
 import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-WritesWithoutHotRows';
+import { TicketSearchByEvent1766900000000 } from './migrations/1766900000000-TicketSearchByEvent';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
 import { IdempotencyWithoutClaims1766620000000 } from './migrations/1766620000000-IdempotencyWithoutClaims';
@@ -110,6 +111,7 @@ export const MIGRATIONS = [
   IdempotencyWithoutClaims1766620000000,
   WebhookEndpoints1766700000000,
   WritesWithoutHotRows1766800000000,
+  TicketSearchByEvent1766900000000,
 ];
 
 export interface DataSourceTuning {
