@@ -15,6 +15,13 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * issued_ticket_search and its triggers stay in this release: during a rolling deploy the
  * previous release's instances still search through it (its writers need nothing of either: the
  * triggers are the database's). A later release drops them.
+ *
+ * PostgreSQL: the folded holder's name and buyer's e-mail get trigram indexes led by the event
+ * (btree_gin, PostgreSQL's contrib, indexes the event's id in a GIN), so a search within an event
+ * reads the entries of that event's tickets among the text's, where it read the whole box
+ * office's matches and ANDed them with every ticket of the event. Built CONCURRENTLY: the
+ * tables take writes while the indexes are built, so this migration runs outside a transaction.
+ * The indexes of migration IssuedTicketSearch stay: a search across the box office reads them.
  */
 
 /** 2^31: ids are PostgreSQL integers on both databases, below it. */
@@ -44,11 +51,51 @@ const TRIGGERS = [
   'trg_orders_search_by_event_email',
 ] as const;
 
+/** PostgreSQL's indexes: name, table, the folded column. */
+const POSTGRES_INDEXES = [
+  ['IDX_issued_tickets_search_event_name', 'issued_tickets', 'full_name'],
+  ['IDX_orders_search_event_email', 'orders', 'buyer_email'],
+] as const;
+
+const isPostgres = (queryRunner: QueryRunner) =>
+  queryRunner.connection.options.type === 'postgres';
+
+async function createPostgresIndexes(queryRunner: QueryRunner): Promise<void> {
+  await queryRunner.query('CREATE EXTENSION IF NOT EXISTS btree_gin');
+  // Each index reads its whole table; the service's statement timeout (DB_STATEMENT_TIMEOUT_MS)
+  // is for requests. For this session until the migration ends (no transaction to be LOCAL to).
+  await queryRunner.query('SET statement_timeout = 0');
+  try {
+    for (const [index, table, column] of POSTGRES_INDEXES) {
+      // A build that failed half-way (an interrupted deploy) leaves an invalid index behind,
+      // which IF NOT EXISTS would keep: dropped first, then built again.
+      const [invalid] = (await queryRunner.query(
+        `SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = $1 AND NOT i.indisvalid`,
+        [index],
+      )) as unknown[];
+      if (invalid !== undefined) {
+        await queryRunner.query(`DROP INDEX CONCURRENTLY "${index}"`);
+      }
+      await queryRunner.query(
+        `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${index}" ON ${table} USING gin (event_id, search_fold(${column}) gin_trgm_ops)`,
+      );
+    }
+  } finally {
+    await queryRunner.query('RESET statement_timeout');
+  }
+}
+
 export class TicketSearchByEvent1766900000000 implements MigrationInterface {
   name = 'TicketSearchByEvent1766900000000';
 
+  /** CREATE INDEX CONCURRENTLY cannot run in a transaction (SQLite's run is one regardless). */
+  transaction = false;
+
   public async up(queryRunner: QueryRunner): Promise<void> {
-    if (queryRunner.connection.options.type === 'postgres') return;
+    if (isPostgres(queryRunner)) {
+      await createPostgresIndexes(queryRunner);
+      return;
+    }
     await queryRunner.query(
       `CREATE VIRTUAL TABLE issued_ticket_search_by_event USING fts5(name, email, barcode, tokenize = 'trigram', content = '', contentless_delete = 1)`,
     );
@@ -81,7 +128,13 @@ export class TicketSearchByEvent1766900000000 implements MigrationInterface {
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
-    if (queryRunner.connection.options.type === 'postgres') return;
+    if (isPostgres(queryRunner)) {
+      for (const [index] of POSTGRES_INDEXES) {
+        await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index}"`);
+      }
+      await queryRunner.query('DROP EXTENSION IF EXISTS btree_gin');
+      return;
+    }
     for (const trigger of TRIGGERS) {
       await queryRunner.query(`DROP TRIGGER "${trigger}"`);
     }
