@@ -129,8 +129,9 @@ export class TicketSearchByEvent1766900000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     if (isPostgres(queryRunner)) {
+      // Not CONCURRENTLY: TypeORM reverts a migration in a transaction whatever it declares.
       for (const [index] of POSTGRES_INDEXES) {
-        await queryRunner.query(`DROP INDEX CONCURRENTLY IF EXISTS "${index}"`);
+        await queryRunner.query(`DROP INDEX IF EXISTS "${index}"`);
       }
       await queryRunner.query('DROP EXTENSION IF EXISTS btree_gin');
       return;
