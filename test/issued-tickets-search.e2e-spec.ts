@@ -17,6 +17,8 @@ import { createListApp } from './utils/list-app';
 const KEY = 'sk_test_ticket_search_a';
 const OTHER_KEY = 'sk_test_ticket_search_b';
 const BASE = 1_750_000_000;
+/** An event id near the largest (ids are PostgreSQL integers on both databases). */
+const FAR_EVENT_ID = 2_147_000_000;
 
 type TicketBody = { id: string } & Record<string, unknown>;
 type Page = ListBody<TicketBody>;
@@ -87,14 +89,15 @@ describe('GET /v1/issued_tickets?search=', () => {
   let get: Get;
   let all: Known[];
   let events: number[];
+  let farEvent: number;
 
-  /** The oracle's ids for a search (and an event), newest first. */
-  const expected = (search: string, event?: number) =>
+  /** The oracle's ids for a search (and an event, or any of a list), newest first. */
+  const expected = (search: string, event?: number | number[]) =>
     all
       .filter(
         (ticket) =>
           matches(ticket, search) &&
-          (event === undefined || ticket.event === event),
+          (event === undefined || [event].flat().includes(ticket.event)),
       )
       .map((ticket) => ticket.id);
 
@@ -161,6 +164,32 @@ describe('GET /v1/issued_tickets?search=', () => {
           barcode: ticket.barcode,
         });
       }
+    }
+    // An event whose id is near the largest there can be: its search rows' keys (SQLite: the
+    // event's id times 2^31 plus the ticket's) lie beyond 2^53, where a JavaScript number rounds.
+    farEvent = (await f.event(a.id, { id: FAR_EVENT_ID })).id;
+    const far = await f.order(a.id, farEvent, {
+      createdAt: BASE + 200,
+      buyerEmail: 'far.away@example.com',
+      issuedTickets: [
+        f.ticket(farEvent, {
+          fullName: 'Quentin Farley',
+          barcode: 'FAR001',
+          createdAt: BASE + 200,
+        }),
+      ],
+    });
+    for (const ticket of far.issuedTickets!) {
+      all.push({
+        id: `it_${ticket.id}`,
+        num: ticket.id,
+        createdAt: BASE + 200,
+        event: farEvent,
+        order: far.id,
+        name: ticket.fullName,
+        email: 'far.away@example.com',
+        barcode: ticket.barcode,
+      });
     }
     all.sort((x, y) => y.createdAt - x.createdAt || y.num - x.num);
     // Box office B has a Zoë too, and an order id that may share a prefix with A's: never shown.
@@ -251,6 +280,35 @@ describe('GET /v1/issued_tickets?search=', () => {
     expect(
       idsOf(await search(`search=muller&event_id=ev_${events[0]}&status=void`)),
     ).toEqual([]);
+  });
+
+  it('searches within one event or several, each through its own tickets', async () => {
+    const scopes = [
+      [events[0]],
+      [events[1]],
+      [farEvent],
+      [events[0], farEvent],
+      [events[1], events[0], farEvent],
+    ];
+    for (const text of [
+      'example',
+      'müller',
+      'quentin fa',
+      'far0',
+      'abc',
+      'person',
+    ]) {
+      for (const scope of scopes) {
+        const query = `search=${encodeURIComponent(text)}&event_id=${scope
+          .map((event) => `ev_${event}`)
+          .join(',')}`;
+        expect([query, idsOf(await search(query))]).toEqual([
+          query,
+          expected(text, scope),
+        ]);
+      }
+    }
+    expect(expected('quentin fa', [farEvent])).toHaveLength(1);
   });
 
   it('pages with cursors and links that keep the search', async () => {

@@ -12,6 +12,7 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
+import { EVENT_KEY_SCALE } from '../database/migrations/1766920000000-TicketSearchByEvent';
 import { searchFold, searchFoldSql } from '../database/search-fold';
 import type { SqlParams } from '../database/sql-dialect';
 import { SyncHorizon } from '../sync/sync-horizon';
@@ -110,13 +111,18 @@ export function issuedTicketFilters(
   if (query.email !== undefined) {
     const email = query.email.toLowerCase();
     // The tickets of the box office's orders with that buyer, found through the orders' index,
-    // and those issued without an order to that e-mail (their own column).
+    // and those issued without an order to that e-mail (their own column, a few rows found
+    // through the order index's null entries): one list of ids, which each database reads arm
+    // by arm, where an OR of the two made SQLite merge two index scans of the tickets
+    // (MULTI-INDEX OR) and PostgreSQL test every ticket of the box office against the orders.
     found.push({
       condition: (params) =>
-        `(t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = ${params.add(
+        `t.id IN (SELECT et.id FROM orders eo JOIN issued_tickets et ON et.order_id = eo.id WHERE eo.box_office_id = ${params.add(
           boxOfficeId,
-        )} AND eo.buyer_email_lookup = ${params.add(email)})
-          OR (t.order_id IS NULL AND lower(t.email) = ${params.add(email)}))`,
+        )} AND eo.buyer_email_lookup = ${params.add(email)}
+          UNION ALL SELECT et.id FROM issued_tickets et WHERE et.order_id IS NULL AND et.box_office_id = ${params.add(
+            boxOfficeId,
+          )} AND lower(et.email) = ${params.add(email)})`,
     });
   }
   if (query.search !== undefined) {
@@ -194,10 +200,24 @@ function ticketSearch(
         if (params.dialect.name === 'sqlite') {
           // FTS5 phrases: `%` and `_` mean themselves, a double quote is doubled.
           const phrase = `"${folded.replaceAll('"', '""')}"`;
+          const match = `({name email} : ${phrase}) OR (barcode : ^${phrase})`;
+          // Rows keyed by event (migration TicketSearchByEvent): within events, each event's
+          // range of keys alone.
+          const matches = (event?: number) =>
+            `SELECT rowid % ${EVENT_KEY_SCALE} FROM issued_ticket_search_by_event WHERE issued_ticket_search_by_event MATCH ${params.add(
+              match,
+            )}${
+              event === undefined
+                ? ''
+                : // Computed by SQLite in 64 bits: beyond 2^53 a JavaScript number would round.
+                  ` AND rowid BETWEEN ${params.add(event)} * ${EVENT_KEY_SCALE} AND ${params.add(
+                    event,
+                  )} * ${EVENT_KEY_SCALE} + ${EVENT_KEY_SCALE - 1}`
+            }`;
           return `t.id IN (${[
-            `SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH ${params.add(
-              `({name email} : ${phrase}) OR (barcode : ^${phrase})`,
-            )}`,
+            ...(events.length === 0
+              ? [matches()]
+              : events.map((event) => matches(event))),
             orderless(),
             ...byOrder(),
           ].join(' UNION ALL ')})`;

@@ -4,6 +4,8 @@
 -- when no other table runs it (functions several tables run come first). For reading and review:
 -- a database is built by the migrations (src/database/migrations), never from this file.
 
+CREATE EXTENSION btree_gin;
+
 CREATE EXTENSION pg_trgm;
 
 CREATE OR REPLACE FUNCTION public.assign_changes(office integer, wait boolean)
@@ -1108,6 +1110,8 @@ CREATE INDEX "IDX_issued_tickets_order_list" ON public.issued_tickets USING btre
 
 CREATE INDEX "IDX_issued_tickets_search_barcode" ON public.issued_tickets USING gin (search_fold((barcode)::text) gin_trgm_ops);
 
+CREATE INDEX "IDX_issued_tickets_search_event_name" ON public.issued_tickets USING gin (event_id, search_fold((full_name)::text) gin_trgm_ops);
+
 CREATE INDEX "IDX_issued_tickets_search_name" ON public.issued_tickets USING gin (search_fold((full_name)::text) gin_trgm_ops);
 
 CREATE INDEX "IDX_issued_tickets_status" ON public.issued_tickets USING btree (box_office_id, status, created_at, id);
@@ -1521,6 +1525,8 @@ CREATE INDEX "IDX_orders_event" ON public.orders USING btree (box_office_id, eve
 CREATE INDEX "IDX_orders_list" ON public.orders USING btree (box_office_id, created_at, id);
 
 CREATE INDEX "IDX_orders_search_email" ON public.orders USING gin (search_fold((buyer_email)::text) gin_trgm_ops);
+
+CREATE INDEX "IDX_orders_search_event_email" ON public.orders USING gin (event_id, search_fold((buyer_email)::text) gin_trgm_ops);
 
 CREATE INDEX "IDX_orders_status" ON public.orders USING btree (box_office_id, status, created_at, id);
 

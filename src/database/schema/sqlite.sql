@@ -608,6 +608,38 @@ CREATE VIRTUAL TABLE issued_ticket_search USING fts5 (
   contentless_delete = 1
 );
 
+CREATE VIRTUAL TABLE issued_ticket_search_by_event USING fts5 (
+  name,
+  email,
+  barcode,
+  tokenize = 'trigram',
+  content = '',
+  contentless_delete = 1
+);
+
+CREATE TABLE 'issued_ticket_search_by_event_config' (
+  k PRIMARY KEY,
+  v
+) WITHOUT ROWID;
+
+CREATE TABLE 'issued_ticket_search_by_event_data' (
+  id INTEGER PRIMARY KEY,
+  block BLOB
+);
+
+CREATE TABLE 'issued_ticket_search_by_event_docsize' (
+  id INTEGER PRIMARY KEY,
+  sz BLOB,
+  origin INTEGER
+);
+
+CREATE TABLE 'issued_ticket_search_by_event_idx' (
+  segid,
+  term,
+  pgno,
+  PRIMARY KEY(segid, term)
+) WITHOUT ROWID;
+
 CREATE TABLE 'issued_ticket_search_config' (
   k PRIMARY KEY,
   v
@@ -693,6 +725,16 @@ CREATE TRIGGER trg_issued_tickets_quantity_issued_update AFTER UPDATE OF status,
   BEGIN UPDATE ticket_types SET quantity_issued = quantity_issued - 1
     WHERE id = OLD.ticket_type_id AND OLD.status = 'valid'; UPDATE ticket_types SET quantity_issued = quantity_issued + 1
     WHERE id = NEW.ticket_type_id AND NEW.status = 'valid'; END;
+
+CREATE TRIGGER trg_issued_tickets_search_by_event_delete AFTER DELETE ON issued_tickets
+  BEGIN DELETE FROM issued_ticket_search_by_event WHERE rowid = OLD.event_id * 2147483648 + OLD.id; END;
+
+CREATE TRIGGER trg_issued_tickets_search_by_event_insert AFTER INSERT ON issued_tickets
+  BEGIN INSERT INTO issued_ticket_search_by_event (rowid, name, email, barcode) VALUES (NEW.event_id * 2147483648 + NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
+
+CREATE TRIGGER trg_issued_tickets_search_by_event_update AFTER UPDATE OF full_name, barcode, order_id, event_id ON issued_tickets
+  BEGIN DELETE FROM issued_ticket_search_by_event WHERE rowid = OLD.event_id * 2147483648 + OLD.id;
+  INSERT INTO issued_ticket_search_by_event (rowid, name, email, barcode) VALUES (NEW.event_id * 2147483648 + NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
 
 CREATE TRIGGER trg_issued_tickets_search_delete AFTER DELETE ON issued_tickets
   BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id; END;
@@ -1140,6 +1182,10 @@ CREATE TRIGGER trg_orders_revenue_hours_update_old AFTER UPDATE OF status, creat
   WHEN OLD.status = 'completed' AND (OLD.status IS NOT NEW.status OR OLD.created_at IS NOT NEW.created_at OR OLD.total IS NOT NEW.total OR OLD.refund_amount IS NOT NEW.refund_amount OR OLD.currency IS NOT NEW.currency OR OLD.box_office_id IS NOT NEW.box_office_id)
   BEGIN UPDATE revenue_hours SET revenue = revenue - (OLD.total - OLD.refund_amount)
   WHERE box_office_id = OLD.box_office_id AND hour = OLD.created_at / 3600 AND currency = OLD.currency; END;
+
+CREATE TRIGGER trg_orders_search_by_event_email AFTER UPDATE OF buyer_email ON orders
+  BEGIN DELETE FROM issued_ticket_search_by_event WHERE rowid IN (SELECT t.event_id * 2147483648 + t.id FROM issued_tickets t WHERE t.order_id = NEW.id);
+  INSERT INTO issued_ticket_search_by_event (rowid, name, email, barcode) SELECT t.event_id * 2147483648 + t.id, search_fold(coalesce(t.full_name, '')), search_fold(coalesce(NEW.buyer_email, '')), search_fold(t.barcode) FROM issued_tickets t WHERE t.order_id = NEW.id; END;
 
 CREATE TRIGGER trg_orders_search_email AFTER UPDATE OF buyer_email ON orders
   BEGIN DELETE FROM issued_ticket_search WHERE rowid IN (SELECT id FROM issued_tickets WHERE order_id = NEW.id);
