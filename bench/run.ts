@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   if (!options.gateOnly) console.log(`\n${report.markdown}\n`);
   saveResults(root, resultsFile(bench, measured, report, started));
   if (options.smoke && !options.gateOnly)
-    smokeVerdict(measured.cells, options.minSpeedup);
+    smokeVerdict(measured.cells, options.minSpeedup, options.minNestRatio);
 }
 
 function projectRoot(): string {
@@ -154,7 +154,9 @@ async function prepare(options: BenchOptions, root: string): Promise<Bench> {
 
 /** Ours and the peers the gate compares it with; the ceiling starts later, from a page of ours. */
 function firstServers(bench: Bench): ServerSpec[] {
-  return (['ours', 'metrics', 'typical', 'ours2', 'ours4', 'bare'] as const)
+  return (
+    ['ours', 'metrics', 'typical', 'ours2', 'ours4', 'bare', 'nest'] as const
+  )
     .filter((name) => bench.needed.has(name))
     .map((name) => serverSpec(name, bench));
 }

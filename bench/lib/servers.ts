@@ -16,6 +16,7 @@ import { SERVICE_NODE_FLAGS } from './service';
 export const SERVER_NAMES = [
   'ceiling',
   'bare',
+  'nest',
   'ours',
   'metrics',
   'ours2',
@@ -27,6 +28,7 @@ export type ServerName = (typeof SERVER_NAMES)[number];
 export const SERVER_LABELS: Record<ServerName, string> = {
   ceiling: 'ceiling (node:http, fixed body)',
   bare: 'bare (node:http + driver + our reader)',
+  nest: 'nest (Nest on Express, one controller, our reader)',
   ours: 'ours (1 process)',
   metrics: 'ours, metrics on (1 process, scraped each second)',
   ours2: 'ours (2 workers)',
@@ -129,6 +131,14 @@ export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
         name,
         // The service's Node flags: the same heap settings, so that only the pipeline differs.
         args: [...SERVICE_NODE_FLAGS, dist('bench', 'bare.js')],
+        env: { DATABASE_URL: launch.env.DATABASE_URL, NODE_ENV: 'production' },
+        cpus: pinned,
+      };
+    case 'nest':
+      return {
+        name,
+        // The service's Node flags and environment, less what only our steps read.
+        args: [...SERVICE_NODE_FLAGS, dist('bench', 'nest.js')],
         env: { DATABASE_URL: launch.env.DATABASE_URL, NODE_ENV: 'production' },
         cpus: pinned,
       };
