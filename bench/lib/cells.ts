@@ -120,7 +120,7 @@ async function readLoad(
     okStatuses: scenario.okStatuses,
     connections: cell.connections,
     duration: run.options.duration,
-    headers: REQUEST_HEADERS,
+    headers: { ...(scenario.headers ?? REQUEST_HEADERS) },
     database: run.database,
     scans: scenario.scans,
     rate: scenario.rate,

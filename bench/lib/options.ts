@@ -32,6 +32,11 @@ export interface BenchOptions {
    * (smoke.ts, cpuRatioOn).
    */
   minNestRatio: number;
+  /**
+   * An earlier commit, built into data/bench-builds and run as the `before` server on the door
+   * rush beside ours (before.ts).
+   */
+  before: string | null;
   /** Render this results file again instead of running. */
   report: string | null;
 }
@@ -79,6 +84,8 @@ export const USAGE = `npm run bench -- [options]
   --min-nest-ratio X
                     --smoke: fail below this ours/nest ratio of requests a CPU-second on
                     order retrieval (default 0.3)
+  --before COMMIT   also run the door rush on this earlier build (built once into
+                    data/bench-builds/), beside ours in the same run
   --no-pin          do not pin processes to cores with taskset
   --report FILE     print an earlier run's report again (and refresh its README section)
   --output FILE     results file (default bench/results.json; --db postgres: bench/results-postgres.json;
@@ -127,6 +134,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'min-speedup': { type: 'string' },
       'min-nest-ratio': { type: 'string' },
       report: { type: 'string' },
+      before: { type: 'string' },
       output: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -185,5 +193,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     // retrieval's steps grow by half again (a lost key cache, a second statement).
     minNestRatio: positive(values['min-nest-ratio'], '--min-nest-ratio') ?? 0.3,
     report: values.report ?? null,
+    before: values.before ?? null,
   };
 }

@@ -60,6 +60,13 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
       options.full
     )
       add(name, 'ours2', [10]);
+    // The build before (--before): the door rush on it, beside ours.
+    if (
+      options.before &&
+      name.startsWith('doorrush') &&
+      name !== 'doorrushexpand'
+    )
+      add(name, 'before', [10]);
     // Four workers: the scale-out measurement, only when --servers names it.
     if (name === 'walk' && options.servers?.includes('ours4'))
       add(name, 'ours4', [10]);

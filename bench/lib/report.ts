@@ -401,6 +401,13 @@ export function targets(
     (v) => v >= 500,
   );
   add(
+    'door rush, ours ÷ the build before (--before)',
+    'req/s ratio @10, doorrush on ours ÷ on before, same run',
+    ratio(door('ours')?.rps, door('before')?.rps),
+    '≥ 0.95×',
+    (v) => v >= 0.95,
+  );
+  add(
     'door rush with ?expand=issued_ticket ÷ without',
     'req/s ratio @10, doorrushexpand ÷ doorrush',
     ratio(door('ours', 'doorrushexpand')?.rps, door('ours')?.rps),
@@ -466,7 +473,7 @@ export function targets(
     (v) => v === 0,
   );
   add(
-    'errors (ours, metrics, ours2, nest, bare, ceiling)',
+    'errors (ours, metrics, ours2, nest, bare, ceiling, before)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,
     '0',

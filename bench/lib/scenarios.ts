@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BenchDb } from './database';
-import { type DoorScan, doorRushScans } from './door-rush';
+import { DOOR_KEY, type DoorScan, doorRushScans } from './door-rush';
 import { seededRandom, shuffle } from './random';
 import {
   ISSUE_TYPES,
@@ -15,6 +15,10 @@ export const AUTH_HEADER = `Basic ${Buffer.from(`${DEMO_KEY}:`).toString('base64
 /** The headers of every benchmark request: box office 1's demo key. */
 export const REQUEST_HEADERS: Readonly<Record<string, string>> = {
   authorization: AUTH_HEADER,
+};
+/** The door rush's requests: its key (door-rush.ts, DOOR_KEY). */
+export const DOOR_HEADERS: Readonly<Record<string, string>> = {
+  authorization: `Basic ${Buffer.from(`${DOOR_KEY}:`).toString('base64')}`,
 };
 
 export const SCENARIO_NAMES = [
@@ -188,6 +192,8 @@ export interface Scenario {
    * and what is undone then (ticket-writes.ts).
    */
   ticketWrites?: TicketWriteCheck;
+  /** The requests' headers, when not REQUEST_HEADERS (the door rush's key). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface DatasetFacts {
@@ -974,6 +980,7 @@ async function doorRushScenarios(
     okStatuses: [201, 409],
     expected: new Map<string, number>(),
     scans,
+    headers: DOOR_HEADERS,
   };
   return [
     { name: 'doorrush', title: SCENARIO_TITLES.doorrush, ...door },

@@ -22,6 +22,7 @@ export const SERVER_NAMES = [
   'ours2',
   'ours4',
   'typical',
+  'before',
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
@@ -34,6 +35,7 @@ export const SERVER_LABELS: Record<ServerName, string> = {
   ours2: 'ours (2 workers)',
   ours4: 'ours (4 workers)',
   typical: 'typical (find + ClassSerializer)',
+  before: 'ours, the build before (--before, 1 process)',
 };
 
 /**
@@ -69,6 +71,8 @@ export interface Launch {
   /** The environment the service and its peer get (see `serverEnv`). */
   env: Record<string, string>;
   pinning: Pinning | null;
+  /** `--before`: the earlier build's output (before.ts), which the `before` server runs. */
+  beforeDist?: string;
 }
 
 /** `node <args>` with this environment, on these CPUs (null: free). */
@@ -140,6 +144,20 @@ export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
         // The service's Node flags and environment, less what only our steps read.
         args: [...SERVICE_NODE_FLAGS, dist('bench', 'nest.js')],
         env: { DATABASE_URL: launch.env.DATABASE_URL, NODE_ENV: 'production' },
+        cpus: pinned,
+      };
+    case 'before':
+      if (!launch.beforeDist)
+        throw new Error('the before server needs --before');
+      return {
+        name,
+        args: [
+          ...SERVICE_NODE_FLAGS,
+          join(launch.beforeDist, 'src', 'main.js'),
+        ],
+        // The database is ours' (migrated by it): the earlier build runs on it as a previous
+        // release does in a rolling deploy, and migrates nothing.
+        env: { ...launch.env, MIGRATIONS_RUN: 'false' },
         cpus: pinned,
       };
     case 'ceiling':
