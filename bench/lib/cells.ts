@@ -244,7 +244,7 @@ async function runAb(
  * What a write cell asks the database after each run and undoes: the door rush's tickets let in
  * twice (door-rush.ts), or the ticket writes' rows against their answers (ticket-writes.ts).
  */
-interface WriteChecker {
+export interface WriteChecker {
   mark(): Promise<void>;
   /** Sets the run's doubleEntries or writeFaults. */
   check(metrics: RunMetrics): Promise<void>;
@@ -252,7 +252,7 @@ interface WriteChecker {
   close(): Promise<void>;
 }
 
-async function openWriteChecker(
+export async function openWriteChecker(
   scenario: Scenario,
   target: DoorRushTarget,
   connections: number,
