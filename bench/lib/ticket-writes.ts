@@ -205,7 +205,7 @@ export async function openTicketWriteDatabase(
   const now =
     kind === 'sqlite'
       ? "CAST(strftime('%s', 'now') AS INTEGER)"
-      : 'CAST(extract(epoch FROM now()) AS BIGINT)';
+      : 'floor(extract(epoch FROM now()))::bigint';
 
   return {
     mark: async () => {
