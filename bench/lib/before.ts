@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -7,9 +7,11 @@ import { join } from 'node:path';
  * a change's figures stand next to the build before it on the same machine at the same minute
  * (runs minutes apart on this VM differ by more than most targets allow:
  * bench/notes/2026-11-27-door-rush-lifted.md). The commit's tree is extracted with `git archive`
- * into data/bench-builds/<commit> (the repository's git-ignored data folder: no worktree, nothing
- * in .git), given this checkout's node_modules, and built once with its own `nest build`; later
- * runs reuse the build. Returns its build output (what `dist/` is to this checkout).
+ * into node_modules/.cache/bench-builds/<commit> (no worktree, nothing in .git; under
+ * node_modules, which tsc, jest's roots, the linters and git leave alone, and from where Node and
+ * TypeScript find this checkout's packages by walking up) and built once with its own
+ * `nest build`; later runs reuse the build. Returns its build output (what `dist/` is to this
+ * checkout).
  */
 export function prepareBeforeBuild(root: string, ref: string): string {
   const commit = execFileSync(
@@ -20,7 +22,13 @@ export function prepareBeforeBuild(root: string, ref: string): string {
       encoding: 'utf8',
     },
   ).trim();
-  const dir = join(root, 'data', 'bench-builds', commit.slice(0, 12));
+  const dir = join(
+    root,
+    'node_modules',
+    '.cache',
+    'bench-builds',
+    commit.slice(0, 12),
+  );
   const dist = join(dir, 'dist');
   if (existsSync(join(dist, 'src', 'main.js'))) return dist;
   console.log(`Building ${commit.slice(0, 12)} (--before) in ${dir}…`);
@@ -30,7 +38,6 @@ export function prepareBeforeBuild(root: string, ref: string): string {
     cwd: root,
     stdio: 'inherit',
   });
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   execFileSync(join(root, 'node_modules', '.bin', 'nest'), ['build'], {
     cwd: dir,
     stdio: 'inherit',

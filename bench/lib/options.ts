@@ -33,7 +33,7 @@ export interface BenchOptions {
    */
   minNestRatio: number;
   /**
-   * An earlier commit, built into data/bench-builds and run as the `before` server on the door
+   * An earlier commit, built into node_modules/.cache/bench-builds and run as the `before` server on the door
    * rush beside ours (before.ts).
    */
   before: string | null;
@@ -85,7 +85,7 @@ export const USAGE = `npm run bench -- [options]
                     --smoke: fail below this ours/nest ratio of requests a CPU-second on
                     order retrieval (default 0.3)
   --before COMMIT   also run the door rush on this earlier build (built once into
-                    data/bench-builds/), beside ours in the same run
+                    node_modules/.cache/bench-builds/), beside ours in the same run
   --no-pin          do not pin processes to cores with taskset
   --report FILE     print an earlier run's report again (and refresh its README section)
   --output FILE     results file (default bench/results.json; --db postgres: bench/results-postgres.json;

@@ -37,7 +37,9 @@ function place(url: string): string {
       0,
       url.startsWith('node:internal/') ? url.indexOf('/', 14) >>> 0 : undefined,
     );
-  const own = /\/dist\/(.+)$/.exec(url);
+  // dist/, or a copy of it that a run was started from (dist-<name>/: a build kept apart from the
+  // next `npm run build`, which empties dist/).
+  const own = /\/dist(?:-[^/]+)?\/(.+)$/.exec(url);
   if (own) return own[1].replace(/\.js$/, '');
   return url;
 }
