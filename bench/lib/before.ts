@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -30,7 +30,23 @@ export function prepareBeforeBuild(root: string, ref: string): string {
     commit.slice(0, 12),
   );
   const dist = join(dir, 'dist');
-  if (existsSync(join(dist, 'src', 'main.js'))) return dist;
+  if (!existsSync(join(dist, 'src', 'main.js'))) build(root, commit, dir);
+  // TypeScript emits nothing for a file under node_modules, and the JSON files the code imports
+  // (package.json, src/**/*.json) lie under it here: they are copied where the build expects them.
+  for (const file of [
+    'package.json',
+    ...readdirSync(join(dir, 'src'), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => join('src', name)),
+  ]) {
+    if (!existsSync(join(dist, file)))
+      cpSync(join(dir, file), join(dist, file));
+  }
+  return dist;
+}
+
+/** Extracts the commit's tree into `dir` and builds it there with its own `nest build`. */
+function build(root: string, commit: string, dir: string): void {
   console.log(`Building ${commit.slice(0, 12)} (--before) in ${dir}…`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -42,5 +58,4 @@ export function prepareBeforeBuild(root: string, ref: string): string {
     cwd: dir,
     stdio: 'inherit',
   });
-  return dist;
 }
