@@ -6,6 +6,7 @@ import {
   withDatabaseProbe,
   type PreparedDb,
 } from './lib/database';
+import { prepareBeforeBuild } from './lib/before';
 import { runGate, type GateReport } from './lib/gate';
 import { parseOptions, type BenchOptions } from './lib/options';
 import { describePlan, plan, serversNeeded, type Cell } from './lib/plan';
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
   if (!options.gateOnly) console.log(`\n${report.markdown}\n`);
   saveResults(root, resultsFile(bench, measured, report, started));
   if (options.smoke && !options.gateOnly)
-    smokeVerdict(measured.cells, options.minSpeedup);
+    smokeVerdict(measured.cells, options.minSpeedup, options.minNestRatio);
 }
 
 function projectRoot(): string {
@@ -123,6 +124,9 @@ async function prepare(options: BenchOptions, root: string): Promise<Bench> {
   const dataDir = join(root, 'bench', 'data');
   mkdirSync(dataDir, { recursive: true });
   const pinning = choosePinning(options.noPin);
+  const beforeDist = options.before
+    ? prepareBeforeBuild(root, options.before)
+    : undefined;
   const database = await prepareDatabase({
     kind: options.db,
     orders: options.orders,
@@ -143,6 +147,7 @@ async function prepare(options: BenchOptions, root: string): Promise<Bench> {
     dataDir,
     env: serverEnv(database.url),
     pinning,
+    beforeDist,
     database,
     facts: built.facts,
     scenarios,
@@ -154,7 +159,18 @@ async function prepare(options: BenchOptions, root: string): Promise<Bench> {
 
 /** Ours and the peers the gate compares it with; the ceiling starts later, from a page of ours. */
 function firstServers(bench: Bench): ServerSpec[] {
-  return (['ours', 'metrics', 'typical', 'ours2', 'ours4', 'bare'] as const)
+  return (
+    [
+      'ours',
+      'metrics',
+      'typical',
+      'ours2',
+      'ours4',
+      'bare',
+      'nest',
+      'before',
+    ] as const
+  )
     .filter((name) => bench.needed.has(name))
     .map((name) => serverSpec(name, bench));
 }

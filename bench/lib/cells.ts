@@ -13,6 +13,7 @@ import { AB_REPS, abPairs, abTwin, type Cell } from './plan';
 import { allCores, httpGet, pin, type Pinning } from './proc';
 import { median, summarise, type CellResult } from './report';
 import { REQUEST_HEADERS, type Scenario } from './scenarios';
+import { openTicketWriteDatabase, writeFaults } from './ticket-writes';
 import {
   METRICS_TOKEN,
   SCRAPE_INTERVAL_MS,
@@ -119,7 +120,7 @@ async function readLoad(
     okStatuses: scenario.okStatuses,
     connections: cell.connections,
     duration: run.options.duration,
-    headers: REQUEST_HEADERS,
+    headers: { ...(scenario.headers ?? REQUEST_HEADERS) },
     database: run.database,
     scans: scenario.scans,
     rate: scenario.rate,
@@ -240,25 +241,77 @@ async function runAb(
 }
 
 /**
- * A cell that writes (the door rush, or reads with the rush beside them): the same runs, each
- * from the same database, asked after it whether any ticket got in twice, then cleared of what it
- * wrote (door-rush.ts). Reads with the rush beside them run in turns with the same reads alone, on
- * the same server (alone first, then beside, then beside first, …): the ratio of the two is the
- * cell's point, and runs minutes apart on this VM can differ by more than the rush costs
- * (bench/notes/2026-12-01-door-rush-paced-evenly.md).
+ * What a write cell asks the database after each run and undoes: the door rush's tickets let in
+ * twice (door-rush.ts), or the ticket writes' rows against their answers (ticket-writes.ts).
+ */
+export interface WriteChecker {
+  mark(): Promise<void>;
+  /** Sets the run's doubleEntries or writeFaults. */
+  check(metrics: RunMetrics): Promise<void>;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openWriteChecker(
+  scenario: Scenario,
+  target: DoorRushTarget,
+  connections: number,
+): Promise<WriteChecker> {
+  const { ticketWrites } = scenario;
+  if (ticketWrites) {
+    const db = await openTicketWriteDatabase(target, ticketWrites);
+    const success = ticketWrites.kind === 'issue' ? '201' : '200';
+    return {
+      mark: () => db.mark(),
+      check: async (metrics) => {
+        const findings = await db.findings();
+        metrics.writeFaults = writeFaults(
+          findings,
+          metrics.statuses[success] ?? 0,
+          connections,
+        );
+        if (metrics.writeFaults > 0) {
+          console.error(
+            `  ${scenario.name}: the database holds ${findings.written} rows written for ${metrics.statuses[success] ?? 0} answers ${success} (${connections} in flight at most); ${findings.overCapacity} ticket types over capacity, ${findings.counterDrift} with quantity_issued drifted`,
+          );
+        }
+      },
+      reset: () => db.reset(),
+      close: () => db.close(),
+    };
+  }
+  const door = await openDoorRushDatabase(target);
+  return {
+    mark: () => door.mark(),
+    check: async (metrics) => {
+      metrics.doubleEntries = await door.doubleEntries();
+    },
+    reset: () => door.reset(),
+    close: () => door.close(),
+  };
+}
+
+/**
+ * A cell that writes (the door rush, the ticket writes, or reads with the rush beside them): the
+ * same runs, each from the same database, asked after it whether it holds what the answers said
+ * (openWriteChecker), then cleared of what it wrote. Reads with the rush beside them run in turns
+ * with the same reads alone, on the same server (alone first, then beside, then beside first, …):
+ * the ratio of the two is the cell's point, and runs minutes apart on this VM can differ by more
+ * than the rush costs (bench/notes/2026-12-01-door-rush-paced-evenly.md).
  */
 async function runWrites(
   cell: Cell,
   run: CellRun,
   load: LoadOptions,
 ): Promise<CellResult> {
-  const { beside } = scenarioOf(cell, run);
+  const scenario = scenarioOf(cell, run);
+  const { beside } = scenario;
   // The rush beside the reads: as long as each run, paced, on the same server.
   const rush = (seconds: number) =>
     beside
       ? fire({ ...load, paths: ['/v1/check_ins'], ...beside }, seconds)
       : Promise.resolve();
-  const door = await openDoorRushDatabase(run.target);
+  const door = await openWriteChecker(scenario, run.target, cell.connections);
   try {
     await door.mark();
     await Promise.all([
@@ -269,11 +322,12 @@ async function runWrites(
     const runs: RunMetrics[] = [];
     const alone: RunMetrics[] = [];
     const withRush = async () => {
+      await door.mark();
       const [metrics] = await Promise.all([
         timedRun(load),
         rush(run.options.duration),
       ]);
-      metrics.doubleEntries = await door.doubleEntries();
+      await door.check(metrics);
       await door.reset();
       runs.push(metrics);
     };
@@ -294,6 +348,12 @@ async function runWrites(
       runs,
     );
     if (beside) result.median.aloneRps = median(alone.map((r) => r.rps));
+    if (scenario.ticketWrites) {
+      const success = scenario.ticketWrites.kind === 'issue' ? '201' : '200';
+      result.median.succeededRps = median(
+        runs.map((r) => (r.statuses[success] ?? 0) / r.durationS),
+      );
+    }
     return result;
   } finally {
     await door.close();
@@ -305,7 +365,12 @@ function cellLine({ scenario, server, connections, median: m }: CellResult) {
     `  ${scenario.padEnd(8)} ${server.padEnd(7)} @${String(connections).padEnd(2)} ` +
     `${m.rps.toFixed(m.rps < 10 ? 1 : 0).padStart(7)} req/s  p50 ${m.p50} ms  p99 ${m.p99} ms  ` +
     `${m.mbps.toFixed(1)} MB/s  ${m.cpuUsPerRequest === null ? '–' : Math.round(m.cpuUsPerRequest)} µs CPU/req  ${m.errors} errors` +
-    (m.doubleEntries === undefined ? '' : `  ${m.doubleEntries} double entries`)
+    (m.doubleEntries === undefined
+      ? ''
+      : `  ${m.doubleEntries} double entries`) +
+    (m.writeFaults === undefined
+      ? ''
+      : `  ${Math.round(m.succeededRps ?? 0)} written/s, ${m.writeFaults} faults`)
   );
 }
 

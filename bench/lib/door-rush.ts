@@ -2,8 +2,16 @@ import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import type { BenchDb } from './database';
 import type { WriteRequest } from './load';
+import { createHash } from 'node:crypto';
 import type { DbKind } from './options';
 import { shuffle } from './random';
+
+/**
+ * The door rush's key: box office 1's, of scope check_in, as a door is given; added once to the
+ * benchmark database and kept (DOOR_KEY_ROW). The demo key is of scope write, which builds before
+ * scope write (--before) refuse a scan.
+ */
+export const DOOR_KEY = 'sk_bench_door_1';
 
 /**
  * The door rush (bench/README.md, "Door rush"): the doors open and every scanner scans the
@@ -99,6 +107,13 @@ export interface DoorRushTarget {
   url: string;
 }
 
+/** The door's key (DOOR_KEY), unless the database has it. */
+const DOOR_KEY_ROW = `INSERT INTO api_keys (id, box_office_id, name, key_hash, key_prefix, created_at, scope)
+  SELECT (SELECT max(id) + 1 FROM api_keys), 1, 'benchmark door rush', ?, 'sk_benc', 1746748800, 'check_in'
+  WHERE NOT EXISTS (SELECT 1 FROM api_keys WHERE key_hash = ?)`;
+const doorKeyHash = () =>
+  createHash('sha256').update(DOOR_KEY, 'utf8').digest('hex');
+
 export async function openDoorRushDatabase({
   kind,
   url,
@@ -106,6 +121,7 @@ export async function openDoorRushDatabase({
   let mark = 0;
   if (kind === 'sqlite') {
     const db = new Database(url.slice('sqlite:'.length), { timeout: 10_000 });
+    db.prepare(DOOR_KEY_ROW).run(doorKeyHash(), doorKeyHash());
     const one = (sql: string, ...params: unknown[]) =>
       Number((db.prepare(sql).get(...params) as { n: unknown }).n);
     return {
@@ -124,6 +140,10 @@ export async function openDoorRushDatabase({
   }
   const client = new Client({ connectionString: url });
   await client.connect();
+  await client.query(DOOR_KEY_ROW.replace('?', '$1').replace('?', '$2'), [
+    doorKeyHash(),
+    doorKeyHash(),
+  ]);
   const one = async (sql: string, params: unknown[] = []) =>
     Number((await client.query<{ n: unknown }>(sql, params)).rows[0].n);
   return {

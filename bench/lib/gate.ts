@@ -106,7 +106,8 @@ export async function correctnessGate(
     const peers = others.filter((server) =>
       server.name === 'typical'
         ? !OURS_ONLY.has(scenario.name)
-        : server.name !== 'bare' || BARE_SCENARIOS.has(scenario.name),
+        : (server.name !== 'bare' && server.name !== 'nest') ||
+          BARE_SCENARIOS.has(scenario.name),
     );
     for (const path of paths) {
       const expected = scenario.expected.get(path) ?? 200;
@@ -152,8 +153,8 @@ export async function correctnessGate(
 }
 
 /**
- * The gate over the run's servers: ours against ours with metrics on, ours2, ours4, bare and
- * typical, whichever run.
+ * The gate over the run's servers: ours against ours with metrics on, ours2, ours4, bare, nest
+ * and typical, whichever run.
  */
 export async function runGate(
   servers: Servers,
@@ -165,6 +166,7 @@ export async function runGate(
     servers.get('ours2'),
     servers.get('ours4'),
     servers.get('bare'),
+    servers.get('nest'),
     servers.get('typical'),
   ].filter((s): s is ServerProcess => !!s);
   console.log(

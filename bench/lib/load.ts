@@ -9,8 +9,12 @@ import {
   waitIdle,
 } from './proc';
 
-/** A request that writes: its JSON body and its Idempotency-Key (a door scan). */
+/**
+ * A request that writes: its JSON body and its Idempotency-Key (a door scan, a ticket issued),
+ * POSTed to its own path when it has one (a void), else to the scenario's.
+ */
 export interface WriteRequest {
+  path?: string;
   body: string;
   idempotencyKey: string;
 }
@@ -40,6 +44,12 @@ export interface RunMetrics {
   errors: number;
   /** A write scenario: tickets the database shows let in twice after the run (must be 0). */
   doubleEntries?: number;
+  /**
+   * A ticket-write scenario: rows the database holds unlike the answers said (issued or voided
+   * rows more or fewer than the successes, ticket types over capacity or with a drifted
+   * quantity_issued), after the run (must be 0).
+   */
+  writeFaults?: number;
   statuses: Record<string, number>;
   durationS: number;
 }
@@ -125,7 +135,7 @@ export function fire(
       const scan = list[next++ % list.length];
       return {
         ...request,
-        path: paths[0],
+        path: scan.path ?? paths[0],
         body: scan.body,
         headers: {
           ...request.headers,

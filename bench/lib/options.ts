@@ -27,6 +27,16 @@ export interface BenchOptions {
   reseed: boolean;
   /** --smoke: the ours/typical req/s ratio on the walk below which the run fails. */
   minSpeedup: number;
+  /**
+   * --smoke: ours ÷ nest in requests a CPU-second on order retrieval, below which the run fails
+   * (smoke.ts, cpuRatioOn).
+   */
+  minNestRatio: number;
+  /**
+   * An earlier commit, built into node_modules/.cache/bench-builds and run as the `before` server on the door
+   * rush beside ours (before.ts).
+   */
+  before: string | null;
   /** Render this results file again instead of running. */
   report: string | null;
 }
@@ -50,23 +60,32 @@ export const USAGE = `npm run bench -- [options]
                     answered 304, ours only); doorrush, doorrush200, doorrushexpand
                     (door scans recorded: POST /v1/check_ins, the last with
                     ?expand=issued_ticket; ours and ours2); walkscans (the
-                    walk while the rush runs at 200 scans/s, ours only); products,
+                    walk while the rush runs at 200 scans/s, ours only); issue,
+                    void (the ticket writes: POST /v1/issued_tickets across ten
+                    ticket types, POST /v1/issued_tickets/{id}/void; ours and
+                    ours2); products,
                     vouchers, codes, discounts, waitlists, productpoll (the
                     connectors' other streams, ours only); searchevent,
                     searchoffice, attendance, attendancepoll (the door's
                     look-up and numbers, ours only)
-  --servers a,b     subset of: bare, ceiling, ours, metrics, ours2, ours4, typical
+  --servers a,b     subset of: bare, nest, ceiling, ours, metrics, ours2, ours4, typical
                     (ours4: the walk on four workers, only when named here; metrics: ours
                     with METRICS_TOKEN set and scraped each second, on retrieve and walk)
   --connections a,b override the per-cell connection counts (e.g. 10)
   --full            every scenario x server at 1 and 10 connections (about 3x longer)
   --smoke           CI variant: 20k orders, 5 s, 1 rep, 10 connections; exits 1 unless
-                    ours/typical >= --min-speedup on the walk and no errors
+                    ours/typical >= --min-speedup on the walk, ours/nest >=
+                    --min-nest-ratio on order retrieval and no errors
   --profile         also CPU-profile ours (walk, or each of --scenarios) and print where time goes
   --gate-only       prepare, check bodies and count SQL statements; no timed runs
                     (results in bench/data/gate-results.json)
   --reseed          seed again even when bench/data holds a matching database
   --min-speedup X   --smoke: fail below this ours/typical req/s ratio on the walk (default 7)
+  --min-nest-ratio X
+                    --smoke: fail below this ours/nest ratio of requests a CPU-second on
+                    order retrieval (default 0.3)
+  --before COMMIT   also run the door rush on this earlier build (built once into
+                    node_modules/.cache/bench-builds/), beside ours in the same run
   --no-pin          do not pin processes to cores with taskset
   --report FILE     print an earlier run's report again (and refresh its README section)
   --output FILE     results file (default bench/results.json; --db postgres: bench/results-postgres.json;
@@ -113,7 +132,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'no-pin': { type: 'boolean' },
       reseed: { type: 'boolean' },
       'min-speedup': { type: 'string' },
+      'min-nest-ratio': { type: 'string' },
       report: { type: 'string' },
+      before: { type: 'string' },
       output: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -166,6 +187,12 @@ export function parseOptions(argv: string[]): BenchOptions {
     // would block every submission, while 7× still trips on any real regression of the hot path,
     // such as losing SQL-built JSON or keyset paging. The run says whether 10× was met.
     minSpeedup: positive(values['min-speedup'], '--min-speedup') ?? 7,
+    // Far below issue #51's 0.9×, which is not met (bench/notes/2026-12-07-ticket-writes-and-nest-floor.md):
+    // ours made 0.37–0.65× nest's requests a CPU-second in five runs at load average 10–26; 0.3
+    // passes a CI machine loaded as this one was, and still fails when a retrieval costs a third
+    // more (a lost key cache, a second statement).
+    minNestRatio: positive(values['min-nest-ratio'], '--min-nest-ratio') ?? 0.3,
     report: values.report ?? null,
+    before: values.before ?? null,
   };
 }

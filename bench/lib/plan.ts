@@ -50,13 +50,34 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
     // The metrics A/B: the same server with metrics on and scraped, on order retrieval and the
     // walk (issue #38: at most 3% fewer req/s).
     if (name === 'retrieve' || name === 'walk') add(name, 'metrics', [10]);
-    // The door rush on two workers too: on PostgreSQL, two instances on one database.
-    if (name === 'walk' || name.startsWith('doorrush') || options.full)
+    // The door rush and the ticket writes on two workers too: on PostgreSQL, two instances on
+    // one database.
+    if (
+      name === 'walk' ||
+      name.startsWith('doorrush') ||
+      name === 'issue' ||
+      name === 'void' ||
+      options.full
+    )
       add(name, 'ours2', [10]);
+    // The build before (--before): the door rush on it, beside ours.
+    if (
+      options.before &&
+      name.startsWith('doorrush') &&
+      name !== 'doorrushexpand'
+    )
+      add(name, 'before', [10]);
     // Four workers: the scale-out measurement, only when --servers names it.
     if (name === 'walk' && options.servers?.includes('ours4'))
       add(name, 'ours4', [10]);
     if (BARE_SCENARIOS.has(name)) add(name, 'bare', both);
+    // The framework floor (Nest on Express, our reader, none of our steps): on retrieval and the
+    // walk, the two ours ÷ nest targets (issue #51), every orders' scenario with --full.
+    if (
+      BARE_SCENARIOS.has(name) &&
+      (options.full || name === 'retrieve' || name === 'walk')
+    )
+      add(name, 'nest', [10]);
     // The 400 path costs both servers next to nothing: compared only with --full. The typical
     // peer has no sync parameters or change feed (OURS_ONLY).
     if (OURS_ONLY.has(name)) continue;
@@ -69,7 +90,7 @@ export function plan(options: BenchOptions, scenarios: Scenario[]): Cell[] {
 
 /**
  * The servers a run starts: those of its cells, and always ours and the servers the correctness
- * gate compares it with (typical unless --servers leaves it out; ours2, ours4 and bare when
+ * gate compares it with (typical unless --servers leaves it out; ours2, ours4, bare and nest when
  * --servers names them, so that `--gate-only` checks them too).
  */
 export function serversNeeded(
@@ -80,7 +101,7 @@ export function serversNeeded(
   needed.add('ours');
   if (!options.servers || options.servers.includes('typical'))
     needed.add('typical');
-  for (const name of ['ours2', 'ours4', 'bare'] as const) {
+  for (const name of ['ours2', 'ours4', 'bare', 'nest'] as const) {
     if (options.servers?.includes(name)) needed.add(name);
   }
   return needed;

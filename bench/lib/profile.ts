@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DoorRushTarget, openDoorRushDatabase } from './door-rush';
+import { openWriteChecker } from './cells';
+import type { DoorRushTarget } from './door-rush';
 import {
   revalidationHeaders,
   timedRun,
@@ -36,7 +37,9 @@ function place(url: string): string {
       0,
       url.startsWith('node:internal/') ? url.indexOf('/', 14) >>> 0 : undefined,
     );
-  const own = /\/dist\/(.+)$/.exec(url);
+  // dist/, or a copy of it that a run was started from (dist-<name>/: a build kept apart from the
+  // next `npm run build`, which empties dist/).
+  const own = /\/dist(?:-[^/]+)?\/(.+)$/.exec(url);
   if (own) return own[1].replace(/\.js$/, '');
   return url;
 }
@@ -318,8 +321,8 @@ async function whileProfiling(
 
 /**
  * CPU-profiles `ours` (one process, its own) through one timed run of a scenario at 10 connections.
- * A door scenario (writes) runs as its cells do: warmed up, the database cleared of the warm-up's
- * scans, the profiled run, then cleared again (door-rush.ts).
+ * A write scenario (the door rush, the ticket writes) runs as its cells do: warmed up, the database
+ * cleared of the warm-up's writes, the profiled run, then cleared again (cells.ts, openWriteChecker).
  */
 async function profileScenario(
   servers: Servers,
@@ -333,7 +336,9 @@ async function profileScenario(
     `ours-${scenario.name}-${Date.now()}.cpuprofile`,
   );
   const server = await servers.start(profiledSpec(launch, file));
-  const door = scenario.scans ? await openDoorRushDatabase(target) : null;
+  const door = scenario.scans
+    ? await openWriteChecker(scenario, target, 10)
+    : null;
   try {
     const load: LoadOptions = {
       server,
@@ -341,7 +346,7 @@ async function profileScenario(
       okStatuses: scenario.okStatuses,
       connections: 10,
       duration: options.duration,
-      headers: REQUEST_HEADERS,
+      headers: { ...(scenario.headers ?? REQUEST_HEADERS) },
       scans: scenario.scans,
       rate: scenario.rate,
     };

@@ -25,6 +25,10 @@ export interface CellResult {
     runs?: number;
     /** A write scenario: tickets let in twice, all runs (must be 0). */
     doubleEntries?: number;
+    /** A ticket-write scenario: the database unlike the answers, all runs (must be 0). */
+    writeFaults?: number;
+    /** A ticket-write scenario: writes done (201 issued, 200 voided) a second, median. */
+    succeededRps?: number;
     /** Reads with the rush beside them: the same reads alone, run in turns with these (req/s). */
     aloneRps?: number;
     /**
@@ -55,6 +59,7 @@ export function summarise(
     .map((r) => r.dbCpuUsPerRequest)
     .filter((v): v is number => v !== null);
   const doubles = runs.map((r) => r.doubleEntries);
+  const faults = runs.map((r) => r.writeFaults);
   return {
     scenario,
     server,
@@ -73,6 +78,9 @@ export function summarise(
       errors: runs.reduce((sum, r) => sum + r.errors, 0),
       ...(doubles.every((d) => d !== undefined)
         ? { doubleEntries: doubles.reduce((sum, d) => sum + d, 0) }
+        : {}),
+      ...(faults.every((f) => f !== undefined)
+        ? { writeFaults: faults.reduce((sum, f) => sum + f, 0) }
         : {}),
     },
   };
@@ -224,6 +232,20 @@ export function targets(
     '≥ 0.75×',
     (v) => v >= 0.75,
   );
+  // The framework floor (issue #51): what our steps cost above Nest on Express with our reader.
+  const nest = (s: string) => findCell(cells, s, 'nest')?.median;
+  for (const [scenario, what] of [
+    ['retrieve', 'retrieve'],
+    ['walk', 'walk'],
+  ] as const) {
+    add(
+      `${what} req/s, ours ÷ nest`,
+      `req/s ours ÷ nest, ${scenario} @10`,
+      ratio(ours(scenario)?.rps, nest(scenario)?.rps),
+      '≥ 0.9×',
+      (v) => v >= 0.9,
+    );
+  }
   add(
     'retrieve req/s (1 process)',
     'req/s, retrieve @10',
@@ -379,11 +401,48 @@ export function targets(
     (v) => v >= 500,
   );
   add(
+    'door rush, ours ÷ the build before (--before)',
+    'req/s ratio @10, doorrush on ours ÷ on before, same run',
+    ratio(door('ours')?.rps, door('before')?.rps),
+    '≥ 0.95×',
+    (v) => v >= 0.95,
+  );
+  add(
     'door rush with ?expand=issued_ticket ÷ without',
     'req/s ratio @10, doorrushexpand ÷ doorrush',
     ratio(door('ours', 'doorrushexpand')?.rps, door('ours')?.rps),
     '≥ 0.9×',
     (v) => v >= 0.9,
+  );
+  // The ticket writes (issue #49): the writes done a second (201 issued, 200 voided).
+  for (const [scenario, what] of [
+    ['issue', 'tickets issued/s across ten types'],
+    ['void', 'tickets voided/s'],
+  ] as const) {
+    add(
+      `${what}, 1 process (the goal on SQLite)`,
+      `${scenario === 'issue' ? '201' : '200'}s a second, ${scenario} @10`,
+      door('ours', scenario)?.succeededRps ?? NaN,
+      '≥ 500',
+      (v) => v >= 500,
+    );
+    add(
+      `${what}, 2 workers (the goal on PostgreSQL)`,
+      `${scenario === 'issue' ? '201' : '200'}s a second, ${scenario} @10 on ours2`,
+      door('ours2', scenario)?.succeededRps ?? NaN,
+      '≥ 500',
+      (v) => v >= 500,
+    );
+  }
+  const faults = cells
+    .map((c) => c.median.writeFaults)
+    .filter((v): v is number => v !== undefined);
+  add(
+    'ticket writes: the database unlike the answers',
+    'rows issued/voided ≠ successes, types over capacity or with quantity_issued drifted, from the database, all runs',
+    faults.length ? faults.reduce((a, b) => a + b, 0) : NaN,
+    '0',
+    (v) => v === 0,
   );
   const paced = [door('ours', 'doorrush200'), door('ours2', 'doorrush200')]
     .map((m) => m?.p99)
@@ -414,7 +473,7 @@ export function targets(
     (v) => v === 0,
   );
   add(
-    'errors (ours, metrics, ours2, bare, ceiling)',
+    'errors (ours, metrics, ours2, nest, bare, ceiling, before)',
     'all runs',
     cells.length ? ourErrors(cells) : NaN,
     '0',
@@ -514,13 +573,40 @@ export function doorRushTable(
   return lines.join('\n');
 }
 
+/**
+ * The ticket writes' cells (bench/README.md, "Ticket writes"): writes done a second, latency,
+ * the answers by status, and what the database showed against them. Null when none ran.
+ */
+export function ticketWriteTable(
+  cells: CellResult[],
+  titles: Record<string, string>,
+): string | null {
+  const writes = cells.filter(
+    (c) => c.scenario === 'issue' || c.scenario === 'void',
+  );
+  if (writes.length === 0) return null;
+  const lines = [
+    '| scenario | server | conns | written/s | answers/s | p50 ms | p99 ms | CPU µs/req | 201 | 200 | 409 | faults (database ≠ answers) | errors |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const c of writes) {
+    const m = c.median;
+    const count = (status: string) =>
+      c.runs.reduce((sum, r) => sum + (r.statuses[status] ?? 0), 0);
+    lines.push(
+      `| ${titles[c.scenario] ?? c.scenario} | ${SERVER_LABELS[c.server]} | ${c.connections} | ${fmt(m.succeededRps)} | ${fmt(m.rps)} | ${fmt(m.p50, m.p50 < 10 ? 1 : 0)} | ${fmt(m.p99, m.p99 < 10 ? 1 : 0)} | ${fmt(m.cpuUsPerRequest)} | ${fmt(count('201'))} | ${fmt(count('200'))} | ${fmt(count('409'))} | ${m.writeFaults ?? '–'} | ${m.errors} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 export function ratioTable(
   cells: CellResult[],
   titles: Record<string, string>,
 ): string {
   const lines = [
-    '| scenario | conns | ours req/s ÷ typical | typical p99 ÷ ours | ours ÷ bare req/s | ours ÷ ceiling req/s | ours2 ÷ ours req/s | metrics on ÷ off req/s |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| scenario | conns | ours req/s ÷ typical | typical p99 ÷ ours | ours ÷ nest req/s | ours ÷ bare req/s | ours ÷ ceiling req/s | ours2 ÷ ours req/s | metrics on ÷ off req/s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const keys = new Set(cells.map((c) => `${c.scenario}|${c.connections}`));
   for (const key of keys) {
@@ -529,15 +615,16 @@ export function ratioTable(
     const ours = findCell(cells, scenario, 'ours', n)?.median;
     if (!ours) continue;
     const typical = findCell(cells, scenario, 'typical', n)?.median;
+    const nest = findCell(cells, scenario, 'nest', n)?.median;
     const bare = findCell(cells, scenario, 'bare', n)?.median;
     const ceiling = findCell(cells, scenario, 'ceiling', n)?.median;
     const ours2 = findCell(cells, scenario, 'ours2', n)?.median;
     const metrics = findCell(cells, scenario, 'metrics', n)?.median;
-    if (!typical && !bare && !ceiling && !ours2 && !metrics) continue;
+    if (!typical && !nest && !bare && !ceiling && !ours2 && !metrics) continue;
     const up = speedup(ours, typical);
     const down = slowdown(ours, typical);
     lines.push(
-      `| ${titles[scenario] ?? scenario} | ${n} | ${fmtRatio(up.value, up.lower)} | ${fmtRatio(down.value, down.lower)} | ${fmtRatio(ratio(ours.rps, bare?.rps))} | ${fmtRatio(ratio(ours.rps, ceiling?.rps))} | ${fmtRatio(ratio(ours2?.rps, ours.rps))} | ${fmtRatio(ratio(metrics?.rps, ours.rps))} |`,
+      `| ${titles[scenario] ?? scenario} | ${n} | ${fmtRatio(up.value, up.lower)} | ${fmtRatio(down.value, down.lower)} | ${fmtRatio(ratio(ours.rps, nest?.rps))} | ${fmtRatio(ratio(ours.rps, bare?.rps))} | ${fmtRatio(ratio(ours.rps, ceiling?.rps))} | ${fmtRatio(ratio(ours2?.rps, ours.rps))} | ${fmtRatio(ratio(metrics?.rps, ours.rps))} |`,
     );
   }
   return lines.join('\n');
@@ -643,6 +730,8 @@ export function renderReport(input: ReportInput): {
   ];
   const doorRush = doorRushTable(input.cells, input.titles);
   if (doorRush) sections.push('', doorRush);
+  const ticketWrites = ticketWriteTable(input.cells, input.titles);
+  if (ticketWrites) sections.push('', ticketWrites);
   const scaleOut = scaleOutTable(input.cells, input.titles);
   if (scaleOut) sections.push('', scaleOut);
   for (const profile of input.profiles ?? []) {

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { BenchDb } from './database';
-import { type DoorScan, doorRushScans } from './door-rush';
+import { DOOR_KEY, type DoorScan, doorRushScans } from './door-rush';
 import { seededRandom, shuffle } from './random';
+import {
+  ISSUE_TYPES,
+  issueLoad,
+  voidLoad,
+  type TicketWriteCheck,
+} from './ticket-writes';
 
 export const DEMO_KEY = 'sk_demo_boxoffice_1';
 export const OTHER_KEY = 'sk_demo_boxoffice_2';
@@ -9,6 +15,10 @@ export const AUTH_HEADER = `Basic ${Buffer.from(`${DEMO_KEY}:`).toString('base64
 /** The headers of every benchmark request: box office 1's demo key. */
 export const REQUEST_HEADERS: Readonly<Record<string, string>> = {
   authorization: AUTH_HEADER,
+};
+/** The door rush's requests: its key (door-rush.ts, DOOR_KEY). */
+export const DOOR_HEADERS: Readonly<Record<string, string>> = {
+  authorization: `Basic ${Buffer.from(`${DOOR_KEY}:`).toString('base64')}`,
 };
 
 export const SCENARIO_NAMES = [
@@ -40,6 +50,8 @@ export const SCENARIO_NAMES = [
   'doorrush200',
   'doorrushexpand',
   'walkscans',
+  'issue',
+  'void',
   'products',
   'vouchers',
   'codes',
@@ -86,6 +98,8 @@ export const SCENARIO_TITLES: Record<ScenarioName, string> = {
   doorrushexpand:
     'door rush, each scan with ?expand=issued_ticket (the gate shows whose ticket)',
   walkscans: 'cursor walk while the door rush runs at 200 scans/s',
+  issue: `tickets issued: POST /v1/issued_tickets across ${ISSUE_TYPES} ticket types`,
+  void: 'tickets voided: POST /v1/issued_tickets/{id}/void, each ticket once',
   products: 'products list, a page (and by status)',
   vouchers: 'vouchers list, a page',
   codes:
@@ -122,6 +136,8 @@ export const OURS_ONLY: ReadonlySet<ScenarioName> = new Set([
   'doorrush200',
   'doorrushexpand',
   'walkscans',
+  'issue',
+  'void',
   'products',
   'vouchers',
   'codes',
@@ -171,6 +187,13 @@ export interface Scenario {
    * reads are what is measured.
    */
   beside?: { scans: readonly DoorScan[]; rate: number };
+  /**
+   * A ticket write (the `scans` are issues or voids): what the database must hold after a run,
+   * and what is undone then (ticket-writes.ts).
+   */
+  ticketWrites?: TicketWriteCheck;
+  /** The requests' headers, when not REQUEST_HEADERS (the door rush's key). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface DatasetFacts {
@@ -576,6 +599,7 @@ export async function buildScenarios(
       revalidate: true,
     },
     ...(await doorRushScenarios(db, boxOfficeId, seed, walk)),
+    ...(await ticketWriteScenarios(db, boxOfficeId, seed)),
   ];
   return {
     scenarios,
@@ -956,6 +980,7 @@ async function doorRushScenarios(
     okStatuses: [201, 409],
     expected: new Map<string, number>(),
     scans,
+    headers: DOOR_HEADERS,
   };
   return [
     { name: 'doorrush', title: SCENARIO_TITLES.doorrush, ...door },
@@ -980,6 +1005,49 @@ async function doorRushScenarios(
       okStatuses: [200],
       expected: new Map<string, number>(),
       beside: { scans, rate: DOOR_RUSH_RATE },
+    },
+  ];
+}
+
+/**
+ * The ticket writes (ticket-writes.ts), with PRNGs of their own so that the other scenarios'
+ * requests stay what they were. An issue is answered 201, or 409 SOLD_OUT once its type has none
+ * left; a void 200 (each ticket is voided once; a run that cycles past the end sends retries,
+ * answered from the kept answer).
+ */
+async function ticketWriteScenarios(
+  db: BenchDb,
+  boxOfficeId: number,
+  seed: number,
+): Promise<Scenario[]> {
+  const issue = await issueLoad(
+    db,
+    boxOfficeId,
+    seededRandom(seed * 104_729 + 5),
+  );
+  const voids = await voidLoad(
+    db,
+    boxOfficeId,
+    seededRandom(seed * 104_729 + 7),
+  );
+  return [
+    {
+      name: 'issue',
+      title: SCENARIO_TITLES.issue,
+      paths: ['/v1/issued_tickets'],
+      okStatuses: [201, 409],
+      expected: new Map<string, number>(),
+      scans: issue.requests,
+      ticketWrites: issue.check,
+    },
+    {
+      name: 'void',
+      title: SCENARIO_TITLES.void,
+      paths: ['/v1/issued_tickets'],
+      okStatuses: [200],
+      expected: new Map<string, number>(),
+      scans: voids.requests,
+      ticketWrites: voids.check,
     },
   ];
 }

@@ -16,22 +16,26 @@ import { SERVICE_NODE_FLAGS } from './service';
 export const SERVER_NAMES = [
   'ceiling',
   'bare',
+  'nest',
   'ours',
   'metrics',
   'ours2',
   'ours4',
   'typical',
+  'before',
 ] as const;
 export type ServerName = (typeof SERVER_NAMES)[number];
 
 export const SERVER_LABELS: Record<ServerName, string> = {
   ceiling: 'ceiling (node:http, fixed body)',
   bare: 'bare (node:http + driver + our reader)',
+  nest: 'nest (Nest on Express, one controller, our reader)',
   ours: 'ours (1 process)',
   metrics: 'ours, metrics on (1 process, scraped each second)',
   ours2: 'ours (2 workers)',
   ours4: 'ours (4 workers)',
   typical: 'typical (find + ClassSerializer)',
+  before: 'ours, the build before (--before, 1 process)',
 };
 
 /**
@@ -67,6 +71,8 @@ export interface Launch {
   /** The environment the service and its peer get (see `serverEnv`). */
   env: Record<string, string>;
   pinning: Pinning | null;
+  /** `--before`: the earlier build's output (before.ts), which the `before` server runs. */
+  beforeDist?: string;
 }
 
 /** `node <args>` with this environment, on these CPUs (null: free). */
@@ -130,6 +136,28 @@ export function serverSpec(name: ServerName, launch: Launch): ServerSpec {
         // The service's Node flags: the same heap settings, so that only the pipeline differs.
         args: [...SERVICE_NODE_FLAGS, dist('bench', 'bare.js')],
         env: { DATABASE_URL: launch.env.DATABASE_URL, NODE_ENV: 'production' },
+        cpus: pinned,
+      };
+    case 'nest':
+      return {
+        name,
+        // The service's Node flags and environment, less what only our steps read.
+        args: [...SERVICE_NODE_FLAGS, dist('bench', 'nest.js')],
+        env: { DATABASE_URL: launch.env.DATABASE_URL, NODE_ENV: 'production' },
+        cpus: pinned,
+      };
+    case 'before':
+      if (!launch.beforeDist)
+        throw new Error('the before server needs --before');
+      return {
+        name,
+        args: [
+          ...SERVICE_NODE_FLAGS,
+          join(launch.beforeDist, 'src', 'main.js'),
+        ],
+        // The database is ours' (migrated by it): the earlier build runs on it as a previous
+        // release does in a rolling deploy, and migrates nothing.
+        env: { ...launch.env, MIGRATIONS_RUN: 'false' },
         cpus: pinned,
       };
     case 'ceiling':
