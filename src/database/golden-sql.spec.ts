@@ -232,6 +232,10 @@ function render(reader: ResourceReader, resource: GoldenResource): string {
     ],
     ['cursor lookup', reader.cursorStatement(1, 42, first)],
     [
+      'list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)',
+      reader.pageStatement(1, filtered, { row: 42 }),
+    ],
+    [
       'probe: anything before the page?',
       reader.probeStatement(1, filtered, position, 'before'),
     ],

@@ -222,8 +222,19 @@ export class ResourceReader {
 
   async page(tenantId: number, request: PageRequest): Promise<Page> {
     const plan = planList(this.source, request);
-    const cursor =
-      plan.cursor && (await this.position(tenantId, plan, plan.cursor));
+    // A plain-id cursor is looked up first, or, where pages are value-free, read by the page
+    // statement itself: an empty page then says nothing of the cursor, and the lookup tells a
+    // cursor past the list's end from one that names no row.
+    const inPage =
+      plan.cursor !== null &&
+      plan.cursor.key === null &&
+      this.dialect.valueFreePages;
+    const cursor: PagePosition | null =
+      plan.cursor === null
+        ? null
+        : inPage
+          ? { row: plan.cursor.id }
+          : await this.position(tenantId, plan, plan.cursor);
     const { backwards, limit, order } = plan;
 
     const page = this.pageStatement(tenantId, plan, cursor);
@@ -231,7 +242,10 @@ export class ResourceReader {
     const more = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     if (backwards) pageRows.reverse();
-    if (pageRows.length === 0) return emptyPage(plan.headers);
+    if (pageRows.length === 0) {
+      if (inPage) await this.position(tenantId, plan, plan.cursor!);
+      return emptyPage(plan.headers);
+    }
 
     const first = positionOf(pageRows[0]);
     const last = positionOf(pageRows[pageRows.length - 1]);
@@ -324,15 +338,32 @@ export class ResourceReader {
 
   /** The current key of the item a plain-id cursor names, in the list's scope. */
   cursorStatement(tenantId: number, id: number, plan: ListPlan): Statement {
-    const { table, tenant, id: idColumn } = this.source;
     const params = new SqlParams(this.dialect);
+    const sql = this.cursorRow(params, tenantId, id, plan, true);
+    return { sql, params: params.values };
+  }
+
+  /**
+   * The SELECT of the list key and the id of the row a plain-id cursor names, in the list's scope:
+   * as `sort_key` and `id` for the lookup, bare (key first) as a page's sub-select.
+   */
+  private cursorRow(
+    params: SqlParams,
+    tenantId: number,
+    id: number,
+    plan: ListPlan,
+    lookup: boolean,
+  ): string {
+    const { table, tenant, id: idColumn } = this.source;
     const where = [
       `${tenant} = ${params.add(tenantId)}`,
       `${idColumn} = ${params.add(id)}`,
       ...(plan.scope ? [plan.scope.condition(params)] : []),
     ];
-    const sql = `SELECT ${idColumn} AS id, ${plan.order.column} AS sort_key FROM ${table} WHERE ${where.join(' AND ')}`;
-    return { sql, params: params.values };
+    const columns = lookup
+      ? `${idColumn} AS id, ${plan.order.column} AS sort_key`
+      : `${plan.order.column}, ${idColumn}`;
+    return `SELECT ${columns} FROM ${table} WHERE ${where.join(' AND ')}`;
   }
 
   /**
@@ -342,20 +373,20 @@ export class ResourceReader {
   pageStatement(
     tenantId: number,
     plan: ListPlan,
-    cursor: Position | null,
+    cursor: PagePosition | null,
   ): Statement {
     const { id } = this.source;
     const { order } = plan;
     const params = new SqlParams(this.dialect);
     const from = this.from(params);
     const side = plan.backwards ? 'before' : 'after';
-    const where = this.where(params, tenantId, plan, cursor, side);
+    const where = this.where(params, tenantId, plan, cursor, side, true);
     const sql = [
       `SELECT ${id} AS id, ${order.column} AS sort_key,\n  ${this.json.selectList}`,
       `FROM ${from}`,
       `WHERE ${where}`,
       this.orderBy(order, side),
-      `LIMIT ${params.add(plan.limit + 1)}`,
+      `LIMIT ${params.limit(plan.limit + 1)}`,
     ].join('\n');
     return { sql, params: params.values };
   }
@@ -437,28 +468,44 @@ export class ResourceReader {
     params: SqlParams,
     tenantId: number,
     plan: ListPlan,
-    position: Position | null,
+    position: PagePosition | null,
     side: 'before' | 'after',
+    page = false,
   ): string {
     const { tenant, id } = this.source;
     const { order } = plan;
     // "After" in a descending list is "smaller".
     const op = (side === 'after') === (order.direction === 'DESC') ? '<' : '>';
-    const clauses = [`${tenant} = ${params.add(tenantId)}`];
+    // A value-free page reads its tenant through a sub-select (SqlDialect.valueFreePages).
+    const tenantValue =
+      page && this.dialect.valueFreePages
+        ? `(SELECT CAST(${params.add(tenantId)} AS integer))`
+        : params.add(tenantId);
+    const clauses = [`${tenant} = ${tenantValue}`];
+    const key = position !== null && 'key' in position ? position : null;
     for (const filter of plan.conditions) {
-      if (position && impliedByPosition(filter, order.column, position, op)) {
+      if (key && impliedByPosition(filter, order.column, key, op)) {
         continue;
       }
       clauses.push(filter.condition(params));
     }
-    if (position) {
+    if (key) {
       clauses.push(
-        `(${order.column}, ${id}) ${op} (${params.add(position.key)}, ${params.add(position.id)})`,
+        `(${order.column}, ${id}) ${op} (${params.add(key.key)}, ${params.add(key.id)})`,
       );
+    } else if (position && 'row' in position) {
+      const row = this.cursorRow(params, tenantId, position.row, plan, false);
+      clauses.push(`(${order.column}, ${id}) ${op} (${row})`);
     }
     return clauses.join(' AND ');
   }
 }
+
+/**
+ * Where a page starts: a position, or (value-free pages) the row a plain-id cursor names, which
+ * the page statement reads itself.
+ */
+export type PagePosition = Position | { readonly row: number };
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 

@@ -51,9 +51,9 @@ SELECT d.id AS id, d.created_at AS sort_key,
   d.id AS c7,
   d.times_used AS c8
 FROM discounts d
-WHERE d.box_office_id = $1
+WHERE d.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY d.created_at DESC, d.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
 SELECT d.id AS id, d.created_at AS sort_key,
@@ -67,9 +67,9 @@ SELECT d.id AS id, d.created_at AS sort_key,
   d.id AS c7,
   d.times_used AS c8
 FROM discounts d
-WHERE d.box_office_id = $1 AND search_fold(d.code) = $2 AND (d.created_at, d.id) < ($3, $4)
+WHERE d.box_office_id = (SELECT CAST($1 AS integer)) AND search_fold(d.code) = $2 AND (d.created_at, d.id) < ($3, $4)
 ORDER BY d.created_at DESC, d.id DESC
-LIMIT $5;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT d.id AS id, d.created_at AS sort_key,
@@ -83,12 +83,28 @@ SELECT d.id AS id, d.created_at AS sort_key,
   d.id AS c7,
   d.times_used AS c8
 FROM discounts d
-WHERE d.box_office_id = $1 AND (d.created_at, d.id) > ($2, $3)
+WHERE d.box_office_id = (SELECT CAST($1 AS integer)) AND (d.created_at, d.id) > ($2, $3)
 ORDER BY d.created_at ASC, d.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT d.id AS id, d.created_at AS sort_key FROM discounts d WHERE d.box_office_id = $1 AND d.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT d.id AS id, d.created_at AS sort_key,
+  d.id AS c0,
+  d.name AS c1,
+  d.code AS c2,
+  d.type AS c3,
+  d.face_value_amount AS c4,
+  d.booking_fee_amount AS c5,
+  d.id AS c6,
+  d.id AS c7,
+  d.times_used AS c8
+FROM discounts d
+WHERE d.box_office_id = (SELECT CAST($1 AS integer)) AND search_fold(d.code) = $2 AND (d.created_at, d.id) < (SELECT d.created_at, d.id FROM discounts d WHERE d.box_office_id = $3 AND d.id = $4)
+ORDER BY d.created_at DESC, d.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM discounts d WHERE d.box_office_id = $1 AND search_fold(d.code) = $2 AND (d.created_at, d.id) > ($3, $4) ORDER BY d.created_at ASC, d.id ASC LIMIT 1;

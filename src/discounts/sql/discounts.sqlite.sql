@@ -154,5 +154,43 @@ LIMIT +?;
 -- cursor lookup
 SELECT d.id AS id, d.created_at AS sort_key FROM discounts d WHERE d.box_office_id = +? AND d.id = +?;
 
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT d.id AS id, d.created_at AS sort_key,
+  concat(
+    '{"object":"discount","id":"di_',
+    d.id,
+    '","name":',
+    json_quote(d.name),
+    ',"code":',
+    json_quote(d.code),
+    ',"type":',
+    json_quote(d.type),
+    ',"face_value_amount":',
+    d.face_value_amount,
+    ',"booking_fee_amount":',
+    d.booking_fee_amount,
+    ',"ticket_types":[',
+    (SELECT group_concat(concat(
+        '"tt_',
+        dtt.ticket_type_id,
+        '"'
+      ), ',')
+     FROM discount_ticket_types dtt WHERE dtt.discount_id = d.id),
+    '],"products":[',
+    (SELECT group_concat(concat(
+        '"pr_',
+        dp.product_id,
+        '"'
+      ), ',')
+     FROM discount_products dp WHERE dp.discount_id = d.id),
+    '],"times_used":',
+    d.times_used,
+    '}'
+  ) AS j0
+FROM discounts d
+WHERE d.box_office_id = +? AND search_fold(d.code) = +? AND (d.created_at, d.id) < (SELECT d.created_at, d.id FROM discounts d WHERE d.box_office_id = +? AND d.id = +?)
+ORDER BY d.created_at DESC, d.id DESC
+LIMIT +?;
+
 -- probe: anything before the page?
 SELECT 1 AS found FROM discounts d WHERE d.box_office_id = +? AND search_fold(d.code) = +? AND (d.created_at, d.id) > (+?, +?) ORDER BY d.created_at ASC, d.id ASC LIMIT 1;

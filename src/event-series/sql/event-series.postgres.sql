@@ -141,9 +141,9 @@ SELECT es.id AS id, es.created_at AS sort_key,
   sd.tickets AS c25,
   sd.revenue AS c26
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
-WHERE es.box_office_id = $2
+WHERE es.box_office_id = (SELECT CAST($2 AS integer))
 ORDER BY es.created_at DESC, es.id DESC
-LIMIT $3;
+LIMIT 101;
 
 -- list: starting_after, every filter
 SELECT es.id AS id, es.created_at AS sort_key,
@@ -175,9 +175,9 @@ SELECT es.id AS id, es.created_at AS sort_key,
   sd.tickets AS c25,
   sd.revenue AS c26
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
-WHERE es.box_office_id = $2 AND es.created_at >= $3 AND es.status IN ($4, $5) AND search_fold(es.name) LIKE $6 ESCAPE '\' AND search_fold(es.venue_name) LIKE $7 ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
+WHERE es.box_office_id = (SELECT CAST($2 AS integer)) AND es.created_at >= $3 AND es.status IN ($4, $5) AND search_fold(es.name) LIKE $6 ESCAPE '\' AND search_fold(es.venue_name) LIKE $7 ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
 ORDER BY es.created_at DESC, es.id DESC
-LIMIT $10;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT es.id AS id, es.created_at AS sort_key,
@@ -209,12 +209,46 @@ SELECT es.id AS id, es.created_at AS sort_key,
   sd.tickets AS c25,
   sd.revenue AS c26
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
-WHERE es.box_office_id = $2 AND (es.created_at, es.id) > ($3, $4)
+WHERE es.box_office_id = (SELECT CAST($2 AS integer)) AND (es.created_at, es.id) > ($3, $4)
 ORDER BY es.created_at ASC, es.id ASC
-LIMIT $5;
+LIMIT 101;
 
 -- cursor lookup
 SELECT es.id AS id, es.created_at AS sort_key FROM event_series es WHERE es.box_office_id = $1 AND es.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT es.id AS id, es.created_at AS sort_key,
+  es.id AS c0,
+  es.name AS c1,
+  es.description AS c2,
+  es.status AS c3,
+  es.created_at AS c4,
+  es.currency AS c5,
+  es.timezone AS c6,
+  es.venue_name AS c7,
+  es.venue_postal_code AS c8,
+  es.image_header_url AS c9,
+  es.image_thumbnail_url AS c10,
+  es.url AS c11,
+  es.online_event AS c12,
+  es.private AS c13,
+  es.access_code AS c14,
+  es.call_to_action AS c15,
+  es.id AS c16,
+  es.id AS c17,
+  es.id AS c18,
+  es.max_tickets_sold_per_occurrence AS c19,
+  es.id AS c20,
+  sd.next_start AS c21,
+  es.timezone AS c22,
+  sd.upcoming AS c23,
+  sd.total AS c24,
+  sd.tickets AS c25,
+  sd.revenue AS c26
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum(x.valid_tickets_count), 0) AS tickets, coalesce(sum(x.completed_revenue), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
+WHERE es.box_office_id = (SELECT CAST($2 AS integer)) AND es.created_at >= $3 AND es.created_at < $4 AND es.status IN ($5, $6) AND search_fold(es.name) LIKE $7 ESCAPE '\' AND search_fold(es.venue_name) LIKE $8 ESCAPE '\' AND (es.created_at, es.id) < (SELECT es.created_at, es.id FROM event_series es WHERE es.box_office_id = $9 AND es.id = $10)
+ORDER BY es.created_at DESC, es.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM event_series es WHERE es.box_office_id = $1 AND es.created_at < $2 AND es.status IN ($3, $4) AND search_fold(es.name) LIKE $5 ESCAPE '\' AND search_fold(es.venue_name) LIKE $6 ESCAPE '\' AND (es.created_at, es.id) > ($7, $8) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;

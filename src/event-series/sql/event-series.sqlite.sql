@@ -554,5 +554,143 @@ LIMIT +?;
 -- cursor lookup
 SELECT es.id AS id, es.created_at AS sort_key FROM event_series es WHERE es.box_office_id = +? AND es.id = +?;
 
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT es.id AS id, es.created_at AS sort_key,
+  (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) AS k0_unix,
+  es.timezone AS k0_timezone,
+  concat(
+    '{"object":"event_series","id":"es_',
+    es.id,
+    '","name":',
+    json_quote(es.name),
+    ',"description":',
+    json_quote(es.description),
+    ',"status":',
+    json_quote(es.status),
+    ',"created_at":',
+    es.created_at,
+    ',"currency":',
+    json_quote(es.currency),
+    ',"timezone":',
+    json_quote(es.timezone),
+    ',"venue":{"name":',
+    json_quote(es.venue_name),
+    ',"postal_code":',
+    json_quote(es.venue_postal_code),
+    '},"images":{"header":',
+    json_quote(es.image_header_url),
+    ',"thumbnail":',
+    json_quote(es.image_thumbnail_url),
+    '},"url":',
+    json_quote(es.url),
+    ',"online_event":',
+    CASE WHEN es.online_event THEN '"true"' ELSE '"false"' END,
+    ',"private":',
+    CASE WHEN es.private THEN '"true"' ELSE '"false"' END,
+    ',"access_code":',
+    json_quote(es.access_code),
+    ',"call_to_action":',
+    json_quote(es.call_to_action),
+    ',"payment_methods":[',
+    (SELECT group_concat(concat(
+        '{"external_id":',
+        json_quote(pm.external_id),
+        ',"id":',
+        CASE WHEN pm.payment_method_id IS NULL THEN 'null' ELSE concat('"pm_', pm.payment_method_id, '"') END,
+        ',"type":',
+        json_quote(pm.type),
+        ',"name":',
+        json_quote(pm.name),
+        ',"instructions":',
+        json_quote(pm.instructions),
+        '}'
+      ), ',')
+     FROM event_series_payment_methods pm WHERE pm.event_series_id = es.id),
+    '],"default_ticket_types":[',
+    (SELECT group_concat(concat(
+        '{"object":"ticket_type","id":"tt_',
+        st.id,
+        '","access_code":',
+        json_quote(st.access_code),
+        ',"booking_fee":',
+        st.booking_fee,
+        ',"description":',
+        json_quote(st.description),
+        ',"group_id":',
+        CASE WHEN st.group_id IS NULL THEN 'null' ELSE concat('"tg_', st.group_id, '"') END,
+        ',"max_per_order":',
+        st.max_per_order,
+        ',"min_per_order":',
+        st.min_per_order,
+        ',"name":',
+        json_quote(st.name),
+        ',"price":',
+        st.price,
+        ',"status":',
+        json_quote(st.status),
+        ',"sort_order":',
+        st.sort_order,
+        ',"type":',
+        json_quote(st.type),
+        ',"quantity":',
+        CASE WHEN st.status = 'sold_out' OR st.quantity_total < 0 THEN 0 ELSE st.quantity_total END,
+        ',"quantity_total":',
+        st.quantity_total,
+        ',"quantity_issued":',
+        0,
+        ',"quantity_held":',
+        0,
+        ',"quantity_in_baskets":',
+        0,
+        '}'
+      ), ',')
+     FROM event_series_ticket_types st WHERE st.event_series_id = es.id),
+    '],"default_ticket_groups":[',
+    (SELECT group_concat(concat(
+        '{"id":"tg_',
+        sg.id,
+        '","max_per_order":',
+        coalesce(sg.max_per_order, 'null'),
+        ',"name":',
+        json_quote(sg.name),
+        ',"sort_order":',
+        sg.sort_order,
+        ',"ticket_ids":[',
+        (SELECT group_concat(concat(
+            '"tt_',
+            gt.id,
+            '"'
+          ), ',')
+         FROM event_series_ticket_types gt WHERE gt.group_id = sg.id),
+        ']}'
+      ), ',')
+     FROM event_series_ticket_groups sg WHERE sg.event_series_id = es.id),
+    '],"default_max_tickets_sold_per_occurrence":',
+    coalesce(es.max_tickets_sold_per_occurrence, 'null'),
+    ',"voucher_ids":[',
+    (SELECT group_concat(concat(
+        '"vo_',
+        sv.voucher_id,
+        '"'
+      ), ',' ORDER BY sv.voucher_id)
+     FROM event_series_vouchers sv WHERE sv.event_series_id = es.id),
+    '],"next_occurrence_date":'
+  ) AS j0,
+  concat(
+    ',"upcoming_occurrences":',
+    (SELECT count(*) FILTER (WHERE x.end_at > rq.now) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
+    ',"total_occurrences":',
+    (SELECT count(*) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
+    ',"total_issued_tickets":',
+    (SELECT coalesce(sum(x.valid_tickets_count), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
+    ',"revenue":',
+    (SELECT coalesce(sum(x.completed_revenue), 0) FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id),
+    '}'
+  ) AS j1
+FROM event_series es CROSS JOIN (SELECT CAST(+? AS bigint) AS now) rq
+WHERE es.box_office_id = +? AND es.created_at >= +? AND es.created_at < +? AND es.status IN (+?, +?) AND search_fold(es.name) LIKE +? ESCAPE '\' AND search_fold(es.venue_name) LIKE +? ESCAPE '\' AND (es.created_at, es.id) < (SELECT es.created_at, es.id FROM event_series es WHERE es.box_office_id = +? AND es.id = +?)
+ORDER BY es.created_at DESC, es.id DESC
+LIMIT +?;
+
 -- probe: anything before the page?
 SELECT 1 AS found FROM event_series es WHERE es.box_office_id = +? AND es.created_at < +? AND es.status IN (+?, +?) AND search_fold(es.name) LIKE +? ESCAPE '\' AND search_fold(es.venue_name) LIKE +? ESCAPE '\' AND (es.created_at, es.id) > (+?, +?) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;

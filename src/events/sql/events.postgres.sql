@@ -131,9 +131,9 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.venue_name AS c25,
   ev.venue_postal_code AS c26
 FROM events ev
-WHERE ev.box_office_id = $1
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY ev.start_at ASC, ev.id ASC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
 SELECT ev.id AS id, ev.start_at AS sort_key,
@@ -165,9 +165,9 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.venue_name AS c25,
   ev.venue_postal_code AS c26
 FROM events ev
-WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at < $4 AND ev.start_at <= $5 AND ev.end_at = $6 AND ev.end_at > $7 AND ev.end_at >= $8 AND ev.end_at < $9 AND ev.end_at <= $10 AND ev.status IN ($11, $12) AND ev.event_series_id = $13 AND (ev.start_at, ev.id) > ($14, $15)
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer)) AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at < $4 AND ev.start_at <= $5 AND ev.end_at = $6 AND ev.end_at > $7 AND ev.end_at >= $8 AND ev.end_at < $9 AND ev.end_at <= $10 AND ev.status IN ($11, $12) AND ev.event_series_id = $13 AND (ev.start_at, ev.id) > ($14, $15)
 ORDER BY ev.start_at ASC, ev.id ASC
-LIMIT $16;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT ev.id AS id, ev.start_at AS sort_key,
@@ -199,12 +199,46 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.venue_name AS c25,
   ev.venue_postal_code AS c26
 FROM events ev
-WHERE ev.box_office_id = $1 AND (ev.start_at, ev.id) < ($2, $3)
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer)) AND (ev.start_at, ev.id) < ($2, $3)
 ORDER BY ev.start_at DESC, ev.id DESC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_id = $1 AND ev.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT ev.id AS id, ev.start_at AS sort_key,
+  ev.id AS c0,
+  ev.access_code AS c1,
+  ev.call_to_action AS c2,
+  ev.created_at AS c3,
+  ev.currency AS c4,
+  ev.description AS c5,
+  ev.end_at AS c6,
+  ev.timezone AS c7,
+  ev.event_series_id AS c8,
+  ev.image_header_url AS c9,
+  ev.image_thumbnail_url AS c10,
+  ev.name AS c11,
+  ev.online_event AS c12,
+  ev.id AS c13,
+  ev.private AS c14,
+  ev.start_at AS c15,
+  ev.timezone AS c16,
+  ev.status AS c17,
+  ev.id AS c18,
+  ev.id AS c19,
+  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - ta.quantity_issued - ta.quantity_held - ta.quantity_in_baskets > 0) AS c20,
+  ev.timezone AS c21,
+  ev.valid_tickets_count AS c22,
+  ev.completed_orders_count AS c23,
+  ev.url AS c24,
+  ev.venue_name AS c25,
+  ev.venue_postal_code AS c26
+FROM events ev
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer)) AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at >= $4 AND ev.start_at < $5 AND ev.start_at <= $6 AND ev.end_at = $7 AND ev.end_at > $8 AND ev.end_at >= $9 AND ev.end_at < $10 AND ev.end_at <= $11 AND ev.status IN ($12, $13) AND ev.event_series_id = $14 AND (ev.start_at, ev.id) > (SELECT ev.start_at, ev.id FROM events ev WHERE ev.box_office_id = $15 AND ev.id = $16)
+ORDER BY ev.start_at ASC, ev.id ASC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM events ev WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at >= $4 AND ev.end_at = $5 AND ev.end_at > $6 AND ev.end_at >= $7 AND ev.end_at < $8 AND ev.end_at <= $9 AND ev.status IN ($10, $11) AND ev.event_series_id = $12 AND (ev.start_at, ev.id) < ($13, $14) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1;

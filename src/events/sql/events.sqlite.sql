@@ -538,5 +538,139 @@ LIMIT +?;
 -- cursor lookup
 SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_id = +? AND ev.id = +?;
 
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT ev.id AS id, ev.start_at AS sort_key,
+  ev.end_at AS k0_unix,
+  ev.timezone AS k0_timezone,
+  ev.start_at AS k1_unix,
+  ev.timezone AS k1_timezone,
+  concat(
+    '{"object":"event","id":"ev_',
+    ev.id,
+    '","access_code":',
+    json_quote(ev.access_code),
+    ',"call_to_action":',
+    json_quote(ev.call_to_action),
+    ',"created_at":',
+    ev.created_at,
+    ',"currency":',
+    json_quote(ev.currency),
+    ',"description":',
+    json_quote(ev.description),
+    ',"end":'
+  ) AS j0,
+  concat(
+    ',"event_series_id":"es_',
+    ev.event_series_id,
+    '","images":{"header":',
+    json_quote(ev.image_header_url),
+    ',"thumbnail":',
+    json_quote(ev.image_thumbnail_url),
+    '},"name":',
+    json_quote(ev.name),
+    ',"online_event":',
+    CASE WHEN ev.online_event THEN '"true"' ELSE '"false"' END,
+    ',"payment_methods":[',
+    (SELECT group_concat(concat(
+        '{"external_id":',
+        json_quote(pm.external_id),
+        ',"id":',
+        CASE WHEN pm.payment_method_id IS NULL THEN 'null' ELSE concat('"pm_', pm.payment_method_id, '"') END,
+        ',"type":',
+        json_quote(pm.type),
+        ',"name":',
+        json_quote(pm.name),
+        ',"instructions":',
+        json_quote(pm.instructions),
+        '}'
+      ), ',')
+     FROM event_payment_methods pm WHERE pm.event_id = ev.id),
+    '],"private":',
+    CASE WHEN ev.private THEN '"true"' ELSE '"false"' END,
+    ',"start":'
+  ) AS j1,
+  concat(
+    ',"status":',
+    json_quote(ev.status),
+    ',"ticket_groups":[',
+    (SELECT group_concat(concat(
+        '{"id":"tg_',
+        tg.id,
+        '","max_per_order":',
+        coalesce(tg.max_per_order, 'null'),
+        ',"name":',
+        json_quote(tg.name),
+        ',"sort_order":',
+        tg.sort_order,
+        ',"ticket_ids":[',
+        (SELECT group_concat(concat(
+            '"tt_',
+            gt.id,
+            '"'
+          ), ',')
+         FROM ticket_types gt WHERE gt.group_id = tg.id),
+        ']}'
+      ), ',')
+     FROM ticket_groups tg WHERE tg.event_id = ev.id),
+    '],"ticket_types":[',
+    (SELECT group_concat(concat(
+        '{"object":"ticket_type","id":"tt_',
+        tt.id,
+        '","access_code":',
+        json_quote(tt.access_code),
+        ',"booking_fee":',
+        tt.booking_fee,
+        ',"description":',
+        json_quote(tt.description),
+        ',"group_id":',
+        CASE WHEN tt.group_id IS NULL THEN 'null' ELSE concat('"tg_', tt.group_id, '"') END,
+        ',"max_per_order":',
+        tt.max_per_order,
+        ',"min_per_order":',
+        tt.min_per_order,
+        ',"name":',
+        json_quote(tt.name),
+        ',"price":',
+        tt.price,
+        ',"status":',
+        json_quote(tt.status),
+        ',"sort_order":',
+        tt.sort_order,
+        ',"type":',
+        json_quote(tt.type),
+        ',"quantity":',
+        CASE WHEN tt.status = 'sold_out' OR tt.quantity_total - tt.quantity_issued - tt.quantity_held - tt.quantity_in_baskets < 0 THEN 0 ELSE tt.quantity_total - tt.quantity_issued - tt.quantity_held - tt.quantity_in_baskets END,
+        ',"quantity_total":',
+        tt.quantity_total,
+        ',"quantity_issued":',
+        tt.quantity_issued,
+        ',"quantity_held":',
+        tt.quantity_held,
+        ',"quantity_in_baskets":',
+        tt.quantity_in_baskets,
+        '}'
+      ), ',')
+     FROM ticket_types tt WHERE tt.event_id = ev.id),
+    '],"tickets_available":',
+    CASE WHEN EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - ta.quantity_issued - ta.quantity_held - ta.quantity_in_baskets > 0) THEN '"true"' ELSE '"false"' END,
+    ',"timezone":',
+    json_quote(ev.timezone),
+    ',"total_issued_tickets":',
+    ev.valid_tickets_count,
+    ',"total_orders":',
+    ev.completed_orders_count,
+    ',"url":',
+    json_quote(ev.url),
+    ',"venue":{"name":',
+    json_quote(ev.venue_name),
+    ',"postal_code":',
+    json_quote(ev.venue_postal_code),
+    '}}'
+  ) AS j2
+FROM events ev
+WHERE ev.box_office_id = +? AND ev.start_at = +? AND ev.start_at > +? AND ev.start_at >= +? AND ev.start_at < +? AND ev.start_at <= +? AND ev.end_at = +? AND ev.end_at > +? AND ev.end_at >= +? AND ev.end_at < +? AND ev.end_at <= +? AND ev.status IN (+?, +?) AND ev.event_series_id = +? AND (ev.start_at, ev.id) > (SELECT ev.start_at, ev.id FROM events ev WHERE ev.box_office_id = +? AND ev.id = +?)
+ORDER BY ev.start_at ASC, ev.id ASC
+LIMIT +?;
+
 -- probe: anything before the page?
 SELECT 1 AS found FROM events ev WHERE ev.box_office_id = +? AND ev.start_at = +? AND ev.start_at > +? AND ev.start_at >= +? AND ev.end_at = +? AND ev.end_at > +? AND ev.end_at >= +? AND ev.end_at < +? AND ev.end_at <= +? AND ev.status IN (+?, +?) AND ev.event_series_id = +? AND (ev.start_at, ev.id) < (+?, +?) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1;

@@ -49,9 +49,9 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1
+WHERE t.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY t.created_at DESC, t.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -76,10 +76,10 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20)
           OR (t.order_id IS NULL AND lower(t.email) = $21)) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $22 AND st.event_id IN ($23, $24) AND (search_fold(st.full_name) LIKE $25 ESCAPE '\' OR search_fold(st.barcode) LIKE $26 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $27 AND so.event_id IN ($28, $29) AND search_fold(so.buyer_email) LIKE $30 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $31 AND search_fold(st.email) LIKE $32 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $33 AND (st.order_id BETWEEN $34 AND $35 OR st.order_id BETWEEN $36 AND $37 OR st.order_id BETWEEN $38 AND $39 OR st.order_id BETWEEN $40 AND $41 OR st.order_id BETWEEN $42 AND $43 OR st.order_id BETWEEN $44 AND $45 OR st.order_id BETWEEN $46 AND $47 OR st.order_id BETWEEN $48 AND $49 OR st.order_id BETWEEN $50 AND $51)) AND (t.created_at, t.id) < ($52, $53)
 ORDER BY t.created_at DESC, t.id DESC
-LIMIT $54;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT t.id AS id, t.created_at AS sort_key,
@@ -104,12 +104,40 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT t.id AS id, t.created_at AS sort_key,
+  t.id AS c0,
+  t.barcode AS c1,
+  t.barcode_url AS c2,
+  t.created_at AS c3,
+  t.custom_questions AS c4,
+  t.description AS c5,
+  COALESCE(o.buyer_email, t.email) AS c6,
+  t.event_id AS c7,
+  t.full_name AS c8,
+  t.first_name AS c9,
+  t.last_name AS c10,
+  t.reservation AS c11,
+  t.status AS c12,
+  t.updated_at AS c13,
+  t.voided_at AS c14,
+  t.order_id AS c15,
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.created_at < $5 AND t.created_at <= $6 AND t.updated_at = $7 AND t.updated_at > $8 AND t.updated_at >= $9 AND t.updated_at < $10 AND t.updated_at <= $11 AND t.event_id IN ($12, $13) AND t.order_id = $14 AND t.status = $15 AND t.barcode = $16 AND t.ticket_type_id = $17 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $18 AND se.event_series_id IN ($19, $20)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $21 AND eo.buyer_email_lookup = $22)
+          OR (t.order_id IS NULL AND lower(t.email) = $23)) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $24 AND st.event_id IN ($25, $26) AND (search_fold(st.full_name) LIKE $27 ESCAPE '\' OR search_fold(st.barcode) LIKE $28 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $29 AND so.event_id IN ($30, $31) AND search_fold(so.buyer_email) LIKE $32 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $33 AND search_fold(st.email) LIKE $34 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $35 AND (st.order_id BETWEEN $36 AND $37 OR st.order_id BETWEEN $38 AND $39 OR st.order_id BETWEEN $40 AND $41 OR st.order_id BETWEEN $42 AND $43 OR st.order_id BETWEEN $44 AND $45 OR st.order_id BETWEEN $46 AND $47 OR st.order_id BETWEEN $48 AND $49 OR st.order_id BETWEEN $50 AND $51 OR st.order_id BETWEEN $52 AND $53)) AND (t.created_at, t.id) < (SELECT t.created_at, t.id FROM issued_tickets t WHERE t.box_office_id = $54 AND t.id = $55)
+ORDER BY t.created_at DESC, t.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21)
@@ -138,9 +166,9 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=created_at
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
@@ -168,9 +196,9 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.updated_at, t.id) > ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.updated_at, t.id) > ($2, $3)
 ORDER BY t.updated_at ASC, t.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=updated_at
 SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
@@ -198,9 +226,9 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.updated_at, t.id) < ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.updated_at, t.id) < ($2, $3)
 ORDER BY t.updated_at DESC, t.id DESC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=-updated_at
 SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;

@@ -203,6 +203,57 @@ LIMIT +?;
 -- cursor lookup
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?;
 
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT t.id AS id, t.created_at AS sort_key,
+  concat(
+    '{"object":"issued_ticket","id":"it_',
+    t.id,
+    '","barcode":',
+    json_quote(t.barcode),
+    ',"barcode_url":',
+    json_quote(t.barcode_url),
+    ',"created_at":',
+    t.created_at,
+    ',"custom_questions":',
+    json(t.custom_questions),
+    ',"description":',
+    json_quote(t.description),
+    ',"email":',
+    json_quote(COALESCE(o.buyer_email, t.email)),
+    ',"event_id":"ev_',
+    t.event_id,
+    '","full_name":',
+    json_quote(t.full_name),
+    ',"first_name":',
+    json_quote(t.first_name),
+    ',"last_name":',
+    json_quote(t.last_name),
+    ',"reservation":',
+    json_quote(t.reservation),
+    ',"status":',
+    json_quote(t.status),
+    ',"updated_at":',
+    t.updated_at,
+    ',"voided_at":',
+    coalesce(t.voided_at, 'null'),
+    ',"order_id":',
+    CASE WHEN t.order_id IS NULL THEN 'null' ELSE concat('"or_', t.order_id, '"') END,
+    ',"qr_code_url":',
+    json_quote(t.qr_code_url),
+    ',"ticket_type_id":',
+    CASE WHEN t.ticket_type_id IS NULL THEN 'null' ELSE concat('"tt_', t.ticket_type_id, '"') END,
+    ',"event_series_id":"es_',
+    e.event_series_id,
+    '","checked_in":',
+    CASE WHEN t.checked_in THEN '"true"' ELSE '"false"' END,
+    '}'
+  ) AS j0
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at >= +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?)
+          OR (t.order_id IS NULL AND lower(t.email) = +?)) AND t.id IN (SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH +? UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = +? AND search_fold(st.email) LIKE +? ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = +? AND (st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +?)) AND (t.created_at, t.id) < (SELECT t.created_at, t.id FROM issued_tickets t WHERE t.box_office_id = +? AND t.id = +?)
+ORDER BY t.created_at DESC, t.id DESC
+LIMIT +?;
+
 -- probe: anything before the page?
 SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = +? AND t.created_at = +? AND t.created_at > +? AND t.created_at < +? AND t.created_at <= +? AND t.updated_at = +? AND t.updated_at > +? AND t.updated_at >= +? AND t.updated_at < +? AND t.updated_at <= +? AND t.event_id IN (+?, +?) AND t.order_id = +? AND t.status = +? AND t.barcode = +? AND t.ticket_type_id = +? AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = +? AND se.event_series_id IN (+?, +?)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = +? AND eo.buyer_email_lookup = +?)
           OR (t.order_id IS NULL AND lower(t.email) = +?)) AND t.id IN (SELECT rowid FROM issued_ticket_search WHERE issued_ticket_search MATCH +? UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = +? AND search_fold(st.email) LIKE +? ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = +? AND (st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +? OR st.order_id BETWEEN +? AND +?)) AND (t.created_at, t.id) > (+?, +?) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;

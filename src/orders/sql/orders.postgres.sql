@@ -140,9 +140,9 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.txn_id AS c37,
   o.updated_at AS c38
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1
+WHERE o.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY o.created_at DESC, o.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
 SELECT o.id AS id, o.created_at AS sort_key,
@@ -186,9 +186,9 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.txn_id AS c37,
   o.updated_at AS c38
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.event_id IN ($5, $6) AND o.status = $7 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $8 AND se.event_series_id IN ($9, $10)) AND o.buyer_email_lookup = $11 AND o.txn_id = $12 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $13) AND (o.created_at, o.id) < ($14, $15)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.event_id IN ($5, $6) AND o.status = $7 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $8 AND se.event_series_id IN ($9, $10)) AND o.buyer_email_lookup = $11 AND o.txn_id = $12 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $13) AND (o.created_at, o.id) < ($14, $15)
 ORDER BY o.created_at DESC, o.id DESC
-LIMIT $16;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
 SELECT o.id AS id, o.created_at AS sort_key,
@@ -232,12 +232,58 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.txn_id AS c37,
   o.updated_at AS c38
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT o.id AS id, o.created_at AS sort_key,
+  o.id AS c0,
+  o.address_1 AS c1,
+  o.address_2 AS c2,
+  o.address_3 AS c3,
+  o.postal_code AS c4,
+  o.buyer_custom_questions AS c5,
+  o.buyer_email AS c6,
+  o.buyer_first_name AS c7,
+  o.buyer_last_name AS c8,
+  o.buyer_name AS c9,
+  o.buyer_phone AS c10,
+  o.created_at AS c11,
+  o.currency AS c12,
+  CASE o.currency WHEN 'jpy' THEN 1 ELSE 100 END AS c13,
+  e.id AS c14,
+  e.event_series_id AS c15,
+  e.name AS c16,
+  e.start_at AS c17,
+  e.end_at AS c18,
+  e.timezone AS c19,
+  e.venue_name AS c20,
+  e.venue_postal_code AS c21,
+  o.id AS c22,
+  o.buyer_email AS c23,
+  e.event_series_id AS c24,
+  o.id AS c25,
+  o.payment_method_external_id AS c26,
+  o.payment_method_id AS c27,
+  o.payment_method_type AS c28,
+  o.payment_method_name AS c29,
+  o.payment_method_instructions AS c30,
+  o.refund_amount AS c31,
+  o.status AS c32,
+  o.status_message AS c33,
+  o.subtotal AS c34,
+  o.tax AS c35,
+  o.total AS c36,
+  o.txn_id AS c37,
+  o.updated_at AS c38
+FROM orders o JOIN events e ON e.id = o.event_id
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.created_at < $5 AND o.created_at <= $6 AND o.event_id IN ($7, $8) AND o.status = $9 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $10 AND se.event_series_id IN ($11, $12)) AND o.buyer_email_lookup = $13 AND o.txn_id = $14 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $15) AND (o.created_at, o.id) < (SELECT o.created_at, o.id FROM orders o WHERE o.box_office_id = $16 AND o.id = $17)
+ORDER BY o.created_at DESC, o.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $9 AND se.event_series_id IN ($10, $11)) AND o.buyer_email_lookup = $12 AND o.txn_id = $13 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $14) AND (o.created_at, o.id) > ($15, $16) ORDER BY o.created_at ASC, o.id ASC LIMIT 1;
@@ -284,9 +330,9 @@ SELECT o.id AS id, o.created_at AS sort_key,
   o.txn_id AS c37,
   o.updated_at AS c38
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=created_at
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
@@ -333,9 +379,9 @@ SELECT o.id AS id, o.updated_at AS sort_key,
   o.txn_id AS c37,
   o.updated_at AS c38
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.updated_at, o.id) > ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.updated_at, o.id) > ($2, $3)
 ORDER BY o.updated_at ASC, o.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=updated_at
 SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
@@ -382,9 +428,9 @@ SELECT o.id AS id, o.updated_at AS sort_key,
   o.txn_id AS c37,
   o.updated_at AS c38
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.updated_at, o.id) < ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.updated_at, o.id) < ($2, $3)
 ORDER BY o.updated_at DESC, o.id DESC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=-updated_at
 SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;

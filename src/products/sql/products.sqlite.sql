@@ -166,5 +166,46 @@ LIMIT +?;
 -- cursor lookup
 SELECT p.id AS id, p.created_at AS sort_key FROM products p WHERE p.box_office_id = +? AND p.id = +?;
 
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT p.id AS id, p.created_at AS sort_key,
+  p.created_at AS k0_unix,
+  bo.timezone AS k0_timezone,
+  p.updated_at AS k1_unix,
+  bo.timezone AS k1_timezone,
+  concat(
+    '{"object":"product","id":"pr_',
+    p.id,
+    '","name":',
+    json_quote(p.name),
+    ',"description":',
+    json_quote(p.description),
+    ',"price":',
+    p.price,
+    ',"currency":',
+    json_quote(p.currency),
+    ',"status":',
+    json_quote(p.status),
+    ',"fulfilment_type":',
+    json_quote(p.fulfilment_type),
+    ',"linked_to_all_event_series":',
+    CASE WHEN NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) THEN '"true"' ELSE '"false"' END,
+    ',"event_series_ids":[',
+    (SELECT group_concat(concat(
+        '"es_',
+        pes.event_series_id,
+        '"'
+      ), ',')
+     FROM product_event_series pes WHERE pes.product_id = p.id),
+    '],"quantity_sold":',
+    p.quantity_sold,
+    ',"created_at":'
+  ) AS j0,
+  ',"updated_at":' AS j1,
+  '}' AS j2
+FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
+WHERE p.box_office_id = +? AND p.status IN (+?, +?) AND (p.created_at, p.id) < (SELECT p.created_at, p.id FROM products p WHERE p.box_office_id = +? AND p.id = +?)
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT +?;
+
 -- probe: anything before the page?
 SELECT 1 AS found FROM products p WHERE p.box_office_id = +? AND p.status IN (+?, +?) AND (p.created_at, p.id) > (+?, +?) ORDER BY p.created_at ASC, p.id ASC LIMIT 1;

@@ -162,5 +162,45 @@ LIMIT +?;
 -- cursor lookup
 SELECT v.id AS id, v.created_at AS sort_key FROM vouchers v WHERE v.box_office_id = +? AND v.id = +?;
 
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT v.id AS id, v.created_at AS sort_key,
+  v.expires_at AS k0_unix,
+  bo.timezone AS k0_timezone,
+  concat(
+    '{"object":"voucher","id":"vo_',
+    v.id,
+    '","name":',
+    json_quote(v.name),
+    ',"type":',
+    json_quote(v.type),
+    ',"value":',
+    v.value,
+    ',"currency":',
+    json_quote(v.currency),
+    ',"expiry":'
+  ) AS j0,
+  concat(
+    ',"partial_redemption":',
+    CASE WHEN v.partial_redemption THEN '"true"' ELSE '"false"' END,
+    ',"total_codes":',
+    v.total_codes,
+    ',"available_codes":',
+    CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END,
+    ',"usable_on_any_event":',
+    CASE WHEN NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) THEN '"true"' ELSE '"false"' END,
+    ',"event_series_ids":[',
+    (SELECT group_concat(concat(
+        '"es_',
+        ves.event_series_id,
+        '"'
+      ), ',')
+     FROM voucher_event_series ves WHERE ves.voucher_id = v.id),
+    ']}'
+  ) AS j1
+FROM vouchers v CROSS JOIN (SELECT CAST(+? AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
+WHERE v.box_office_id = +? AND (v.created_at, v.id) < (SELECT v.created_at, v.id FROM vouchers v WHERE v.box_office_id = +? AND v.id = +?)
+ORDER BY v.created_at DESC, v.id DESC
+LIMIT +?;
+
 -- probe: anything before the page?
 SELECT 1 AS found FROM vouchers v WHERE v.box_office_id = +? AND (v.created_at, v.id) > (+?, +?) ORDER BY v.created_at ASC, v.id ASC LIMIT 1;
