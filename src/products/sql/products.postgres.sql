@@ -12,12 +12,10 @@ SELECT p.id AS id,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
 WHERE p.box_office_id = $1 AND p.id = $2
 ),
@@ -25,7 +23,7 @@ arr0 AS (
   SELECT pes.event_series_id AS c0_0,
     pes.product_id AS c0_p
   FROM product_event_series pes
-  WHERE pes.product_id = ANY(ARRAY(SELECT c8 FROM res))
+  WHERE pes.product_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY pes.product_id, pes.event_series_id
 )
 SELECT 0 AS k, res.*, arr0.*
@@ -44,12 +42,10 @@ SELECT p.id AS id, p.created_at AS sort_key,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
 WHERE p.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY p.created_at DESC, p.id DESC
@@ -65,12 +61,10 @@ SELECT p.id AS id, p.created_at AS sort_key,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
 WHERE p.box_office_id = (SELECT CAST($1 AS integer)) AND p.status IN ($2, $3) AND (p.created_at, p.id) < ($4, $5)
 ORDER BY p.created_at DESC, p.id DESC
@@ -86,12 +80,10 @@ SELECT p.id AS id, p.created_at AS sort_key,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
 WHERE p.box_office_id = (SELECT CAST($1 AS integer)) AND (p.created_at, p.id) > ($2, $3)
 ORDER BY p.created_at ASC, p.id ASC
@@ -110,12 +102,10 @@ SELECT p.id AS id, p.created_at AS sort_key,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
 WHERE p.box_office_id = (SELECT CAST($1 AS integer)) AND p.status IN ($2, $3) AND (p.created_at, p.id) < (SELECT p.created_at, p.id FROM products p WHERE p.box_office_id = $4 AND p.id = $5)
 ORDER BY p.created_at DESC, p.id DESC

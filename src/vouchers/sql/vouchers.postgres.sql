@@ -14,8 +14,7 @@ SELECT v.id AS id,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
 WHERE v.box_office_id = $2 AND v.id = $3
 ),
@@ -23,7 +22,7 @@ arr0 AS (
   SELECT ves.event_series_id AS c0_0,
     ves.voucher_id AS c0_p
   FROM voucher_event_series ves
-  WHERE ves.voucher_id = ANY(ARRAY(SELECT c11 FROM res))
+  WHERE ves.voucher_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY ves.voucher_id, ves.event_series_id
 )
 SELECT 0 AS k, res.*, arr0.*
@@ -44,8 +43,7 @@ SELECT v.id AS id, v.created_at AS sort_key,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
 WHERE v.box_office_id = (SELECT CAST($2 AS integer))
 ORDER BY v.created_at DESC, v.id DESC
@@ -63,8 +61,7 @@ SELECT v.id AS id, v.created_at AS sort_key,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
 WHERE v.box_office_id = (SELECT CAST($2 AS integer)) AND (v.created_at, v.id) < ($3, $4)
 ORDER BY v.created_at DESC, v.id DESC
@@ -82,8 +79,7 @@ SELECT v.id AS id, v.created_at AS sort_key,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
 WHERE v.box_office_id = (SELECT CAST($2 AS integer)) AND (v.created_at, v.id) > ($3, $4)
 ORDER BY v.created_at ASC, v.id ASC
@@ -104,8 +100,7 @@ SELECT v.id AS id, v.created_at AS sort_key,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
 WHERE v.box_office_id = (SELECT CAST($2 AS integer)) AND (v.created_at, v.id) < (SELECT v.created_at, v.id FROM vouchers v WHERE v.box_office_id = $3 AND v.id = $4)
 ORDER BY v.created_at DESC, v.id DESC
