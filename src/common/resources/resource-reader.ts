@@ -249,9 +249,12 @@ export class ResourceReader {
 
     const first = positionOf(pageRows[0]);
     const last = positionOf(pageRows[pageRows.length - 1]);
-    // Reached through a cursor: whether anything lies the other way needs one probe.
+    // Reached through a cursor: whether anything lies the other way needs one probe (a column of
+    // the page where pages are value-free: see pageStatement).
     let other = false;
-    if (cursor) {
+    if (cursor && this.dialect.valueFreePages) {
+      other = rows[0][OTHER_SIDE] === true;
+    } else if (cursor) {
       const probe = backwards
         ? this.probeStatement(tenantId, plan, last, 'after')
         : this.probeStatement(tenantId, plan, first, 'before');
@@ -382,13 +385,31 @@ export class ResourceReader {
     const side = plan.backwards ? 'before' : 'after';
     const where = this.where(params, tenantId, plan, cursor, side, true);
     const sql = [
-      `SELECT ${id} AS id, ${order.column} AS sort_key,\n  ${this.json.selectList}`,
+      `SELECT ${id} AS id, ${order.column} AS sort_key,${this.otherSide(params, tenantId, plan, cursor)}\n  ${this.json.selectList}`,
       `FROM ${from}`,
       `WHERE ${where}`,
       this.orderBy(order, side),
       `LIMIT ${params.limit(plan.limit + 1)}`,
     ].join('\n');
     return { sql, params: params.values };
+  }
+
+  /**
+   * Where pages are value-free and a cursor is given: the probe as a column of the page (an
+   * InitPlan, computed once, in the page's snapshot), ` EXISTS (…) AS other_side,`. The rows before
+   * the page's first row (after its last, walking back) are those at or before the cursor (at or
+   * after it): none that the conditions keep lies between the cursor and the page. Else nothing.
+   */
+  private otherSide(
+    params: SqlParams,
+    tenantId: number,
+    plan: ListPlan,
+    cursor: PagePosition | null,
+  ): string {
+    if (!cursor || !this.dialect.valueFreePages) return '';
+    const side = plan.backwards ? 'after' : 'before';
+    const where = this.where(params, tenantId, plan, cursor, side, true, true);
+    return ` EXISTS (SELECT 1 FROM ${this.source.table} WHERE ${where} ${this.orderBy(plan.order, side)} LIMIT 1) AS ${OTHER_SIDE},`;
   }
 
   /** Whether any row of the list lies `side` of a position. */
@@ -471,11 +492,13 @@ export class ResourceReader {
     position: PagePosition | null,
     side: 'before' | 'after',
     page = false,
+    inclusive = false,
   ): string {
     const { tenant, id } = this.source;
     const { order } = plan;
     // "After" in a descending list is "smaller".
     const op = (side === 'after') === (order.direction === 'DESC') ? '<' : '>';
+    const compare = inclusive ? `${op}=` : op;
     // A value-free page reads its tenant through a sub-select (SqlDialect.valueFreePages).
     const tenantValue =
       page && this.dialect.valueFreePages
@@ -491,11 +514,11 @@ export class ResourceReader {
     }
     if (key) {
       clauses.push(
-        `(${order.column}, ${id}) ${op} (${params.add(key.key)}, ${params.add(key.id)})`,
+        `(${order.column}, ${id}) ${compare} (${params.add(key.key)}, ${params.add(key.id)})`,
       );
     } else if (position && 'row' in position) {
       const row = this.cursorRow(params, tenantId, position.row, plan, false);
-      clauses.push(`(${order.column}, ${id}) ${op} (${row})`);
+      clauses.push(`(${order.column}, ${id}) ${compare} (${row})`);
     }
     return clauses.join(' AND ');
   }
@@ -506,6 +529,9 @@ export class ResourceReader {
  * the page statement reads itself.
  */
 export type PagePosition = Position | { readonly row: number };
+
+/** The page's column that says whether anything lies the other way (value-free pages). */
+const OTHER_SIDE = 'other_side';
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 

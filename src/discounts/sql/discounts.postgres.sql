@@ -52,7 +52,7 @@ ORDER BY d.created_at DESC, d.id DESC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT d.id AS id, d.created_at AS sort_key,
+SELECT d.id AS id, d.created_at AS sort_key, EXISTS (SELECT 1 FROM discounts d WHERE d.box_office_id = (SELECT CAST($5 AS integer)) AND search_fold(d.code) = $6 AND (d.created_at, d.id) >= ($7, $8) ORDER BY d.created_at ASC, d.id ASC LIMIT 1) AS other_side,
   d.id AS c0,
   d.name AS c1,
   d.code AS c2,
@@ -66,7 +66,7 @@ ORDER BY d.created_at DESC, d.id DESC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT d.id AS id, d.created_at AS sort_key,
+SELECT d.id AS id, d.created_at AS sort_key, EXISTS (SELECT 1 FROM discounts d WHERE d.box_office_id = (SELECT CAST($4 AS integer)) AND (d.created_at, d.id) <= ($5, $6) ORDER BY d.created_at DESC, d.id DESC LIMIT 1) AS other_side,
   d.id AS c0,
   d.name AS c1,
   d.code AS c2,
@@ -83,7 +83,7 @@ LIMIT 101;
 SELECT d.id AS id, d.created_at AS sort_key FROM discounts d WHERE d.box_office_id = $1 AND d.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT d.id AS id, d.created_at AS sort_key,
+SELECT d.id AS id, d.created_at AS sort_key, EXISTS (SELECT 1 FROM discounts d WHERE d.box_office_id = (SELECT CAST($5 AS integer)) AND search_fold(d.code) = $6 AND (d.created_at, d.id) >= (SELECT d.created_at, d.id FROM discounts d WHERE d.box_office_id = $7 AND d.id = $8) ORDER BY d.created_at ASC, d.id ASC LIMIT 1) AS other_side,
   d.id AS c0,
   d.name AS c1,
   d.code AS c2,

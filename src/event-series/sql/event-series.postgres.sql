@@ -133,7 +133,7 @@ ORDER BY es.created_at DESC, es.id DESC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT es.id AS id, es.created_at AS sort_key,
+SELECT es.id AS id, es.created_at AS sort_key, EXISTS (SELECT 1 FROM event_series es WHERE es.box_office_id = (SELECT CAST($10 AS integer)) AND es.created_at < $11 AND es.status IN ($12, $13) AND search_fold(es.name) LIKE $14 ESCAPE '\' AND search_fold(es.venue_name) LIKE $15 ESCAPE '\' AND (es.created_at, es.id) >= ($16, $17) ORDER BY es.created_at ASC, es.id ASC LIMIT 1) AS other_side,
   es.id AS c0,
   es.name AS c1,
   es.description AS c2,
@@ -162,7 +162,7 @@ ORDER BY es.created_at DESC, es.id DESC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT es.id AS id, es.created_at AS sort_key,
+SELECT es.id AS id, es.created_at AS sort_key, EXISTS (SELECT 1 FROM event_series es WHERE es.box_office_id = (SELECT CAST($5 AS integer)) AND (es.created_at, es.id) <= ($6, $7) ORDER BY es.created_at DESC, es.id DESC LIMIT 1) AS other_side,
   es.id AS c0,
   es.name AS c1,
   es.description AS c2,
@@ -194,7 +194,7 @@ LIMIT 101;
 SELECT es.id AS id, es.created_at AS sort_key FROM event_series es WHERE es.box_office_id = $1 AND es.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT es.id AS id, es.created_at AS sort_key,
+SELECT es.id AS id, es.created_at AS sort_key, EXISTS (SELECT 1 FROM event_series es WHERE es.box_office_id = (SELECT CAST($11 AS integer)) AND es.created_at >= $12 AND es.created_at < $13 AND es.status IN ($14, $15) AND search_fold(es.name) LIKE $16 ESCAPE '\' AND search_fold(es.venue_name) LIKE $17 ESCAPE '\' AND (es.created_at, es.id) >= (SELECT es.created_at, es.id FROM event_series es WHERE es.box_office_id = $18 AND es.id = $19) ORDER BY es.created_at ASC, es.id ASC LIMIT 1) AS other_side,
   es.id AS c0,
   es.name AS c1,
   es.description AS c2,

@@ -125,7 +125,7 @@ ORDER BY ev.start_at ASC, ev.id ASC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT ev.id AS id, ev.start_at AS sort_key,
+SELECT ev.id AS id, ev.start_at AS sort_key, EXISTS (SELECT 1 FROM events ev WHERE ev.box_office_id = (SELECT CAST($16 AS integer)) AND ev.start_at = $17 AND ev.start_at > $18 AND ev.start_at >= $19 AND ev.end_at = $20 AND ev.end_at > $21 AND ev.end_at >= $22 AND ev.end_at < $23 AND ev.end_at <= $24 AND ev.status IN ($25, $26) AND ev.event_series_id = $27 AND (ev.start_at, ev.id) <= ($28, $29) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1) AS other_side,
   ev.id AS c0,
   ev.access_code AS c1,
   ev.call_to_action AS c2,
@@ -154,7 +154,7 @@ ORDER BY ev.start_at ASC, ev.id ASC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT ev.id AS id, ev.start_at AS sort_key,
+SELECT ev.id AS id, ev.start_at AS sort_key, EXISTS (SELECT 1 FROM events ev WHERE ev.box_office_id = (SELECT CAST($4 AS integer)) AND (ev.start_at, ev.id) >= ($5, $6) ORDER BY ev.start_at ASC, ev.id ASC LIMIT 1) AS other_side,
   ev.id AS c0,
   ev.access_code AS c1,
   ev.call_to_action AS c2,
@@ -186,7 +186,7 @@ LIMIT 101;
 SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_id = $1 AND ev.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT ev.id AS id, ev.start_at AS sort_key,
+SELECT ev.id AS id, ev.start_at AS sort_key, EXISTS (SELECT 1 FROM events ev WHERE ev.box_office_id = (SELECT CAST($17 AS integer)) AND ev.start_at = $18 AND ev.start_at > $19 AND ev.start_at >= $20 AND ev.start_at < $21 AND ev.start_at <= $22 AND ev.end_at = $23 AND ev.end_at > $24 AND ev.end_at >= $25 AND ev.end_at < $26 AND ev.end_at <= $27 AND ev.status IN ($28, $29) AND ev.event_series_id = $30 AND (ev.start_at, ev.id) <= (SELECT ev.start_at, ev.id FROM events ev WHERE ev.box_office_id = $31 AND ev.id = $32) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1) AS other_side,
   ev.id AS c0,
   ev.access_code AS c1,
   ev.call_to_action AS c2,

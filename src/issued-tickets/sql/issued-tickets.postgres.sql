@@ -54,7 +54,8 @@ ORDER BY t.created_at DESC, t.id DESC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT t.id AS id, t.created_at AS sort_key,
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($54 AS integer)) AND t.created_at = $55 AND t.created_at > $56 AND t.created_at < $57 AND t.created_at <= $58 AND t.updated_at = $59 AND t.updated_at > $60 AND t.updated_at >= $61 AND t.updated_at < $62 AND t.updated_at <= $63 AND t.event_id IN ($64, $65) AND t.order_id = $66 AND t.status = $67 AND t.barcode = $68 AND t.ticket_type_id = $69 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $70 AND se.event_series_id IN ($71, $72)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $73 AND eo.buyer_email_lookup = $74)
+          OR (t.order_id IS NULL AND lower(t.email) = $75)) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $76 AND st.event_id IN ($77, $78) AND (search_fold(st.full_name) LIKE $79 ESCAPE '\' OR search_fold(st.barcode) LIKE $80 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $81 AND so.event_id IN ($82, $83) AND search_fold(so.buyer_email) LIKE $84 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $85 AND search_fold(st.email) LIKE $86 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $87 AND (st.order_id BETWEEN $88 AND $89 OR st.order_id BETWEEN $90 AND $91 OR st.order_id BETWEEN $92 AND $93 OR st.order_id BETWEEN $94 AND $95 OR st.order_id BETWEEN $96 AND $97 OR st.order_id BETWEEN $98 AND $99 OR st.order_id BETWEEN $100 AND $101 OR st.order_id BETWEEN $102 AND $103 OR st.order_id BETWEEN $104 AND $105)) AND (t.created_at, t.id) >= ($106, $107) ORDER BY t.created_at ASC, t.id ASC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -82,7 +83,7 @@ ORDER BY t.created_at DESC, t.id DESC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT t.id AS id, t.created_at AS sort_key,
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.created_at, t.id) <= ($5, $6) ORDER BY t.created_at DESC, t.id DESC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -112,7 +113,8 @@ LIMIT 101;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT t.id AS id, t.created_at AS sort_key,
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($56 AS integer)) AND t.created_at = $57 AND t.created_at > $58 AND t.created_at >= $59 AND t.created_at < $60 AND t.created_at <= $61 AND t.updated_at = $62 AND t.updated_at > $63 AND t.updated_at >= $64 AND t.updated_at < $65 AND t.updated_at <= $66 AND t.event_id IN ($67, $68) AND t.order_id = $69 AND t.status = $70 AND t.barcode = $71 AND t.ticket_type_id = $72 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $73 AND se.event_series_id IN ($74, $75)) AND (t.order_id IN (SELECT eo.id FROM orders eo WHERE eo.box_office_id = $76 AND eo.buyer_email_lookup = $77)
+          OR (t.order_id IS NULL AND lower(t.email) = $78)) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $79 AND st.event_id IN ($80, $81) AND (search_fold(st.full_name) LIKE $82 ESCAPE '\' OR search_fold(st.barcode) LIKE $83 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $84 AND so.event_id IN ($85, $86) AND search_fold(so.buyer_email) LIKE $87 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $88 AND search_fold(st.email) LIKE $89 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $90 AND (st.order_id BETWEEN $91 AND $92 OR st.order_id BETWEEN $93 AND $94 OR st.order_id BETWEEN $95 AND $96 OR st.order_id BETWEEN $97 AND $98 OR st.order_id BETWEEN $99 AND $100 OR st.order_id BETWEEN $101 AND $102 OR st.order_id BETWEEN $103 AND $104 OR st.order_id BETWEEN $105 AND $106 OR st.order_id BETWEEN $107 AND $108)) AND (t.created_at, t.id) >= (SELECT t.created_at, t.id FROM issued_tickets t WHERE t.box_office_id = $109 AND t.id = $110) ORDER BY t.created_at ASC, t.id ASC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -144,7 +146,7 @@ SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created
           OR (t.order_id IS NULL AND lower(t.email) = $22)) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $23 AND st.event_id IN ($24, $25) AND (search_fold(st.full_name) LIKE $26 ESCAPE '\' OR search_fold(st.barcode) LIKE $27 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $28 AND so.event_id IN ($29, $30) AND search_fold(so.buyer_email) LIKE $31 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $32 AND search_fold(st.email) LIKE $33 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $34 AND (st.order_id BETWEEN $35 AND $36 OR st.order_id BETWEEN $37 AND $38 OR st.order_id BETWEEN $39 AND $40 OR st.order_id BETWEEN $41 AND $42 OR st.order_id BETWEEN $43 AND $44 OR st.order_id BETWEEN $45 AND $46 OR st.order_id BETWEEN $47 AND $48 OR st.order_id BETWEEN $49 AND $50 OR st.order_id BETWEEN $51 AND $52)) AND (t.created_at, t.id) > ($53, $54) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
-SELECT t.id AS id, t.created_at AS sort_key,
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.created_at, t.id) <= ($5, $6) ORDER BY t.created_at DESC, t.id DESC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -174,7 +176,7 @@ LIMIT 101;
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: sort=updated_at, starting_after
-SELECT t.id AS id, t.updated_at AS sort_key,
+SELECT t.id AS id, t.updated_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.updated_at, t.id) <= ($5, $6) ORDER BY t.updated_at DESC, t.id DESC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -204,7 +206,7 @@ LIMIT 101;
 SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: sort=-updated_at, starting_after
-SELECT t.id AS id, t.updated_at AS sort_key,
+SELECT t.id AS id, t.updated_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.updated_at, t.id) >= ($5, $6) ORDER BY t.updated_at ASC, t.id ASC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,

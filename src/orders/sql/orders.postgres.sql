@@ -137,7 +137,7 @@ ORDER BY o.created_at DESC, o.id DESC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT o.id AS id, o.created_at AS sort_key,
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($16 AS integer)) AND o.created_at = $17 AND o.created_at > $18 AND o.created_at < $19 AND o.created_at <= $20 AND o.event_id IN ($21, $22) AND o.status = $23 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $24 AND se.event_series_id IN ($25, $26)) AND o.buyer_email_lookup = $27 AND o.txn_id = $28 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $29) AND (o.created_at, o.id) >= ($30, $31) ORDER BY o.created_at ASC, o.id ASC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -179,7 +179,7 @@ ORDER BY o.created_at DESC, o.id DESC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT o.id AS id, o.created_at AS sort_key,
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.created_at, o.id) <= ($5, $6) ORDER BY o.created_at DESC, o.id DESC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -224,7 +224,7 @@ LIMIT 101;
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT o.id AS id, o.created_at AS sort_key,
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($18 AS integer)) AND o.created_at = $19 AND o.created_at > $20 AND o.created_at >= $21 AND o.created_at < $22 AND o.created_at <= $23 AND o.event_id IN ($24, $25) AND o.status = $26 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $27 AND se.event_series_id IN ($28, $29)) AND o.buyer_email_lookup = $30 AND o.txn_id = $31 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $32) AND (o.created_at, o.id) >= (SELECT o.created_at, o.id FROM orders o WHERE o.box_office_id = $33 AND o.id = $34) ORDER BY o.created_at ASC, o.id ASC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -269,7 +269,7 @@ LIMIT 101;
 SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $9 AND se.event_series_id IN ($10, $11)) AND o.buyer_email_lookup = $12 AND o.txn_id = $13 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $14) AND (o.created_at, o.id) > ($15, $16) ORDER BY o.created_at ASC, o.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
-SELECT o.id AS id, o.created_at AS sort_key,
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.created_at, o.id) <= ($5, $6) ORDER BY o.created_at DESC, o.id DESC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -314,7 +314,7 @@ LIMIT 101;
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- list: sort=updated_at, starting_after
-SELECT o.id AS id, o.updated_at AS sort_key,
+SELECT o.id AS id, o.updated_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.updated_at, o.id) <= ($5, $6) ORDER BY o.updated_at DESC, o.id DESC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -359,7 +359,7 @@ LIMIT 101;
 SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- list: sort=-updated_at, starting_after
-SELECT o.id AS id, o.updated_at AS sort_key,
+SELECT o.id AS id, o.updated_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.updated_at, o.id) >= ($5, $6) ORDER BY o.updated_at ASC, o.id ASC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,

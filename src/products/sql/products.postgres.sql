@@ -52,7 +52,7 @@ ORDER BY p.created_at DESC, p.id DESC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT p.id AS id, p.created_at AS sort_key,
+SELECT p.id AS id, p.created_at AS sort_key, EXISTS (SELECT 1 FROM products p WHERE p.box_office_id = (SELECT CAST($6 AS integer)) AND p.status IN ($7, $8) AND (p.created_at, p.id) >= ($9, $10) ORDER BY p.created_at ASC, p.id ASC LIMIT 1) AS other_side,
   p.id AS c0,
   p.name AS c1,
   p.description AS c2,
@@ -71,7 +71,7 @@ ORDER BY p.created_at DESC, p.id DESC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT p.id AS id, p.created_at AS sort_key,
+SELECT p.id AS id, p.created_at AS sort_key, EXISTS (SELECT 1 FROM products p WHERE p.box_office_id = (SELECT CAST($4 AS integer)) AND (p.created_at, p.id) <= ($5, $6) ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS other_side,
   p.id AS c0,
   p.name AS c1,
   p.description AS c2,
@@ -93,7 +93,7 @@ LIMIT 101;
 SELECT p.id AS id, p.created_at AS sort_key FROM products p WHERE p.box_office_id = $1 AND p.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT p.id AS id, p.created_at AS sort_key,
+SELECT p.id AS id, p.created_at AS sort_key, EXISTS (SELECT 1 FROM products p WHERE p.box_office_id = (SELECT CAST($6 AS integer)) AND p.status IN ($7, $8) AND (p.created_at, p.id) >= (SELECT p.created_at, p.id FROM products p WHERE p.box_office_id = $9 AND p.id = $10) ORDER BY p.created_at ASC, p.id ASC LIMIT 1) AS other_side,
   p.id AS c0,
   p.name AS c1,
   p.description AS c2,

@@ -26,7 +26,7 @@ ORDER BY vc.created_at DESC, vc.id DESC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT vc.id AS id, vc.created_at AS sort_key,
+SELECT vc.id AS id, vc.created_at AS sort_key, EXISTS (SELECT 1 FROM voucher_codes vc WHERE vc.box_office_id = (SELECT CAST($5 AS integer)) AND vc.voucher_id = $6 AND (vc.created_at, vc.id) >= ($7, $8) ORDER BY vc.created_at ASC, vc.id ASC LIMIT 1) AS other_side,
   vc.id AS c0,
   vc.code AS c1,
   vc.voucher_id AS c2,
@@ -39,7 +39,7 @@ ORDER BY vc.created_at DESC, vc.id DESC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT vc.id AS id, vc.created_at AS sort_key,
+SELECT vc.id AS id, vc.created_at AS sort_key, EXISTS (SELECT 1 FROM voucher_codes vc WHERE vc.box_office_id = (SELECT CAST($4 AS integer)) AND (vc.created_at, vc.id) <= ($5, $6) ORDER BY vc.created_at DESC, vc.id DESC LIMIT 1) AS other_side,
   vc.id AS c0,
   vc.code AS c1,
   vc.voucher_id AS c2,
@@ -55,7 +55,7 @@ LIMIT 101;
 SELECT vc.id AS id, vc.created_at AS sort_key FROM voucher_codes vc WHERE vc.box_office_id = $1 AND vc.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT vc.id AS id, vc.created_at AS sort_key,
+SELECT vc.id AS id, vc.created_at AS sort_key, EXISTS (SELECT 1 FROM voucher_codes vc WHERE vc.box_office_id = (SELECT CAST($5 AS integer)) AND vc.voucher_id = $6 AND (vc.created_at, vc.id) >= (SELECT vc.created_at, vc.id FROM voucher_codes vc WHERE vc.box_office_id = $7 AND vc.id = $8) ORDER BY vc.created_at ASC, vc.id ASC LIMIT 1) AS other_side,
   vc.id AS c0,
   vc.code AS c1,
   vc.voucher_id AS c2,

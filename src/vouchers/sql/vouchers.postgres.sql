@@ -50,7 +50,7 @@ ORDER BY v.created_at DESC, v.id DESC
 LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT v.id AS id, v.created_at AS sort_key,
+SELECT v.id AS id, v.created_at AS sort_key, EXISTS (SELECT 1 FROM vouchers v WHERE v.box_office_id = (SELECT CAST($5 AS integer)) AND (v.created_at, v.id) >= ($6, $7) ORDER BY v.created_at ASC, v.id ASC LIMIT 1) AS other_side,
   v.id AS c0,
   v.name AS c1,
   v.type AS c2,
@@ -68,7 +68,7 @@ ORDER BY v.created_at DESC, v.id DESC
 LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT v.id AS id, v.created_at AS sort_key,
+SELECT v.id AS id, v.created_at AS sort_key, EXISTS (SELECT 1 FROM vouchers v WHERE v.box_office_id = (SELECT CAST($5 AS integer)) AND (v.created_at, v.id) <= ($6, $7) ORDER BY v.created_at DESC, v.id DESC LIMIT 1) AS other_side,
   v.id AS c0,
   v.name AS c1,
   v.type AS c2,
@@ -89,7 +89,7 @@ LIMIT 101;
 SELECT v.id AS id, v.created_at AS sort_key FROM vouchers v WHERE v.box_office_id = $1 AND v.id = $2;
 
 -- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT v.id AS id, v.created_at AS sort_key,
+SELECT v.id AS id, v.created_at AS sort_key, EXISTS (SELECT 1 FROM vouchers v WHERE v.box_office_id = (SELECT CAST($5 AS integer)) AND (v.created_at, v.id) >= (SELECT v.created_at, v.id FROM vouchers v WHERE v.box_office_id = $6 AND v.id = $7) ORDER BY v.created_at ASC, v.id ASC LIMIT 1) AS other_side,
   v.id AS c0,
   v.name AS c1,
   v.type AS c2,
