@@ -45,11 +45,12 @@ export interface SqlDialect {
   /**
    * Whether a list page's statement hides the values its plan would otherwise depend on: the
    * tenant is a sub-select of the parameter, and a cursor given as an id is the sub-select of its
-   * row's key and id, in the page statement (no lookup of its own). PostgreSQL: the planner then
-   * costs a page alike for every value, so after its fifth execution a named statement keeps its
-   * generic plan instead of planning every page again (0.2–0.3 ms of the database's CPU a page,
-   * more than the page's execution), and the page needs one round trip fewer. The plan is the
-   * generic plan `npm run bench:explain` shows. SQLite plans a statement once and reads in-process.
+   * row's key and id, in the page statement (no lookup of its own); the probe for the other
+   * direction is a column of the page too. PostgreSQL: the planner then costs a page alike for
+   * every value, so after its fifth execution a named statement keeps its generic plan instead of
+   * planning every page again (0.2–0.4 ms of the database's CPU a page, more than the page's
+   * execution), and a page needs two round trips fewer. The plan is the generic plan
+   * `npm run bench:explain` shows. SQLite plans a statement once and reads in-process.
    */
   readonly valueFreePages: boolean;
   /** Placeholder for the n-th (1-based) parameter. */

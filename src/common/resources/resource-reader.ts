@@ -191,7 +191,9 @@ export type { Position } from '../pagination/cursor';
  * depth and a fixed number of statements whatever the limit — the cursor lookup (none for a
  * cursor that carries its key), the page (limit + 1 rows, to know whether more follow), the
  * children of its items when the service builds the JSON (one statement per child array), and,
- * when a page is reached through a cursor, one probe for the other direction. An item is one
+ * when a page is reached through a cursor, one probe for the other direction. Where pages are
+ * value-free (PostgreSQL: SqlDialect.valueFreePages) the lookup and the probe are part of the page
+ * statement, and the lookup is sent alone only to explain an empty page. An item is one
  * statement, its children included.
  */
 export class ResourceReader {
