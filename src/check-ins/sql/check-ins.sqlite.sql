@@ -98,30 +98,6 @@ LIMIT +?;
 -- cursor lookup
 SELECT ci.id AS id, ci.created_at AS sort_key FROM check_ins ci WHERE ci.box_office_id = +? AND ci.id = +?;
 
--- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT ci.id AS id, ci.created_at AS sort_key,
-  concat(
-    '{"object":"check_in","id":"ci_',
-    ci.id,
-    '","issued_ticket_id":"it_',
-    ci.issued_ticket_id,
-    '","event_id":"ev_',
-    ci.event_id,
-    '","event_series_id":"es_',
-    ci.event_series_id,
-    '","quantity":',
-    ci.quantity,
-    ',"check_in_at":',
-    ci.check_in_at,
-    ',"created_at":',
-    ci.created_at,
-    '}'
-  ) AS j0
-FROM check_ins ci
-WHERE ci.box_office_id = +? AND ci.created_at >= +? AND ci.created_at < +? AND ci.check_in_at >= +? AND ci.check_in_at < +? AND ci.event_id IN (+?, +?) AND ci.event_series_id = +? AND ci.issued_ticket_id = +? AND ci.quantity = +? AND (ci.created_at, ci.id) < (SELECT ci.created_at, ci.id FROM check_ins ci WHERE ci.box_office_id = +? AND ci.id = +?)
-ORDER BY ci.created_at DESC, ci.id DESC
-LIMIT +?;
-
 -- probe: anything before the page?
 SELECT 1 AS found FROM check_ins ci WHERE ci.box_office_id = +? AND ci.created_at < +? AND ci.check_in_at >= +? AND ci.check_in_at < +? AND ci.event_id IN (+?, +?) AND ci.event_series_id = +? AND ci.issued_ticket_id = +? AND ci.quantity = +? AND (ci.created_at, ci.id) > (+?, +?) ORDER BY ci.created_at ASC, ci.id ASC LIMIT 1;
 

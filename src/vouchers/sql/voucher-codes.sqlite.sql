@@ -86,26 +86,5 @@ LIMIT +?;
 -- cursor lookup
 SELECT vc.id AS id, vc.created_at AS sort_key FROM voucher_codes vc WHERE vc.box_office_id = +? AND vc.id = +?;
 
--- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT vc.id AS id, vc.created_at AS sort_key,
-  v.expires_at AS k0_unix,
-  bo.timezone AS k0_timezone,
-  concat(
-    '{"object":"voucher_code","id":"vc_',
-    vc.id,
-    '","code":',
-    json_quote(vc.code),
-    ',"voucher_id":"vo_',
-    vc.voucher_id,
-    '","value":',
-    CASE WHEN v.value - vc.spent < 0 THEN 0 ELSE v.value - vc.spent END,
-    ',"expiry":'
-  ) AS j0,
-  '}' AS j1
-FROM voucher_codes vc JOIN vouchers v ON v.id = vc.voucher_id JOIN box_offices bo ON bo.id = vc.box_office_id
-WHERE vc.box_office_id = +? AND vc.voucher_id = +? AND (vc.created_at, vc.id) < (SELECT vc.created_at, vc.id FROM voucher_codes vc WHERE vc.box_office_id = +? AND vc.id = +?)
-ORDER BY vc.created_at DESC, vc.id DESC
-LIMIT +?;
-
 -- probe: anything before the page?
 SELECT 1 AS found FROM voucher_codes vc WHERE vc.box_office_id = +? AND vc.voucher_id = +? AND (vc.created_at, vc.id) > (+?, +?) ORDER BY vc.created_at ASC, vc.id ASC LIMIT 1;

@@ -78,24 +78,5 @@ LIMIT +?;
 -- cursor lookup
 SELECT ws.id AS id, ws.created_at AS sort_key FROM waitlist_signups ws WHERE ws.box_office_id = +? AND ws.id = +?;
 
--- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
-SELECT ws.id AS id, ws.created_at AS sort_key,
-  ws.created_at AS k0_unix,
-  es.timezone AS k0_timezone,
-  concat(
-    '{"object":"waitlist_signup","id":"ws_',
-    ws.id,
-    '","email":',
-    json_quote(ws.email),
-    ',"event_id":',
-    CASE WHEN ws.event_id IS NULL THEN 'null' ELSE concat('"ev_', ws.event_id, '"') END,
-    ',"created_at":'
-  ) AS j0,
-  '}' AS j1
-FROM waitlist_signups ws JOIN event_series es ON es.id = ws.event_series_id
-WHERE ws.box_office_id = +? AND ws.event_series_id = +? AND (ws.created_at, ws.id) < (SELECT ws.created_at, ws.id FROM waitlist_signups ws WHERE ws.box_office_id = +? AND ws.id = +?)
-ORDER BY ws.created_at DESC, ws.id DESC
-LIMIT +?;
-
 -- probe: anything before the page?
 SELECT 1 AS found FROM waitlist_signups ws WHERE ws.box_office_id = +? AND ws.event_series_id = +? AND (ws.created_at, ws.id) > (+?, +?) ORDER BY ws.created_at ASC, ws.id ASC LIMIT 1;
