@@ -231,6 +231,15 @@ function render(reader: ResourceReader, resource: GoldenResource): string {
       reader.pageStatement(1, backwards, position),
     ],
     ['cursor lookup', reader.cursorStatement(1, 42, first)],
+    // Only where a page reads its cursor's row itself; elsewhere the lookup above is sent first.
+    ...(reader.dialect.valueFreePages
+      ? [
+          [
+            'list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)',
+            reader.pageStatement(1, filtered, { row: 42 }),
+          ] as const,
+        ]
+      : []),
     [
       'probe: anything before the page?',
       reader.probeStatement(1, filtered, position, 'before'),

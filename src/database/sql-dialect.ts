@@ -38,6 +38,27 @@ export interface SqlDialect {
    * writer holds the counted row (migration CountsWithoutHotRows; pending-counts.ts).
    */
   readonly countsPending: boolean;
+  /**
+   * Whether a LIMIT's row count is written into the statement's text rather than sent as a
+   * parameter (SqlParams.limit). PostgreSQL: the generic plan it may keep for a named statement
+   * cannot see a parameter's value and costs `LIMIT $n` as a tenth of the rows; for a page that is
+   * a hundred times the custom plan's cost, so it never keeps the generic plan and plans the page
+   * again on every execution (a third of a millisecond of the database's CPU a walk page:
+   * bench/notes/2026-12-07-postgresql-cpu-per-page.md). With the count in the text, the generic
+   * plan is costed as the custom one and kept. SQLite plans a statement once, when prepared.
+   */
+  readonly literalLimits: boolean;
+  /**
+   * Whether a list page's statement hides the values its plan would otherwise depend on: the
+   * tenant is a sub-select of the parameter, and a cursor given as an id is the sub-select of its
+   * row's key and id, in the page statement (no lookup of its own); the probe for the other
+   * direction is a column of the page too. PostgreSQL: the planner then costs a page alike for
+   * every value, so after its fifth execution a named statement keeps its generic plan instead of
+   * planning every page again (0.2–0.4 ms of the database's CPU a page, more than the page's
+   * execution), and a page needs two round trips fewer. The plan is the generic plan
+   * `npm run bench:explain` shows. SQLite plans a statement once and reads in-process.
+   */
+  readonly valueFreePages: boolean;
   /** Placeholder for the n-th (1-based) parameter. */
   placeholder(n: number): string;
   /**
@@ -54,6 +75,8 @@ export const sqliteDialect: SqlDialect = {
   writesInTurn: true,
   returnsStampedRows: false,
   countsPending: false,
+  literalLimits: false,
+  valueFreePages: false,
   // `+?`, not `?`: SQLite re-plans (re-prepares) a statement whenever a parameter its planner
   // looked at is bound again, and it looks at `LIMIT ?` and at `col = ?` bound to 0 or 1 (a
   // possible boolean; box office 1 is a real tenant). Our plans never depend on values, and the
@@ -70,6 +93,8 @@ export const postgresDialect: SqlDialect = {
   writesInTurn: false,
   returnsStampedRows: true,
   countsPending: true,
+  literalLimits: true,
+  valueFreePages: true,
   placeholder: (n) => `$${n}`,
   now: 'floor(extract(epoch FROM clock_timestamp()))::bigint',
 };
@@ -88,6 +113,19 @@ export class SqlParams {
   add(value: unknown): string {
     this.values.push(value);
     return this.dialect.placeholder(this.values.length);
+  }
+
+  /**
+   * A LIMIT's row count: a parameter, or the number itself where the dialect writes it into the
+   * text (SqlDialect.literalLimits). Each count is then a statement text of its own: the page sizes
+   * a client uses (1 to 100 items a page, one more read) times the list's shapes, within the
+   * named statements a process keeps (row-reader.ts, MAX_NAMED_STATEMENTS).
+   */
+  limit(rows: number): string {
+    if (!Number.isSafeInteger(rows) || rows < 0) {
+      throw new Error(`LIMIT ${String(rows)} is not a row count`);
+    }
+    return this.dialect.literalLimits ? String(rows) : this.add(rows);
   }
 }
 

@@ -23,12 +23,12 @@ SELECT ci.id AS id, ci.created_at AS sort_key,
   ci.check_in_at AS c5,
   ci.created_at AS c6
 FROM check_ins ci
-WHERE ci.box_office_id = $1
+WHERE ci.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY ci.created_at DESC, ci.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT ci.id AS id, ci.created_at AS sort_key,
+SELECT ci.id AS id, ci.created_at AS sort_key, EXISTS (SELECT 1 FROM check_ins ci WHERE ci.box_office_id = (SELECT CAST($12 AS integer)) AND ci.created_at < $13 AND ci.check_in_at >= $14 AND ci.check_in_at < $15 AND ci.event_id IN ($16, $17) AND ci.event_series_id = $18 AND ci.issued_ticket_id = $19 AND ci.quantity = $20 AND (ci.created_at, ci.id) >= ($21, $22) ORDER BY ci.created_at ASC, ci.id ASC LIMIT 1) AS other_side,
   ci.id AS c0,
   ci.issued_ticket_id AS c1,
   ci.event_id AS c2,
@@ -37,12 +37,12 @@ SELECT ci.id AS id, ci.created_at AS sort_key,
   ci.check_in_at AS c5,
   ci.created_at AS c6
 FROM check_ins ci
-WHERE ci.box_office_id = $1 AND ci.created_at >= $2 AND ci.check_in_at >= $3 AND ci.check_in_at < $4 AND ci.event_id IN ($5, $6) AND ci.event_series_id = $7 AND ci.issued_ticket_id = $8 AND ci.quantity = $9 AND (ci.created_at, ci.id) < ($10, $11)
+WHERE ci.box_office_id = (SELECT CAST($1 AS integer)) AND ci.created_at >= $2 AND ci.check_in_at >= $3 AND ci.check_in_at < $4 AND ci.event_id IN ($5, $6) AND ci.event_series_id = $7 AND ci.issued_ticket_id = $8 AND ci.quantity = $9 AND (ci.created_at, ci.id) < ($10, $11)
 ORDER BY ci.created_at DESC, ci.id DESC
-LIMIT $12;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT ci.id AS id, ci.created_at AS sort_key,
+SELECT ci.id AS id, ci.created_at AS sort_key, EXISTS (SELECT 1 FROM check_ins ci WHERE ci.box_office_id = (SELECT CAST($4 AS integer)) AND (ci.created_at, ci.id) <= ($5, $6) ORDER BY ci.created_at DESC, ci.id DESC LIMIT 1) AS other_side,
   ci.id AS c0,
   ci.issued_ticket_id AS c1,
   ci.event_id AS c2,
@@ -51,18 +51,32 @@ SELECT ci.id AS id, ci.created_at AS sort_key,
   ci.check_in_at AS c5,
   ci.created_at AS c6
 FROM check_ins ci
-WHERE ci.box_office_id = $1 AND (ci.created_at, ci.id) > ($2, $3)
+WHERE ci.box_office_id = (SELECT CAST($1 AS integer)) AND (ci.created_at, ci.id) > ($2, $3)
 ORDER BY ci.created_at ASC, ci.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT ci.id AS id, ci.created_at AS sort_key FROM check_ins ci WHERE ci.box_office_id = $1 AND ci.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT ci.id AS id, ci.created_at AS sort_key, EXISTS (SELECT 1 FROM check_ins ci WHERE ci.box_office_id = (SELECT CAST($13 AS integer)) AND ci.created_at >= $14 AND ci.created_at < $15 AND ci.check_in_at >= $16 AND ci.check_in_at < $17 AND ci.event_id IN ($18, $19) AND ci.event_series_id = $20 AND ci.issued_ticket_id = $21 AND ci.quantity = $22 AND (ci.created_at, ci.id) >= (SELECT ci.created_at, ci.id FROM check_ins ci WHERE ci.box_office_id = $23 AND ci.id = $24) ORDER BY ci.created_at ASC, ci.id ASC LIMIT 1) AS other_side,
+  ci.id AS c0,
+  ci.issued_ticket_id AS c1,
+  ci.event_id AS c2,
+  ci.event_series_id AS c3,
+  ci.quantity AS c4,
+  ci.check_in_at AS c5,
+  ci.created_at AS c6
+FROM check_ins ci
+WHERE ci.box_office_id = (SELECT CAST($1 AS integer)) AND ci.created_at >= $2 AND ci.created_at < $3 AND ci.check_in_at >= $4 AND ci.check_in_at < $5 AND ci.event_id IN ($6, $7) AND ci.event_series_id = $8 AND ci.issued_ticket_id = $9 AND ci.quantity = $10 AND (ci.created_at, ci.id) < (SELECT ci.created_at, ci.id FROM check_ins ci WHERE ci.box_office_id = $11 AND ci.id = $12)
+ORDER BY ci.created_at DESC, ci.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM check_ins ci WHERE ci.box_office_id = $1 AND ci.created_at < $2 AND ci.check_in_at >= $3 AND ci.check_in_at < $4 AND ci.event_id IN ($5, $6) AND ci.event_series_id = $7 AND ci.issued_ticket_id = $8 AND ci.quantity = $9 AND (ci.created_at, ci.id) > ($10, $11) ORDER BY ci.created_at ASC, ci.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
-SELECT ci.id AS id, ci.created_at AS sort_key,
+SELECT ci.id AS id, ci.created_at AS sort_key, EXISTS (SELECT 1 FROM check_ins ci WHERE ci.box_office_id = (SELECT CAST($4 AS integer)) AND (ci.created_at, ci.id) <= ($5, $6) ORDER BY ci.created_at DESC, ci.id DESC LIMIT 1) AS other_side,
   ci.id AS c0,
   ci.issued_ticket_id AS c1,
   ci.event_id AS c2,
@@ -71,9 +85,9 @@ SELECT ci.id AS id, ci.created_at AS sort_key,
   ci.check_in_at AS c5,
   ci.created_at AS c6
 FROM check_ins ci
-WHERE ci.box_office_id = $1 AND (ci.created_at, ci.id) > ($2, $3)
+WHERE ci.box_office_id = (SELECT CAST($1 AS integer)) AND (ci.created_at, ci.id) > ($2, $3)
 ORDER BY ci.created_at ASC, ci.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=created_at
 SELECT ci.id AS id, ci.created_at AS sort_key FROM check_ins ci WHERE ci.box_office_id = $1 AND ci.id = $2;

@@ -192,7 +192,9 @@ export type { Position } from '../pagination/cursor';
  * depth and a fixed number of statements whatever the limit — the cursor lookup (none for a
  * cursor that carries its key), the page (limit + 1 rows, to know whether more follow), the
  * children of its items when the service builds the JSON (one statement per child array), and,
- * when a page is reached through a cursor, one probe for the other direction. An item is one
+ * when a page is reached through a cursor, one probe for the other direction. Where pages are
+ * value-free (PostgreSQL: SqlDialect.valueFreePages) the lookup and the probe are part of the page
+ * statement, and the lookup is sent alone only to explain an empty page. An item is one
  * statement, its children included.
  */
 export class ResourceReader {
@@ -228,8 +230,19 @@ export class ResourceReader {
 
   async page(tenantId: number, request: PageRequest): Promise<Page> {
     const plan = planList(this.source, request);
-    const cursor =
-      plan.cursor && (await this.position(tenantId, plan, plan.cursor));
+    // A plain-id cursor is looked up first, or, where pages are value-free, read by the page
+    // statement itself: an empty page then says nothing of the cursor, and the lookup tells a
+    // cursor past the list's end from one that names no row.
+    const inPage =
+      plan.cursor !== null &&
+      plan.cursor.key === null &&
+      this.dialect.valueFreePages;
+    const cursor: PagePosition | null =
+      plan.cursor === null
+        ? null
+        : inPage
+          ? { row: plan.cursor.id }
+          : await this.position(tenantId, plan, plan.cursor);
     const { backwards, limit, order } = plan;
 
     const page = this.pageStatement(tenantId, plan, cursor);
@@ -237,13 +250,19 @@ export class ResourceReader {
     const more = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     if (backwards) pageRows.reverse();
-    if (pageRows.length === 0) return emptyPage(plan.headers);
+    if (pageRows.length === 0) {
+      if (inPage) await this.position(tenantId, plan, plan.cursor!);
+      return emptyPage(plan.headers);
+    }
 
     const first = positionOf(pageRows[0]);
     const last = positionOf(pageRows[pageRows.length - 1]);
-    // Reached through a cursor: whether anything lies the other way needs one probe.
+    // Reached through a cursor: whether anything lies the other way needs one probe (a column of
+    // the page where pages are value-free: see pageStatement).
     let other = false;
-    if (cursor) {
+    if (cursor && this.dialect.valueFreePages) {
+      other = rows[0][OTHER_SIDE] === true;
+    } else if (cursor) {
       const probe = backwards
         ? this.probeStatement(tenantId, plan, last, 'after')
         : this.probeStatement(tenantId, plan, first, 'before');
@@ -330,15 +349,32 @@ export class ResourceReader {
 
   /** The current key of the item a plain-id cursor names, in the list's scope. */
   cursorStatement(tenantId: number, id: number, plan: ListPlan): Statement {
-    const { table, tenant, id: idColumn } = this.source;
     const params = new SqlParams(this.dialect);
+    const sql = this.cursorRow(params, tenantId, id, plan, true);
+    return { sql, params: params.values };
+  }
+
+  /**
+   * The SELECT of the list key and the id of the row a plain-id cursor names, in the list's scope:
+   * as `sort_key` and `id` for the lookup, bare (key first) as a page's sub-select.
+   */
+  private cursorRow(
+    params: SqlParams,
+    tenantId: number,
+    id: number,
+    plan: ListPlan,
+    lookup: boolean,
+  ): string {
+    const { table, tenant, id: idColumn } = this.source;
     const where = [
       `${tenant} = ${params.add(tenantId)}`,
       `${idColumn} = ${params.add(id)}`,
       ...(plan.scope ? [plan.scope.condition(params)] : []),
     ];
-    const sql = `SELECT ${idColumn} AS id, ${plan.order.column} AS sort_key FROM ${table} WHERE ${where.join(' AND ')}`;
-    return { sql, params: params.values };
+    const columns = lookup
+      ? `${idColumn} AS id, ${plan.order.column} AS sort_key`
+      : `${plan.order.column}, ${idColumn}`;
+    return `SELECT ${columns} FROM ${table} WHERE ${where.join(' AND ')}`;
   }
 
   /**
@@ -348,22 +384,40 @@ export class ResourceReader {
   pageStatement(
     tenantId: number,
     plan: ListPlan,
-    cursor: Position | null,
+    cursor: PagePosition | null,
   ): Statement {
     const { id } = this.source;
     const { order } = plan;
     const params = new SqlParams(this.dialect);
     const from = this.from(params);
     const side = plan.backwards ? 'before' : 'after';
-    const where = this.where(params, tenantId, plan, cursor, side);
+    const where = this.where(params, tenantId, plan, cursor, side, true);
     const sql = [
-      `SELECT ${id} AS id, ${order.column} AS sort_key,\n  ${this.json.selectList}`,
+      `SELECT ${id} AS id, ${order.column} AS sort_key,${this.otherSide(params, tenantId, plan, cursor)}\n  ${this.json.selectList}`,
       `FROM ${from}`,
       `WHERE ${where}`,
       this.orderBy(order, side),
-      `LIMIT ${params.add(plan.limit + 1)}`,
+      `LIMIT ${params.limit(plan.limit + 1)}`,
     ].join('\n');
     return { sql, params: params.values };
+  }
+
+  /**
+   * Where pages are value-free and a cursor is given: the probe as a column of the page (an
+   * InitPlan, computed once, in the page's snapshot), ` EXISTS (…) AS other_side,`. The rows before
+   * the page's first row (after its last, walking back) are those at or before the cursor (at or
+   * after it): none that the conditions keep lies between the cursor and the page. Else nothing.
+   */
+  private otherSide(
+    params: SqlParams,
+    tenantId: number,
+    plan: ListPlan,
+    cursor: PagePosition | null,
+  ): string {
+    if (!cursor || !this.dialect.valueFreePages) return '';
+    const side = plan.backwards ? 'after' : 'before';
+    const where = this.where(params, tenantId, plan, cursor, side, true, true);
+    return ` EXISTS (SELECT 1 FROM ${this.source.table} WHERE ${where} ${this.orderBy(plan.order, side)} LIMIT 1) AS ${OTHER_SIDE},`;
   }
 
   /** Whether any row of the list lies `side` of a position. */
@@ -443,28 +497,49 @@ export class ResourceReader {
     params: SqlParams,
     tenantId: number,
     plan: ListPlan,
-    position: Position | null,
+    position: PagePosition | null,
     side: 'before' | 'after',
+    page = false,
+    inclusive = false,
   ): string {
     const { tenant, id } = this.source;
     const { order } = plan;
     // "After" in a descending list is "smaller".
     const op = (side === 'after') === (order.direction === 'DESC') ? '<' : '>';
-    const clauses = [`${tenant} = ${params.add(tenantId)}`];
+    const compare = inclusive ? `${op}=` : op;
+    // A value-free page reads its tenant through a sub-select (SqlDialect.valueFreePages).
+    const tenantValue =
+      page && this.dialect.valueFreePages
+        ? `(SELECT CAST(${params.add(tenantId)} AS integer))`
+        : params.add(tenantId);
+    const clauses = [`${tenant} = ${tenantValue}`];
+    const key = position !== null && 'key' in position ? position : null;
     for (const filter of plan.conditions) {
-      if (position && impliedByPosition(filter, order.column, position, op)) {
+      if (key && impliedByPosition(filter, order.column, key, op)) {
         continue;
       }
       clauses.push(filter.condition(params));
     }
-    if (position) {
+    if (key) {
       clauses.push(
-        `(${order.column}, ${id}) ${op} (${params.add(position.key)}, ${params.add(position.id)})`,
+        `(${order.column}, ${id}) ${compare} (${params.add(key.key)}, ${params.add(key.id)})`,
       );
+    } else if (position && 'row' in position) {
+      const row = this.cursorRow(params, tenantId, position.row, plan, false);
+      clauses.push(`(${order.column}, ${id}) ${compare} (${row})`);
     }
     return clauses.join(' AND ');
   }
 }
+
+/**
+ * Where a page starts: a position, or (value-free pages) the row a plain-id cursor names, which
+ * the page statement reads itself.
+ */
+export type PagePosition = Position | { readonly row: number };
+
+/** The page's column that says whether anything lies the other way (value-free pages). */
+const OTHER_SIDE = 'other_side';
 
 const unixNow = () => Math.floor(Date.now() / 1000);
 

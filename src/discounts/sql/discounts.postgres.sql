@@ -10,9 +10,7 @@ SELECT d.id AS id,
   d.type AS c3,
   d.face_value_amount AS c4,
   d.booking_fee_amount AS c5,
-  d.id AS c6,
-  d.id AS c7,
-  d.times_used AS c8
+  d.times_used AS c6
 FROM discounts d
 WHERE d.box_office_id = $1 AND d.id = $2
 ),
@@ -20,14 +18,14 @@ arr0 AS (
   SELECT dtt.ticket_type_id AS c0_0,
     dtt.discount_id AS c0_p
   FROM discount_ticket_types dtt
-  WHERE dtt.discount_id = ANY(ARRAY(SELECT c6 FROM res))
+  WHERE dtt.discount_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY dtt.discount_id, dtt.ticket_type_id
 ),
 arr1 AS (
   SELECT dp.product_id AS c1_0,
     dp.discount_id AS c1_p
   FROM discount_products dp
-  WHERE dp.discount_id = ANY(ARRAY(SELECT c7 FROM res))
+  WHERE dp.discount_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY dp.discount_id, dp.product_id
 )
 SELECT 0 AS k, res.*, arr0.*, arr1.*
@@ -47,48 +45,56 @@ SELECT d.id AS id, d.created_at AS sort_key,
   d.type AS c3,
   d.face_value_amount AS c4,
   d.booking_fee_amount AS c5,
-  d.id AS c6,
-  d.id AS c7,
-  d.times_used AS c8
+  d.times_used AS c6
 FROM discounts d
-WHERE d.box_office_id = $1
+WHERE d.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY d.created_at DESC, d.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT d.id AS id, d.created_at AS sort_key,
+SELECT d.id AS id, d.created_at AS sort_key, EXISTS (SELECT 1 FROM discounts d WHERE d.box_office_id = (SELECT CAST($5 AS integer)) AND search_fold(d.code) = $6 AND (d.created_at, d.id) >= ($7, $8) ORDER BY d.created_at ASC, d.id ASC LIMIT 1) AS other_side,
   d.id AS c0,
   d.name AS c1,
   d.code AS c2,
   d.type AS c3,
   d.face_value_amount AS c4,
   d.booking_fee_amount AS c5,
-  d.id AS c6,
-  d.id AS c7,
-  d.times_used AS c8
+  d.times_used AS c6
 FROM discounts d
-WHERE d.box_office_id = $1 AND search_fold(d.code) = $2 AND (d.created_at, d.id) < ($3, $4)
+WHERE d.box_office_id = (SELECT CAST($1 AS integer)) AND search_fold(d.code) = $2 AND (d.created_at, d.id) < ($3, $4)
 ORDER BY d.created_at DESC, d.id DESC
-LIMIT $5;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT d.id AS id, d.created_at AS sort_key,
+SELECT d.id AS id, d.created_at AS sort_key, EXISTS (SELECT 1 FROM discounts d WHERE d.box_office_id = (SELECT CAST($4 AS integer)) AND (d.created_at, d.id) <= ($5, $6) ORDER BY d.created_at DESC, d.id DESC LIMIT 1) AS other_side,
   d.id AS c0,
   d.name AS c1,
   d.code AS c2,
   d.type AS c3,
   d.face_value_amount AS c4,
   d.booking_fee_amount AS c5,
-  d.id AS c6,
-  d.id AS c7,
-  d.times_used AS c8
+  d.times_used AS c6
 FROM discounts d
-WHERE d.box_office_id = $1 AND (d.created_at, d.id) > ($2, $3)
+WHERE d.box_office_id = (SELECT CAST($1 AS integer)) AND (d.created_at, d.id) > ($2, $3)
 ORDER BY d.created_at ASC, d.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT d.id AS id, d.created_at AS sort_key FROM discounts d WHERE d.box_office_id = $1 AND d.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT d.id AS id, d.created_at AS sort_key, EXISTS (SELECT 1 FROM discounts d WHERE d.box_office_id = (SELECT CAST($5 AS integer)) AND search_fold(d.code) = $6 AND (d.created_at, d.id) >= (SELECT d.created_at, d.id FROM discounts d WHERE d.box_office_id = $7 AND d.id = $8) ORDER BY d.created_at ASC, d.id ASC LIMIT 1) AS other_side,
+  d.id AS c0,
+  d.name AS c1,
+  d.code AS c2,
+  d.type AS c3,
+  d.face_value_amount AS c4,
+  d.booking_fee_amount AS c5,
+  d.times_used AS c6
+FROM discounts d
+WHERE d.box_office_id = (SELECT CAST($1 AS integer)) AND search_fold(d.code) = $2 AND (d.created_at, d.id) < (SELECT d.created_at, d.id FROM discounts d WHERE d.box_office_id = $3 AND d.id = $4)
+ORDER BY d.created_at DESC, d.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM discounts d WHERE d.box_office_id = $1 AND search_fold(d.code) = $2 AND (d.created_at, d.id) > ($3, $4) ORDER BY d.created_at ASC, d.id ASC LIMIT 1;

@@ -20,17 +20,12 @@ SELECT es.id AS id,
   es.private AS c13,
   es.access_code AS c14,
   es.call_to_action AS c15,
-  es.id AS c16,
-  es.id AS c17,
-  es.id AS c18,
-  es.max_tickets_sold_per_occurrence AS c19,
-  es.id AS c20,
-  sd.next_start AS c21,
-  es.timezone AS c22,
-  sd.upcoming AS c23,
-  sd.total AS c24,
-  sd.tickets AS c25,
-  sd.revenue AS c26
+  es.max_tickets_sold_per_occurrence AS c16,
+  sd.next_start AS c17,
+  sd.upcoming AS c18,
+  sd.total AS c19,
+  sd.tickets AS c20,
+  sd.revenue AS c21
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
 WHERE es.box_office_id = $2 AND es.id = $3
 ),
@@ -42,7 +37,7 @@ arr0 AS (
     pm.instructions AS c0_4,
     pm.event_series_id AS c0_p
   FROM event_series_payment_methods pm
-  WHERE pm.event_series_id = ANY(ARRAY(SELECT c16 FROM res))
+  WHERE pm.event_series_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY pm.event_series_id, pm.id
 ),
 arr1 AS (
@@ -61,11 +56,9 @@ arr1 AS (
     CASE WHEN st.status = 'sold_out' OR st.quantity_total < 0 THEN 0 ELSE st.quantity_total END AS c1_12,
     st.quantity_total AS c1_13,
     0 AS c1_14,
-    0 AS c1_15,
-    0 AS c1_16,
     st.event_series_id AS c1_p
   FROM event_series_ticket_types st
-  WHERE st.event_series_id = ANY(ARRAY(SELECT c17 FROM res))
+  WHERE st.event_series_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY st.event_series_id, st.sort_order, st.id
 ),
 arr2 AS (
@@ -73,24 +66,23 @@ arr2 AS (
     sg.max_per_order AS c2_1,
     sg.name AS c2_2,
     sg.sort_order AS c2_3,
-    sg.id AS c2_4,
     sg.event_series_id AS c2_p
   FROM event_series_ticket_groups sg
-  WHERE sg.event_series_id = ANY(ARRAY(SELECT c18 FROM res))
+  WHERE sg.event_series_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY sg.event_series_id, sg.sort_order, sg.id
 ),
 arr2_0 AS (
   SELECT gt.id AS c2_0_0,
     gt.group_id AS c2_0_p
   FROM event_series_ticket_types gt
-  WHERE gt.group_id = ANY(ARRAY(SELECT c2_4 FROM arr2))
+  WHERE gt.group_id = ANY(ARRAY(SELECT c2_0 FROM arr2))
   ORDER BY gt.group_id, gt.sort_order, gt.id
 ),
 arr3 AS (
   SELECT sv.voucher_id AS c3_0,
     sv.event_series_id AS c3_p
   FROM event_series_vouchers sv
-  WHERE sv.event_series_id = ANY(ARRAY(SELECT c20 FROM res))
+  WHERE sv.event_series_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY sv.event_series_id, sv.voucher_id
 )
 SELECT 0 AS k, res.*, arr0.*, arr1.*, arr2.*, arr2_0.*, arr3.*
@@ -129,24 +121,19 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.private AS c13,
   es.access_code AS c14,
   es.call_to_action AS c15,
-  es.id AS c16,
-  es.id AS c17,
-  es.id AS c18,
-  es.max_tickets_sold_per_occurrence AS c19,
-  es.id AS c20,
-  sd.next_start AS c21,
-  es.timezone AS c22,
-  sd.upcoming AS c23,
-  sd.total AS c24,
-  sd.tickets AS c25,
-  sd.revenue AS c26
+  es.max_tickets_sold_per_occurrence AS c16,
+  sd.next_start AS c17,
+  sd.upcoming AS c18,
+  sd.total AS c19,
+  sd.tickets AS c20,
+  sd.revenue AS c21
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
-WHERE es.box_office_id = $2
+WHERE es.box_office_id = (SELECT CAST($2 AS integer))
 ORDER BY es.created_at DESC, es.id DESC
-LIMIT $3;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT es.id AS id, es.created_at AS sort_key,
+SELECT es.id AS id, es.created_at AS sort_key, EXISTS (SELECT 1 FROM event_series es WHERE es.box_office_id = (SELECT CAST($10 AS integer)) AND es.created_at < $11 AND es.status IN ($12, $13) AND search_fold(es.name) LIKE $14 ESCAPE '\' AND search_fold(es.venue_name) LIKE $15 ESCAPE '\' AND (es.created_at, es.id) >= ($16, $17) ORDER BY es.created_at ASC, es.id ASC LIMIT 1) AS other_side,
   es.id AS c0,
   es.name AS c1,
   es.description AS c2,
@@ -163,24 +150,19 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.private AS c13,
   es.access_code AS c14,
   es.call_to_action AS c15,
-  es.id AS c16,
-  es.id AS c17,
-  es.id AS c18,
-  es.max_tickets_sold_per_occurrence AS c19,
-  es.id AS c20,
-  sd.next_start AS c21,
-  es.timezone AS c22,
-  sd.upcoming AS c23,
-  sd.total AS c24,
-  sd.tickets AS c25,
-  sd.revenue AS c26
+  es.max_tickets_sold_per_occurrence AS c16,
+  sd.next_start AS c17,
+  sd.upcoming AS c18,
+  sd.total AS c19,
+  sd.tickets AS c20,
+  sd.revenue AS c21
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
-WHERE es.box_office_id = $2 AND es.created_at >= $3 AND es.status IN ($4, $5) AND search_fold(es.name) LIKE $6 ESCAPE '\' AND search_fold(es.venue_name) LIKE $7 ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
+WHERE es.box_office_id = (SELECT CAST($2 AS integer)) AND es.created_at >= $3 AND es.status IN ($4, $5) AND search_fold(es.name) LIKE $6 ESCAPE '\' AND search_fold(es.venue_name) LIKE $7 ESCAPE '\' AND (es.created_at, es.id) < ($8, $9)
 ORDER BY es.created_at DESC, es.id DESC
-LIMIT $10;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT es.id AS id, es.created_at AS sort_key,
+SELECT es.id AS id, es.created_at AS sort_key, EXISTS (SELECT 1 FROM event_series es WHERE es.box_office_id = (SELECT CAST($5 AS integer)) AND (es.created_at, es.id) <= ($6, $7) ORDER BY es.created_at DESC, es.id DESC LIMIT 1) AS other_side,
   es.id AS c0,
   es.name AS c1,
   es.description AS c2,
@@ -197,24 +179,48 @@ SELECT es.id AS id, es.created_at AS sort_key,
   es.private AS c13,
   es.access_code AS c14,
   es.call_to_action AS c15,
-  es.id AS c16,
-  es.id AS c17,
-  es.id AS c18,
-  es.max_tickets_sold_per_occurrence AS c19,
-  es.id AS c20,
-  sd.next_start AS c21,
-  es.timezone AS c22,
-  sd.upcoming AS c23,
-  sd.total AS c24,
-  sd.tickets AS c25,
-  sd.revenue AS c26
+  es.max_tickets_sold_per_occurrence AS c16,
+  sd.next_start AS c17,
+  sd.upcoming AS c18,
+  sd.total AS c19,
+  sd.tickets AS c20,
+  sd.revenue AS c21
 FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
-WHERE es.box_office_id = $2 AND (es.created_at, es.id) > ($3, $4)
+WHERE es.box_office_id = (SELECT CAST($2 AS integer)) AND (es.created_at, es.id) > ($3, $4)
 ORDER BY es.created_at ASC, es.id ASC
-LIMIT $5;
+LIMIT 101;
 
 -- cursor lookup
 SELECT es.id AS id, es.created_at AS sort_key FROM event_series es WHERE es.box_office_id = $1 AND es.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT es.id AS id, es.created_at AS sort_key, EXISTS (SELECT 1 FROM event_series es WHERE es.box_office_id = (SELECT CAST($11 AS integer)) AND es.created_at >= $12 AND es.created_at < $13 AND es.status IN ($14, $15) AND search_fold(es.name) LIKE $16 ESCAPE '\' AND search_fold(es.venue_name) LIKE $17 ESCAPE '\' AND (es.created_at, es.id) >= (SELECT es.created_at, es.id FROM event_series es WHERE es.box_office_id = $18 AND es.id = $19) ORDER BY es.created_at ASC, es.id ASC LIMIT 1) AS other_side,
+  es.id AS c0,
+  es.name AS c1,
+  es.description AS c2,
+  es.status AS c3,
+  es.created_at AS c4,
+  es.currency AS c5,
+  es.timezone AS c6,
+  es.venue_name AS c7,
+  es.venue_postal_code AS c8,
+  es.image_header_url AS c9,
+  es.image_thumbnail_url AS c10,
+  es.url AS c11,
+  es.online_event AS c12,
+  es.private AS c13,
+  es.access_code AS c14,
+  es.call_to_action AS c15,
+  es.max_tickets_sold_per_occurrence AS c16,
+  sd.next_start AS c17,
+  sd.upcoming AS c18,
+  sd.total AS c19,
+  sd.tickets AS c20,
+  sd.revenue AS c21
+FROM event_series es CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq CROSS JOIN LATERAL (SELECT min(x.start_at) FILTER (WHERE x.end_at > rq.now) AS next_start, count(*) FILTER (WHERE x.end_at > rq.now) AS upcoming, count(*) AS total, coalesce(sum((x.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::integer), 0) AS tickets, coalesce(sum((x.completed_revenue + coalesce((SELECT sum(pd.completed_revenue) FROM event_count_deltas pd WHERE pd.event_id = x.id), 0))::bigint), 0) AS revenue FROM events x WHERE x.box_office_id = es.box_office_id AND x.event_series_id = es.id) sd
+WHERE es.box_office_id = (SELECT CAST($2 AS integer)) AND es.created_at >= $3 AND es.created_at < $4 AND es.status IN ($5, $6) AND search_fold(es.name) LIKE $7 ESCAPE '\' AND search_fold(es.venue_name) LIKE $8 ESCAPE '\' AND (es.created_at, es.id) < (SELECT es.created_at, es.id FROM event_series es WHERE es.box_office_id = $9 AND es.id = $10)
+ORDER BY es.created_at DESC, es.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM event_series es WHERE es.box_office_id = $1 AND es.created_at < $2 AND es.status IN ($3, $4) AND search_fold(es.name) LIKE $5 ESCAPE '\' AND search_fold(es.venue_name) LIKE $6 ESCAPE '\' AND (es.created_at, es.id) > ($7, $8) ORDER BY es.created_at ASC, es.id ASC LIMIT 1;
@@ -246,8 +252,6 @@ SELECT st.id AS c1_0,
   CASE WHEN st.status = 'sold_out' OR st.quantity_total < 0 THEN 0 ELSE st.quantity_total END AS c1_12,
   st.quantity_total AS c1_13,
   0 AS c1_14,
-  0 AS c1_15,
-  0 AS c1_16,
   st.event_series_id AS c1_p
 FROM event_series_ticket_types st
 WHERE st.event_series_id = ANY($1)
@@ -258,7 +262,6 @@ SELECT sg.id AS c2_0,
   sg.max_per_order AS c2_1,
   sg.name AS c2_2,
   sg.sort_order AS c2_3,
-  sg.id AS c2_4,
   sg.event_series_id AS c2_p
 FROM event_series_ticket_groups sg
 WHERE sg.event_series_id = ANY($1)

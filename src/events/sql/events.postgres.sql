@@ -17,20 +17,15 @@ SELECT ev.id AS id,
   ev.image_thumbnail_url AS c10,
   ev.name AS c11,
   ev.online_event AS c12,
-  ev.id AS c13,
-  ev.private AS c14,
-  ev.start_at AS c15,
-  ev.timezone AS c16,
-  ev.status AS c17,
-  ev.id AS c18,
-  ev.id AS c19,
-  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c20,
-  ev.timezone AS c21,
-  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c22,
-  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c23,
-  ev.url AS c24,
-  ev.venue_name AS c25,
-  ev.venue_postal_code AS c26
+  ev.private AS c13,
+  ev.start_at AS c14,
+  ev.status AS c15,
+  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c16,
+  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c17,
+  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c18,
+  ev.url AS c19,
+  ev.venue_name AS c20,
+  ev.venue_postal_code AS c21
 FROM events ev
 WHERE ev.box_office_id = $1 AND ev.id = $2
 ),
@@ -42,7 +37,7 @@ arr0 AS (
     pm.instructions AS c0_4,
     pm.event_id AS c0_p
   FROM event_payment_methods pm
-  WHERE pm.event_id = ANY(ARRAY(SELECT c13 FROM res))
+  WHERE pm.event_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY pm.event_id, pm.id
 ),
 arr1 AS (
@@ -50,17 +45,16 @@ arr1 AS (
     tg.max_per_order AS c1_1,
     tg.name AS c1_2,
     tg.sort_order AS c1_3,
-    tg.id AS c1_4,
     tg.event_id AS c1_p
   FROM ticket_groups tg
-  WHERE tg.event_id = ANY(ARRAY(SELECT c18 FROM res))
+  WHERE tg.event_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY tg.event_id, tg.sort_order, tg.id
 ),
 arr1_0 AS (
   SELECT gt.id AS c1_0_0,
     gt.group_id AS c1_0_p
   FROM ticket_types gt
-  WHERE gt.group_id = ANY(ARRAY(SELECT c1_4 FROM arr1))
+  WHERE gt.group_id = ANY(ARRAY(SELECT c1_0 FROM arr1))
   ORDER BY gt.group_id, gt.sort_order, gt.id
 ),
 arr2 AS (
@@ -83,7 +77,7 @@ arr2 AS (
     tt.quantity_in_baskets AS c2_16,
     tt.event_id AS c2_p
   FROM ticket_types tt
-  WHERE tt.event_id = ANY(ARRAY(SELECT c19 FROM res))
+  WHERE tt.event_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY tt.event_id, tt.sort_order, tt.id
 )
 SELECT 0 AS k, res.*, arr0.*, arr1.*, arr1_0.*, arr2.*
@@ -116,27 +110,22 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.image_thumbnail_url AS c10,
   ev.name AS c11,
   ev.online_event AS c12,
-  ev.id AS c13,
-  ev.private AS c14,
-  ev.start_at AS c15,
-  ev.timezone AS c16,
-  ev.status AS c17,
-  ev.id AS c18,
-  ev.id AS c19,
-  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c20,
-  ev.timezone AS c21,
-  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c22,
-  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c23,
-  ev.url AS c24,
-  ev.venue_name AS c25,
-  ev.venue_postal_code AS c26
+  ev.private AS c13,
+  ev.start_at AS c14,
+  ev.status AS c15,
+  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c16,
+  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c17,
+  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c18,
+  ev.url AS c19,
+  ev.venue_name AS c20,
+  ev.venue_postal_code AS c21
 FROM events ev
-WHERE ev.box_office_id = $1
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY ev.start_at ASC, ev.id ASC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT ev.id AS id, ev.start_at AS sort_key,
+SELECT ev.id AS id, ev.start_at AS sort_key, EXISTS (SELECT 1 FROM events ev WHERE ev.box_office_id = (SELECT CAST($16 AS integer)) AND ev.start_at = $17 AND ev.start_at > $18 AND ev.start_at >= $19 AND ev.end_at = $20 AND ev.end_at > $21 AND ev.end_at >= $22 AND ev.end_at < $23 AND ev.end_at <= $24 AND ev.status IN ($25, $26) AND ev.event_series_id = $27 AND (ev.start_at, ev.id) <= ($28, $29) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1) AS other_side,
   ev.id AS c0,
   ev.access_code AS c1,
   ev.call_to_action AS c2,
@@ -150,27 +139,22 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.image_thumbnail_url AS c10,
   ev.name AS c11,
   ev.online_event AS c12,
-  ev.id AS c13,
-  ev.private AS c14,
-  ev.start_at AS c15,
-  ev.timezone AS c16,
-  ev.status AS c17,
-  ev.id AS c18,
-  ev.id AS c19,
-  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c20,
-  ev.timezone AS c21,
-  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c22,
-  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c23,
-  ev.url AS c24,
-  ev.venue_name AS c25,
-  ev.venue_postal_code AS c26
+  ev.private AS c13,
+  ev.start_at AS c14,
+  ev.status AS c15,
+  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c16,
+  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c17,
+  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c18,
+  ev.url AS c19,
+  ev.venue_name AS c20,
+  ev.venue_postal_code AS c21
 FROM events ev
-WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at < $4 AND ev.start_at <= $5 AND ev.end_at = $6 AND ev.end_at > $7 AND ev.end_at >= $8 AND ev.end_at < $9 AND ev.end_at <= $10 AND ev.status IN ($11, $12) AND ev.event_series_id = $13 AND (ev.start_at, ev.id) > ($14, $15)
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer)) AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at < $4 AND ev.start_at <= $5 AND ev.end_at = $6 AND ev.end_at > $7 AND ev.end_at >= $8 AND ev.end_at < $9 AND ev.end_at <= $10 AND ev.status IN ($11, $12) AND ev.event_series_id = $13 AND (ev.start_at, ev.id) > ($14, $15)
 ORDER BY ev.start_at ASC, ev.id ASC
-LIMIT $16;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT ev.id AS id, ev.start_at AS sort_key,
+SELECT ev.id AS id, ev.start_at AS sort_key, EXISTS (SELECT 1 FROM events ev WHERE ev.box_office_id = (SELECT CAST($4 AS integer)) AND (ev.start_at, ev.id) >= ($5, $6) ORDER BY ev.start_at ASC, ev.id ASC LIMIT 1) AS other_side,
   ev.id AS c0,
   ev.access_code AS c1,
   ev.call_to_action AS c2,
@@ -184,27 +168,51 @@ SELECT ev.id AS id, ev.start_at AS sort_key,
   ev.image_thumbnail_url AS c10,
   ev.name AS c11,
   ev.online_event AS c12,
-  ev.id AS c13,
-  ev.private AS c14,
-  ev.start_at AS c15,
-  ev.timezone AS c16,
-  ev.status AS c17,
-  ev.id AS c18,
-  ev.id AS c19,
-  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c20,
-  ev.timezone AS c21,
-  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c22,
-  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c23,
-  ev.url AS c24,
-  ev.venue_name AS c25,
-  ev.venue_postal_code AS c26
+  ev.private AS c13,
+  ev.start_at AS c14,
+  ev.status AS c15,
+  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c16,
+  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c17,
+  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c18,
+  ev.url AS c19,
+  ev.venue_name AS c20,
+  ev.venue_postal_code AS c21
 FROM events ev
-WHERE ev.box_office_id = $1 AND (ev.start_at, ev.id) < ($2, $3)
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer)) AND (ev.start_at, ev.id) < ($2, $3)
 ORDER BY ev.start_at DESC, ev.id DESC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT ev.id AS id, ev.start_at AS sort_key FROM events ev WHERE ev.box_office_id = $1 AND ev.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT ev.id AS id, ev.start_at AS sort_key, EXISTS (SELECT 1 FROM events ev WHERE ev.box_office_id = (SELECT CAST($17 AS integer)) AND ev.start_at = $18 AND ev.start_at > $19 AND ev.start_at >= $20 AND ev.start_at < $21 AND ev.start_at <= $22 AND ev.end_at = $23 AND ev.end_at > $24 AND ev.end_at >= $25 AND ev.end_at < $26 AND ev.end_at <= $27 AND ev.status IN ($28, $29) AND ev.event_series_id = $30 AND (ev.start_at, ev.id) <= (SELECT ev.start_at, ev.id FROM events ev WHERE ev.box_office_id = $31 AND ev.id = $32) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1) AS other_side,
+  ev.id AS c0,
+  ev.access_code AS c1,
+  ev.call_to_action AS c2,
+  ev.created_at AS c3,
+  ev.currency AS c4,
+  ev.description AS c5,
+  ev.end_at AS c6,
+  ev.timezone AS c7,
+  ev.event_series_id AS c8,
+  ev.image_header_url AS c9,
+  ev.image_thumbnail_url AS c10,
+  ev.name AS c11,
+  ev.online_event AS c12,
+  ev.private AS c13,
+  ev.start_at AS c14,
+  ev.status AS c15,
+  EXISTS (SELECT 1 FROM ticket_types ta WHERE ta.event_id = ev.id AND ta.status = 'on_sale' AND ta.quantity_total - (ta.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = ta.id), 0))::integer - ta.quantity_held - ta.quantity_in_baskets > 0) AS c16,
+  (ev.valid_tickets_count + coalesce((SELECT sum(pd.valid_tickets_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c17,
+  (ev.completed_orders_count + coalesce((SELECT sum(pd.completed_orders_count) FROM event_count_deltas pd WHERE pd.event_id = ev.id), 0))::integer AS c18,
+  ev.url AS c19,
+  ev.venue_name AS c20,
+  ev.venue_postal_code AS c21
+FROM events ev
+WHERE ev.box_office_id = (SELECT CAST($1 AS integer)) AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at >= $4 AND ev.start_at < $5 AND ev.start_at <= $6 AND ev.end_at = $7 AND ev.end_at > $8 AND ev.end_at >= $9 AND ev.end_at < $10 AND ev.end_at <= $11 AND ev.status IN ($12, $13) AND ev.event_series_id = $14 AND (ev.start_at, ev.id) > (SELECT ev.start_at, ev.id FROM events ev WHERE ev.box_office_id = $15 AND ev.id = $16)
+ORDER BY ev.start_at ASC, ev.id ASC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM events ev WHERE ev.box_office_id = $1 AND ev.start_at = $2 AND ev.start_at > $3 AND ev.start_at >= $4 AND ev.end_at = $5 AND ev.end_at > $6 AND ev.end_at >= $7 AND ev.end_at < $8 AND ev.end_at <= $9 AND ev.status IN ($10, $11) AND ev.event_series_id = $12 AND (ev.start_at, ev.id) < ($13, $14) ORDER BY ev.start_at DESC, ev.id DESC LIMIT 1;
@@ -225,7 +233,6 @@ SELECT tg.id AS c1_0,
   tg.max_per_order AS c1_1,
   tg.name AS c1_2,
   tg.sort_order AS c1_3,
-  tg.id AS c1_4,
   tg.event_id AS c1_p
 FROM ticket_groups tg
 WHERE tg.event_id = ANY($1)

@@ -49,12 +49,13 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1
+WHERE t.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY t.created_at DESC, t.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT t.id AS id, t.created_at AS sort_key,
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($55 AS integer)) AND t.created_at = $56 AND t.created_at > $57 AND t.created_at < $58 AND t.created_at <= $59 AND t.updated_at = $60 AND t.updated_at > $61 AND t.updated_at >= $62 AND t.updated_at < $63 AND t.updated_at <= $64 AND t.event_id IN ($65, $66) AND t.order_id = $67 AND t.status = $68 AND t.barcode = $69 AND t.ticket_type_id = $70 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $71 AND se.event_series_id IN ($72, $73)) AND t.id IN (SELECT et.id FROM orders eo JOIN issued_tickets et ON et.order_id = eo.id WHERE eo.box_office_id = $74 AND eo.buyer_email_lookup = $75
+          UNION ALL SELECT et.id FROM issued_tickets et WHERE et.order_id IS NULL AND et.box_office_id = $76 AND lower(et.email) = $77) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $78 AND st.event_id IN ($79, $80) AND (search_fold(st.full_name) LIKE $81 ESCAPE '\' OR search_fold(st.barcode) LIKE $82 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $83 AND so.event_id IN ($84, $85) AND search_fold(so.buyer_email) LIKE $86 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $87 AND search_fold(st.email) LIKE $88 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $89 AND (st.order_id BETWEEN $90 AND $91 OR st.order_id BETWEEN $92 AND $93 OR st.order_id BETWEEN $94 AND $95 OR st.order_id BETWEEN $96 AND $97 OR st.order_id BETWEEN $98 AND $99 OR st.order_id BETWEEN $100 AND $101 OR st.order_id BETWEEN $102 AND $103 OR st.order_id BETWEEN $104 AND $105 OR st.order_id BETWEEN $106 AND $107)) AND (t.created_at, t.id) >= ($108, $109) ORDER BY t.created_at ASC, t.id ASC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -76,13 +77,13 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND t.id IN (SELECT et.id FROM orders eo JOIN issued_tickets et ON et.order_id = eo.id WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.updated_at = $5 AND t.updated_at > $6 AND t.updated_at >= $7 AND t.updated_at < $8 AND t.updated_at <= $9 AND t.event_id IN ($10, $11) AND t.order_id = $12 AND t.status = $13 AND t.barcode = $14 AND t.ticket_type_id = $15 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $16 AND se.event_series_id IN ($17, $18)) AND t.id IN (SELECT et.id FROM orders eo JOIN issued_tickets et ON et.order_id = eo.id WHERE eo.box_office_id = $19 AND eo.buyer_email_lookup = $20
           UNION ALL SELECT et.id FROM issued_tickets et WHERE et.order_id IS NULL AND et.box_office_id = $21 AND lower(et.email) = $22) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $23 AND st.event_id IN ($24, $25) AND (search_fold(st.full_name) LIKE $26 ESCAPE '\' OR search_fold(st.barcode) LIKE $27 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $28 AND so.event_id IN ($29, $30) AND search_fold(so.buyer_email) LIKE $31 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $32 AND search_fold(st.email) LIKE $33 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $34 AND (st.order_id BETWEEN $35 AND $36 OR st.order_id BETWEEN $37 AND $38 OR st.order_id BETWEEN $39 AND $40 OR st.order_id BETWEEN $41 AND $42 OR st.order_id BETWEEN $43 AND $44 OR st.order_id BETWEEN $45 AND $46 OR st.order_id BETWEEN $47 AND $48 OR st.order_id BETWEEN $49 AND $50 OR st.order_id BETWEEN $51 AND $52)) AND (t.created_at, t.id) < ($53, $54)
 ORDER BY t.created_at DESC, t.id DESC
-LIMIT $55;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT t.id AS id, t.created_at AS sort_key,
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.created_at, t.id) <= ($5, $6) ORDER BY t.created_at DESC, t.id DESC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -104,19 +105,48 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($57 AS integer)) AND t.created_at = $58 AND t.created_at > $59 AND t.created_at >= $60 AND t.created_at < $61 AND t.created_at <= $62 AND t.updated_at = $63 AND t.updated_at > $64 AND t.updated_at >= $65 AND t.updated_at < $66 AND t.updated_at <= $67 AND t.event_id IN ($68, $69) AND t.order_id = $70 AND t.status = $71 AND t.barcode = $72 AND t.ticket_type_id = $73 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $74 AND se.event_series_id IN ($75, $76)) AND t.id IN (SELECT et.id FROM orders eo JOIN issued_tickets et ON et.order_id = eo.id WHERE eo.box_office_id = $77 AND eo.buyer_email_lookup = $78
+          UNION ALL SELECT et.id FROM issued_tickets et WHERE et.order_id IS NULL AND et.box_office_id = $79 AND lower(et.email) = $80) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $81 AND st.event_id IN ($82, $83) AND (search_fold(st.full_name) LIKE $84 ESCAPE '\' OR search_fold(st.barcode) LIKE $85 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $86 AND so.event_id IN ($87, $88) AND search_fold(so.buyer_email) LIKE $89 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $90 AND search_fold(st.email) LIKE $91 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $92 AND (st.order_id BETWEEN $93 AND $94 OR st.order_id BETWEEN $95 AND $96 OR st.order_id BETWEEN $97 AND $98 OR st.order_id BETWEEN $99 AND $100 OR st.order_id BETWEEN $101 AND $102 OR st.order_id BETWEEN $103 AND $104 OR st.order_id BETWEEN $105 AND $106 OR st.order_id BETWEEN $107 AND $108 OR st.order_id BETWEEN $109 AND $110)) AND (t.created_at, t.id) >= (SELECT t.created_at, t.id FROM issued_tickets t WHERE t.box_office_id = $111 AND t.id = $112) ORDER BY t.created_at ASC, t.id ASC LIMIT 1) AS other_side,
+  t.id AS c0,
+  t.barcode AS c1,
+  t.barcode_url AS c2,
+  t.created_at AS c3,
+  t.custom_questions AS c4,
+  t.description AS c5,
+  COALESCE(o.buyer_email, t.email) AS c6,
+  t.event_id AS c7,
+  t.full_name AS c8,
+  t.first_name AS c9,
+  t.last_name AS c10,
+  t.reservation AS c11,
+  t.status AS c12,
+  t.updated_at AS c13,
+  t.voided_at AS c14,
+  t.order_id AS c15,
+  t.qr_code_url AS c16,
+  t.ticket_type_id AS c17,
+  e.event_series_id AS c18,
+  t.checked_in AS c19
+FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND t.created_at = $2 AND t.created_at > $3 AND t.created_at >= $4 AND t.created_at < $5 AND t.created_at <= $6 AND t.updated_at = $7 AND t.updated_at > $8 AND t.updated_at >= $9 AND t.updated_at < $10 AND t.updated_at <= $11 AND t.event_id IN ($12, $13) AND t.order_id = $14 AND t.status = $15 AND t.barcode = $16 AND t.ticket_type_id = $17 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $18 AND se.event_series_id IN ($19, $20)) AND t.id IN (SELECT et.id FROM orders eo JOIN issued_tickets et ON et.order_id = eo.id WHERE eo.box_office_id = $21 AND eo.buyer_email_lookup = $22
+          UNION ALL SELECT et.id FROM issued_tickets et WHERE et.order_id IS NULL AND et.box_office_id = $23 AND lower(et.email) = $24) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $25 AND st.event_id IN ($26, $27) AND (search_fold(st.full_name) LIKE $28 ESCAPE '\' OR search_fold(st.barcode) LIKE $29 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $30 AND so.event_id IN ($31, $32) AND search_fold(so.buyer_email) LIKE $33 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $34 AND search_fold(st.email) LIKE $35 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $36 AND (st.order_id BETWEEN $37 AND $38 OR st.order_id BETWEEN $39 AND $40 OR st.order_id BETWEEN $41 AND $42 OR st.order_id BETWEEN $43 AND $44 OR st.order_id BETWEEN $45 AND $46 OR st.order_id BETWEEN $47 AND $48 OR st.order_id BETWEEN $49 AND $50 OR st.order_id BETWEEN $51 AND $52 OR st.order_id BETWEEN $53 AND $54)) AND (t.created_at, t.id) < (SELECT t.created_at, t.id FROM issued_tickets t WHERE t.box_office_id = $55 AND t.id = $56)
+ORDER BY t.created_at DESC, t.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM issued_tickets t WHERE t.box_office_id = $1 AND t.created_at = $2 AND t.created_at > $3 AND t.created_at < $4 AND t.created_at <= $5 AND t.updated_at = $6 AND t.updated_at > $7 AND t.updated_at >= $8 AND t.updated_at < $9 AND t.updated_at <= $10 AND t.event_id IN ($11, $12) AND t.order_id = $13 AND t.status = $14 AND t.barcode = $15 AND t.ticket_type_id = $16 AND t.checked_in AND t.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $17 AND se.event_series_id IN ($18, $19)) AND t.id IN (SELECT et.id FROM orders eo JOIN issued_tickets et ON et.order_id = eo.id WHERE eo.box_office_id = $20 AND eo.buyer_email_lookup = $21
           UNION ALL SELECT et.id FROM issued_tickets et WHERE et.order_id IS NULL AND et.box_office_id = $22 AND lower(et.email) = $23) AND t.id IN (SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $24 AND st.event_id IN ($25, $26) AND (search_fold(st.full_name) LIKE $27 ESCAPE '\' OR search_fold(st.barcode) LIKE $28 ESCAPE '\') UNION ALL SELECT st.id FROM orders so JOIN issued_tickets st ON st.order_id = so.id WHERE so.box_office_id = $29 AND so.event_id IN ($30, $31) AND search_fold(so.buyer_email) LIKE $32 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.order_id IS NULL AND st.box_office_id = $33 AND search_fold(st.email) LIKE $34 ESCAPE '\' UNION ALL SELECT st.id FROM issued_tickets st WHERE st.box_office_id = $35 AND (st.order_id BETWEEN $36 AND $37 OR st.order_id BETWEEN $38 AND $39 OR st.order_id BETWEEN $40 AND $41 OR st.order_id BETWEEN $42 AND $43 OR st.order_id BETWEEN $44 AND $45 OR st.order_id BETWEEN $46 AND $47 OR st.order_id BETWEEN $48 AND $49 OR st.order_id BETWEEN $50 AND $51 OR st.order_id BETWEEN $52 AND $53)) AND (t.created_at, t.id) > ($54, $55) ORDER BY t.created_at ASC, t.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
-SELECT t.id AS id, t.created_at AS sort_key,
+SELECT t.id AS id, t.created_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.created_at, t.id) <= ($5, $6) ORDER BY t.created_at DESC, t.id DESC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -138,15 +168,15 @@ SELECT t.id AS id, t.created_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.created_at, t.id) > ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.created_at, t.id) > ($2, $3)
 ORDER BY t.created_at ASC, t.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=created_at
 SELECT t.id AS id, t.created_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: sort=updated_at, starting_after
-SELECT t.id AS id, t.updated_at AS sort_key,
+SELECT t.id AS id, t.updated_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.updated_at, t.id) <= ($5, $6) ORDER BY t.updated_at DESC, t.id DESC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -168,15 +198,15 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.updated_at, t.id) > ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.updated_at, t.id) > ($2, $3)
 ORDER BY t.updated_at ASC, t.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=updated_at
 SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;
 
 -- list: sort=-updated_at, starting_after
-SELECT t.id AS id, t.updated_at AS sort_key,
+SELECT t.id AS id, t.updated_at AS sort_key, EXISTS (SELECT 1 FROM issued_tickets t WHERE t.box_office_id = (SELECT CAST($4 AS integer)) AND (t.updated_at, t.id) >= ($5, $6) ORDER BY t.updated_at ASC, t.id ASC LIMIT 1) AS other_side,
   t.id AS c0,
   t.barcode AS c1,
   t.barcode_url AS c2,
@@ -198,9 +228,9 @@ SELECT t.id AS id, t.updated_at AS sort_key,
   e.event_series_id AS c18,
   t.checked_in AS c19
 FROM issued_tickets t LEFT JOIN orders o ON o.id = t.order_id JOIN events e ON e.id = t.event_id
-WHERE t.box_office_id = $1 AND (t.updated_at, t.id) < ($2, $3)
+WHERE t.box_office_id = (SELECT CAST($1 AS integer)) AND (t.updated_at, t.id) < ($2, $3)
 ORDER BY t.updated_at DESC, t.id DESC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=-updated_at
 SELECT t.id AS id, t.updated_at AS sort_key FROM issued_tickets t WHERE t.box_office_id = $1 AND t.id = $2;

@@ -26,23 +26,19 @@ SELECT o.id AS id,
   e.timezone AS c19,
   e.venue_name AS c20,
   e.venue_postal_code AS c21,
-  o.id AS c22,
-  o.buyer_email AS c23,
-  e.event_series_id AS c24,
-  o.id AS c25,
-  o.payment_method_external_id AS c26,
-  o.payment_method_id AS c27,
-  o.payment_method_type AS c28,
-  o.payment_method_name AS c29,
-  o.payment_method_instructions AS c30,
-  o.refund_amount AS c31,
-  o.status AS c32,
-  o.status_message AS c33,
-  o.subtotal AS c34,
-  o.tax AS c35,
-  o.total AS c36,
-  o.txn_id AS c37,
-  o.updated_at AS c38
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
 FROM orders o JOIN events e ON e.id = o.event_id
 WHERE o.box_office_id = $1 AND o.id = $2
 ),
@@ -67,7 +63,7 @@ arr0 AS (
     t.checked_in AS c0_17,
     t.order_id AS c0_p
   FROM issued_tickets t
-  WHERE t.order_id = ANY(ARRAY(SELECT c22 FROM res))
+  WHERE t.order_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY t.order_id, t.id
 ),
 arr1 AS (
@@ -86,7 +82,7 @@ arr1 AS (
     li.quantity AS c1_7,
     li.order_id AS c1_p
   FROM line_items li
-  WHERE li.order_id = ANY(ARRAY(SELECT c25 FROM res))
+  WHERE li.order_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY li.order_id, li.id
 )
 SELECT 0 AS k, res.*, arr0.*, arr1.*
@@ -122,30 +118,26 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c19,
   e.venue_name AS c20,
   e.venue_postal_code AS c21,
-  o.id AS c22,
-  o.buyer_email AS c23,
-  e.event_series_id AS c24,
-  o.id AS c25,
-  o.payment_method_external_id AS c26,
-  o.payment_method_id AS c27,
-  o.payment_method_type AS c28,
-  o.payment_method_name AS c29,
-  o.payment_method_instructions AS c30,
-  o.refund_amount AS c31,
-  o.status AS c32,
-  o.status_message AS c33,
-  o.subtotal AS c34,
-  o.tax AS c35,
-  o.total AS c36,
-  o.txn_id AS c37,
-  o.updated_at AS c38
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1
+WHERE o.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY o.created_at DESC, o.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT o.id AS id, o.created_at AS sort_key,
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($16 AS integer)) AND o.created_at = $17 AND o.created_at > $18 AND o.created_at < $19 AND o.created_at <= $20 AND o.event_id IN ($21, $22) AND o.status = $23 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $24 AND se.event_series_id IN ($25, $26)) AND o.buyer_email_lookup = $27 AND o.txn_id = $28 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $29) AND (o.created_at, o.id) >= ($30, $31) ORDER BY o.created_at ASC, o.id ASC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -168,30 +160,26 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c19,
   e.venue_name AS c20,
   e.venue_postal_code AS c21,
-  o.id AS c22,
-  o.buyer_email AS c23,
-  e.event_series_id AS c24,
-  o.id AS c25,
-  o.payment_method_external_id AS c26,
-  o.payment_method_id AS c27,
-  o.payment_method_type AS c28,
-  o.payment_method_name AS c29,
-  o.payment_method_instructions AS c30,
-  o.refund_amount AS c31,
-  o.status AS c32,
-  o.status_message AS c33,
-  o.subtotal AS c34,
-  o.tax AS c35,
-  o.total AS c36,
-  o.txn_id AS c37,
-  o.updated_at AS c38
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.event_id IN ($5, $6) AND o.status = $7 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $8 AND se.event_series_id IN ($9, $10)) AND o.buyer_email_lookup = $11 AND o.txn_id = $12 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $13) AND (o.created_at, o.id) < ($14, $15)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.event_id IN ($5, $6) AND o.status = $7 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $8 AND se.event_series_id IN ($9, $10)) AND o.buyer_email_lookup = $11 AND o.txn_id = $12 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $13) AND (o.created_at, o.id) < ($14, $15)
 ORDER BY o.created_at DESC, o.id DESC
-LIMIT $16;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT o.id AS id, o.created_at AS sort_key,
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.created_at, o.id) <= ($5, $6) ORDER BY o.created_at DESC, o.id DESC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -214,36 +202,74 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c19,
   e.venue_name AS c20,
   e.venue_postal_code AS c21,
-  o.id AS c22,
-  o.buyer_email AS c23,
-  e.event_series_id AS c24,
-  o.id AS c25,
-  o.payment_method_external_id AS c26,
-  o.payment_method_id AS c27,
-  o.payment_method_type AS c28,
-  o.payment_method_name AS c29,
-  o.payment_method_instructions AS c30,
-  o.refund_amount AS c31,
-  o.status AS c32,
-  o.status_message AS c33,
-  o.subtotal AS c34,
-  o.tax AS c35,
-  o.total AS c36,
-  o.txn_id AS c37,
-  o.updated_at AS c38
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($18 AS integer)) AND o.created_at = $19 AND o.created_at > $20 AND o.created_at >= $21 AND o.created_at < $22 AND o.created_at <= $23 AND o.event_id IN ($24, $25) AND o.status = $26 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $27 AND se.event_series_id IN ($28, $29)) AND o.buyer_email_lookup = $30 AND o.txn_id = $31 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $32) AND (o.created_at, o.id) >= (SELECT o.created_at, o.id FROM orders o WHERE o.box_office_id = $33 AND o.id = $34) ORDER BY o.created_at ASC, o.id ASC LIMIT 1) AS other_side,
+  o.id AS c0,
+  o.address_1 AS c1,
+  o.address_2 AS c2,
+  o.address_3 AS c3,
+  o.postal_code AS c4,
+  o.buyer_custom_questions AS c5,
+  o.buyer_email AS c6,
+  o.buyer_first_name AS c7,
+  o.buyer_last_name AS c8,
+  o.buyer_name AS c9,
+  o.buyer_phone AS c10,
+  o.created_at AS c11,
+  o.currency AS c12,
+  CASE o.currency WHEN 'jpy' THEN 1 ELSE 100 END AS c13,
+  e.id AS c14,
+  e.event_series_id AS c15,
+  e.name AS c16,
+  e.start_at AS c17,
+  e.end_at AS c18,
+  e.timezone AS c19,
+  e.venue_name AS c20,
+  e.venue_postal_code AS c21,
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
+FROM orders o JOIN events e ON e.id = o.event_id
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND o.created_at = $2 AND o.created_at > $3 AND o.created_at >= $4 AND o.created_at < $5 AND o.created_at <= $6 AND o.event_id IN ($7, $8) AND o.status = $9 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $10 AND se.event_series_id IN ($11, $12)) AND o.buyer_email_lookup = $13 AND o.txn_id = $14 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $15) AND (o.created_at, o.id) < (SELECT o.created_at, o.id FROM orders o WHERE o.box_office_id = $16 AND o.id = $17)
+ORDER BY o.created_at DESC, o.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM orders o WHERE o.box_office_id = $1 AND o.created_at = $2 AND o.created_at > $3 AND o.created_at < $4 AND o.created_at <= $5 AND o.event_id IN ($6, $7) AND o.status = $8 AND o.event_id IN (SELECT se.id FROM events se WHERE se.box_office_id = $9 AND se.event_series_id IN ($10, $11)) AND o.buyer_email_lookup = $12 AND o.txn_id = $13 AND o.id IN (SELECT t.order_id FROM issued_tickets t WHERE t.barcode = $14) AND (o.created_at, o.id) > ($15, $16) ORDER BY o.created_at ASC, o.id ASC LIMIT 1;
 
 -- list: sort=created_at, starting_after
-SELECT o.id AS id, o.created_at AS sort_key,
+SELECT o.id AS id, o.created_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.created_at, o.id) <= ($5, $6) ORDER BY o.created_at DESC, o.id DESC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -266,33 +292,29 @@ SELECT o.id AS id, o.created_at AS sort_key,
   e.timezone AS c19,
   e.venue_name AS c20,
   e.venue_postal_code AS c21,
-  o.id AS c22,
-  o.buyer_email AS c23,
-  e.event_series_id AS c24,
-  o.id AS c25,
-  o.payment_method_external_id AS c26,
-  o.payment_method_id AS c27,
-  o.payment_method_type AS c28,
-  o.payment_method_name AS c29,
-  o.payment_method_instructions AS c30,
-  o.refund_amount AS c31,
-  o.status AS c32,
-  o.status_message AS c33,
-  o.subtotal AS c34,
-  o.tax AS c35,
-  o.total AS c36,
-  o.txn_id AS c37,
-  o.updated_at AS c38
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.created_at, o.id) > ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.created_at, o.id) > ($2, $3)
 ORDER BY o.created_at ASC, o.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=created_at
 SELECT o.id AS id, o.created_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- list: sort=updated_at, starting_after
-SELECT o.id AS id, o.updated_at AS sort_key,
+SELECT o.id AS id, o.updated_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.updated_at, o.id) <= ($5, $6) ORDER BY o.updated_at DESC, o.id DESC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -315,33 +337,29 @@ SELECT o.id AS id, o.updated_at AS sort_key,
   e.timezone AS c19,
   e.venue_name AS c20,
   e.venue_postal_code AS c21,
-  o.id AS c22,
-  o.buyer_email AS c23,
-  e.event_series_id AS c24,
-  o.id AS c25,
-  o.payment_method_external_id AS c26,
-  o.payment_method_id AS c27,
-  o.payment_method_type AS c28,
-  o.payment_method_name AS c29,
-  o.payment_method_instructions AS c30,
-  o.refund_amount AS c31,
-  o.status AS c32,
-  o.status_message AS c33,
-  o.subtotal AS c34,
-  o.tax AS c35,
-  o.total AS c36,
-  o.txn_id AS c37,
-  o.updated_at AS c38
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.updated_at, o.id) > ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.updated_at, o.id) > ($2, $3)
 ORDER BY o.updated_at ASC, o.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=updated_at
 SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;
 
 -- list: sort=-updated_at, starting_after
-SELECT o.id AS id, o.updated_at AS sort_key,
+SELECT o.id AS id, o.updated_at AS sort_key, EXISTS (SELECT 1 FROM orders o WHERE o.box_office_id = (SELECT CAST($4 AS integer)) AND (o.updated_at, o.id) >= ($5, $6) ORDER BY o.updated_at ASC, o.id ASC LIMIT 1) AS other_side,
   o.id AS c0,
   o.address_1 AS c1,
   o.address_2 AS c2,
@@ -364,27 +382,23 @@ SELECT o.id AS id, o.updated_at AS sort_key,
   e.timezone AS c19,
   e.venue_name AS c20,
   e.venue_postal_code AS c21,
-  o.id AS c22,
-  o.buyer_email AS c23,
-  e.event_series_id AS c24,
-  o.id AS c25,
-  o.payment_method_external_id AS c26,
-  o.payment_method_id AS c27,
-  o.payment_method_type AS c28,
-  o.payment_method_name AS c29,
-  o.payment_method_instructions AS c30,
-  o.refund_amount AS c31,
-  o.status AS c32,
-  o.status_message AS c33,
-  o.subtotal AS c34,
-  o.tax AS c35,
-  o.total AS c36,
-  o.txn_id AS c37,
-  o.updated_at AS c38
+  o.payment_method_external_id AS c22,
+  o.payment_method_id AS c23,
+  o.payment_method_type AS c24,
+  o.payment_method_name AS c25,
+  o.payment_method_instructions AS c26,
+  o.refund_amount AS c27,
+  o.status AS c28,
+  o.status_message AS c29,
+  o.subtotal AS c30,
+  o.tax AS c31,
+  o.total AS c32,
+  o.txn_id AS c33,
+  o.updated_at AS c34
 FROM orders o JOIN events e ON e.id = o.event_id
-WHERE o.box_office_id = $1 AND (o.updated_at, o.id) < ($2, $3)
+WHERE o.box_office_id = (SELECT CAST($1 AS integer)) AND (o.updated_at, o.id) < ($2, $3)
 ORDER BY o.updated_at DESC, o.id DESC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup, sort=-updated_at
 SELECT o.id AS id, o.updated_at AS sort_key FROM orders o WHERE o.box_office_id = $1 AND o.id = $2;

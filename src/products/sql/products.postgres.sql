@@ -12,12 +12,10 @@ SELECT p.id AS id,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
 WHERE p.box_office_id = $1 AND p.id = $2
 ),
@@ -25,7 +23,7 @@ arr0 AS (
   SELECT pes.event_series_id AS c0_0,
     pes.product_id AS c0_p
   FROM product_event_series pes
-  WHERE pes.product_id = ANY(ARRAY(SELECT c8 FROM res))
+  WHERE pes.product_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY pes.product_id, pes.event_series_id
 )
 SELECT 0 AS k, res.*, arr0.*
@@ -44,19 +42,17 @@ SELECT p.id AS id, p.created_at AS sort_key,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
-WHERE p.box_office_id = $1
+WHERE p.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY p.created_at DESC, p.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT p.id AS id, p.created_at AS sort_key,
+SELECT p.id AS id, p.created_at AS sort_key, EXISTS (SELECT 1 FROM products p WHERE p.box_office_id = (SELECT CAST($6 AS integer)) AND p.status IN ($7, $8) AND (p.created_at, p.id) >= ($9, $10) ORDER BY p.created_at ASC, p.id ASC LIMIT 1) AS other_side,
   p.id AS c0,
   p.name AS c1,
   p.description AS c2,
@@ -65,19 +61,17 @@ SELECT p.id AS id, p.created_at AS sort_key,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
-WHERE p.box_office_id = $1 AND p.status IN ($2, $3) AND (p.created_at, p.id) < ($4, $5)
+WHERE p.box_office_id = (SELECT CAST($1 AS integer)) AND p.status IN ($2, $3) AND (p.created_at, p.id) < ($4, $5)
 ORDER BY p.created_at DESC, p.id DESC
-LIMIT $6;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT p.id AS id, p.created_at AS sort_key,
+SELECT p.id AS id, p.created_at AS sort_key, EXISTS (SELECT 1 FROM products p WHERE p.box_office_id = (SELECT CAST($4 AS integer)) AND (p.created_at, p.id) <= ($5, $6) ORDER BY p.created_at DESC, p.id DESC LIMIT 1) AS other_side,
   p.id AS c0,
   p.name AS c1,
   p.description AS c2,
@@ -86,19 +80,36 @@ SELECT p.id AS id, p.created_at AS sort_key,
   p.status AS c5,
   p.fulfilment_type AS c6,
   NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
-  p.id AS c8,
-  p.quantity_sold AS c9,
-  p.created_at AS c10,
-  bo.timezone AS c11,
-  p.updated_at AS c12,
-  bo.timezone AS c13
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
 FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
-WHERE p.box_office_id = $1 AND (p.created_at, p.id) > ($2, $3)
+WHERE p.box_office_id = (SELECT CAST($1 AS integer)) AND (p.created_at, p.id) > ($2, $3)
 ORDER BY p.created_at ASC, p.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT p.id AS id, p.created_at AS sort_key FROM products p WHERE p.box_office_id = $1 AND p.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT p.id AS id, p.created_at AS sort_key, EXISTS (SELECT 1 FROM products p WHERE p.box_office_id = (SELECT CAST($6 AS integer)) AND p.status IN ($7, $8) AND (p.created_at, p.id) >= (SELECT p.created_at, p.id FROM products p WHERE p.box_office_id = $9 AND p.id = $10) ORDER BY p.created_at ASC, p.id ASC LIMIT 1) AS other_side,
+  p.id AS c0,
+  p.name AS c1,
+  p.description AS c2,
+  p.price AS c3,
+  p.currency AS c4,
+  p.status AS c5,
+  p.fulfilment_type AS c6,
+  NOT EXISTS (SELECT 1 FROM product_event_series px WHERE px.product_id = p.id) AS c7,
+  p.quantity_sold AS c8,
+  p.created_at AS c9,
+  bo.timezone AS c10,
+  p.updated_at AS c11
+FROM products p JOIN box_offices bo ON bo.id = p.box_office_id
+WHERE p.box_office_id = (SELECT CAST($1 AS integer)) AND p.status IN ($2, $3) AND (p.created_at, p.id) < (SELECT p.created_at, p.id FROM products p WHERE p.box_office_id = $4 AND p.id = $5)
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM products p WHERE p.box_office_id = $1 AND p.status IN ($2, $3) AND (p.created_at, p.id) > ($4, $5) ORDER BY p.created_at ASC, p.id ASC LIMIT 1;

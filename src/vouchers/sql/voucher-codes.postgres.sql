@@ -21,12 +21,12 @@ SELECT vc.id AS id, vc.created_at AS sort_key,
   v.expires_at AS c4,
   bo.timezone AS c5
 FROM voucher_codes vc JOIN vouchers v ON v.id = vc.voucher_id JOIN box_offices bo ON bo.id = vc.box_office_id
-WHERE vc.box_office_id = $1
+WHERE vc.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY vc.created_at DESC, vc.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT vc.id AS id, vc.created_at AS sort_key,
+SELECT vc.id AS id, vc.created_at AS sort_key, EXISTS (SELECT 1 FROM voucher_codes vc WHERE vc.box_office_id = (SELECT CAST($5 AS integer)) AND vc.voucher_id = $6 AND (vc.created_at, vc.id) >= ($7, $8) ORDER BY vc.created_at ASC, vc.id ASC LIMIT 1) AS other_side,
   vc.id AS c0,
   vc.code AS c1,
   vc.voucher_id AS c2,
@@ -34,12 +34,12 @@ SELECT vc.id AS id, vc.created_at AS sort_key,
   v.expires_at AS c4,
   bo.timezone AS c5
 FROM voucher_codes vc JOIN vouchers v ON v.id = vc.voucher_id JOIN box_offices bo ON bo.id = vc.box_office_id
-WHERE vc.box_office_id = $1 AND vc.voucher_id = $2 AND (vc.created_at, vc.id) < ($3, $4)
+WHERE vc.box_office_id = (SELECT CAST($1 AS integer)) AND vc.voucher_id = $2 AND (vc.created_at, vc.id) < ($3, $4)
 ORDER BY vc.created_at DESC, vc.id DESC
-LIMIT $5;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT vc.id AS id, vc.created_at AS sort_key,
+SELECT vc.id AS id, vc.created_at AS sort_key, EXISTS (SELECT 1 FROM voucher_codes vc WHERE vc.box_office_id = (SELECT CAST($4 AS integer)) AND (vc.created_at, vc.id) <= ($5, $6) ORDER BY vc.created_at DESC, vc.id DESC LIMIT 1) AS other_side,
   vc.id AS c0,
   vc.code AS c1,
   vc.voucher_id AS c2,
@@ -47,12 +47,25 @@ SELECT vc.id AS id, vc.created_at AS sort_key,
   v.expires_at AS c4,
   bo.timezone AS c5
 FROM voucher_codes vc JOIN vouchers v ON v.id = vc.voucher_id JOIN box_offices bo ON bo.id = vc.box_office_id
-WHERE vc.box_office_id = $1 AND (vc.created_at, vc.id) > ($2, $3)
+WHERE vc.box_office_id = (SELECT CAST($1 AS integer)) AND (vc.created_at, vc.id) > ($2, $3)
 ORDER BY vc.created_at ASC, vc.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT vc.id AS id, vc.created_at AS sort_key FROM voucher_codes vc WHERE vc.box_office_id = $1 AND vc.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT vc.id AS id, vc.created_at AS sort_key, EXISTS (SELECT 1 FROM voucher_codes vc WHERE vc.box_office_id = (SELECT CAST($5 AS integer)) AND vc.voucher_id = $6 AND (vc.created_at, vc.id) >= (SELECT vc.created_at, vc.id FROM voucher_codes vc WHERE vc.box_office_id = $7 AND vc.id = $8) ORDER BY vc.created_at ASC, vc.id ASC LIMIT 1) AS other_side,
+  vc.id AS c0,
+  vc.code AS c1,
+  vc.voucher_id AS c2,
+  CASE WHEN v.value - vc.spent < 0 THEN 0 ELSE v.value - vc.spent END AS c3,
+  v.expires_at AS c4,
+  bo.timezone AS c5
+FROM voucher_codes vc JOIN vouchers v ON v.id = vc.voucher_id JOIN box_offices bo ON bo.id = vc.box_office_id
+WHERE vc.box_office_id = (SELECT CAST($1 AS integer)) AND vc.voucher_id = $2 AND (vc.created_at, vc.id) < (SELECT vc.created_at, vc.id FROM voucher_codes vc WHERE vc.box_office_id = $3 AND vc.id = $4)
+ORDER BY vc.created_at DESC, vc.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM voucher_codes vc WHERE vc.box_office_id = $1 AND vc.voucher_id = $2 AND (vc.created_at, vc.id) > ($3, $4) ORDER BY vc.created_at ASC, vc.id ASC LIMIT 1;

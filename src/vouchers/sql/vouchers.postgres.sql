@@ -14,8 +14,7 @@ SELECT v.id AS id,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
 WHERE v.box_office_id = $2 AND v.id = $3
 ),
@@ -23,7 +22,7 @@ arr0 AS (
   SELECT ves.event_series_id AS c0_0,
     ves.voucher_id AS c0_p
   FROM voucher_event_series ves
-  WHERE ves.voucher_id = ANY(ARRAY(SELECT c11 FROM res))
+  WHERE ves.voucher_id = ANY(ARRAY(SELECT c0 FROM res))
   ORDER BY ves.voucher_id, ves.event_series_id
 )
 SELECT 0 AS k, res.*, arr0.*
@@ -44,15 +43,14 @@ SELECT v.id AS id, v.created_at AS sort_key,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
-WHERE v.box_office_id = $2
+WHERE v.box_office_id = (SELECT CAST($2 AS integer))
 ORDER BY v.created_at DESC, v.id DESC
-LIMIT $3;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT v.id AS id, v.created_at AS sort_key,
+SELECT v.id AS id, v.created_at AS sort_key, EXISTS (SELECT 1 FROM vouchers v WHERE v.box_office_id = (SELECT CAST($5 AS integer)) AND (v.created_at, v.id) >= ($6, $7) ORDER BY v.created_at ASC, v.id ASC LIMIT 1) AS other_side,
   v.id AS c0,
   v.name AS c1,
   v.type AS c2,
@@ -63,15 +61,14 @@ SELECT v.id AS id, v.created_at AS sort_key,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
-WHERE v.box_office_id = $2 AND (v.created_at, v.id) < ($3, $4)
+WHERE v.box_office_id = (SELECT CAST($2 AS integer)) AND (v.created_at, v.id) < ($3, $4)
 ORDER BY v.created_at DESC, v.id DESC
-LIMIT $5;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT v.id AS id, v.created_at AS sort_key,
+SELECT v.id AS id, v.created_at AS sort_key, EXISTS (SELECT 1 FROM vouchers v WHERE v.box_office_id = (SELECT CAST($5 AS integer)) AND (v.created_at, v.id) <= ($6, $7) ORDER BY v.created_at DESC, v.id DESC LIMIT 1) AS other_side,
   v.id AS c0,
   v.name AS c1,
   v.type AS c2,
@@ -82,15 +79,32 @@ SELECT v.id AS id, v.created_at AS sort_key,
   v.partial_redemption AS c7,
   v.total_codes AS c8,
   CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
-  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10,
-  v.id AS c11
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
 FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
-WHERE v.box_office_id = $2 AND (v.created_at, v.id) > ($3, $4)
+WHERE v.box_office_id = (SELECT CAST($2 AS integer)) AND (v.created_at, v.id) > ($3, $4)
 ORDER BY v.created_at ASC, v.id ASC
-LIMIT $5;
+LIMIT 101;
 
 -- cursor lookup
 SELECT v.id AS id, v.created_at AS sort_key FROM vouchers v WHERE v.box_office_id = $1 AND v.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT v.id AS id, v.created_at AS sort_key, EXISTS (SELECT 1 FROM vouchers v WHERE v.box_office_id = (SELECT CAST($5 AS integer)) AND (v.created_at, v.id) >= (SELECT v.created_at, v.id FROM vouchers v WHERE v.box_office_id = $6 AND v.id = $7) ORDER BY v.created_at ASC, v.id ASC LIMIT 1) AS other_side,
+  v.id AS c0,
+  v.name AS c1,
+  v.type AS c2,
+  v.value AS c3,
+  v.currency AS c4,
+  v.expires_at AS c5,
+  bo.timezone AS c6,
+  v.partial_redemption AS c7,
+  v.total_codes AS c8,
+  CASE WHEN v.expires_at IS NOT NULL AND v.expires_at <= rq.now THEN 0 ELSE v.codes_with_value END AS c9,
+  NOT EXISTS (SELECT 1 FROM voucher_event_series vx WHERE vx.voucher_id = v.id) AS c10
+FROM vouchers v CROSS JOIN (SELECT CAST($1 AS bigint) AS now) rq JOIN box_offices bo ON bo.id = v.box_office_id
+WHERE v.box_office_id = (SELECT CAST($2 AS integer)) AND (v.created_at, v.id) < (SELECT v.created_at, v.id FROM vouchers v WHERE v.box_office_id = $3 AND v.id = $4)
+ORDER BY v.created_at DESC, v.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM vouchers v WHERE v.box_office_id = $1 AND (v.created_at, v.id) > ($2, $3) ORDER BY v.created_at ASC, v.id ASC LIMIT 1;

@@ -19,36 +19,48 @@ SELECT ws.id AS id, ws.created_at AS sort_key,
   ws.created_at AS c3,
   es.timezone AS c4
 FROM waitlist_signups ws JOIN event_series es ON es.id = ws.event_series_id
-WHERE ws.box_office_id = $1
+WHERE ws.box_office_id = (SELECT CAST($1 AS integer))
 ORDER BY ws.created_at DESC, ws.id DESC
-LIMIT $2;
+LIMIT 101;
 
 -- list: starting_after, every filter
-SELECT ws.id AS id, ws.created_at AS sort_key,
+SELECT ws.id AS id, ws.created_at AS sort_key, EXISTS (SELECT 1 FROM waitlist_signups ws WHERE ws.box_office_id = (SELECT CAST($5 AS integer)) AND ws.event_series_id = $6 AND (ws.created_at, ws.id) >= ($7, $8) ORDER BY ws.created_at ASC, ws.id ASC LIMIT 1) AS other_side,
   ws.id AS c0,
   ws.email AS c1,
   ws.event_id AS c2,
   ws.created_at AS c3,
   es.timezone AS c4
 FROM waitlist_signups ws JOIN event_series es ON es.id = ws.event_series_id
-WHERE ws.box_office_id = $1 AND ws.event_series_id = $2 AND (ws.created_at, ws.id) < ($3, $4)
+WHERE ws.box_office_id = (SELECT CAST($1 AS integer)) AND ws.event_series_id = $2 AND (ws.created_at, ws.id) < ($3, $4)
 ORDER BY ws.created_at DESC, ws.id DESC
-LIMIT $5;
+LIMIT 101;
 
 -- list: ending_before (read backwards from the cursor, then reversed)
-SELECT ws.id AS id, ws.created_at AS sort_key,
+SELECT ws.id AS id, ws.created_at AS sort_key, EXISTS (SELECT 1 FROM waitlist_signups ws WHERE ws.box_office_id = (SELECT CAST($4 AS integer)) AND (ws.created_at, ws.id) <= ($5, $6) ORDER BY ws.created_at DESC, ws.id DESC LIMIT 1) AS other_side,
   ws.id AS c0,
   ws.email AS c1,
   ws.event_id AS c2,
   ws.created_at AS c3,
   es.timezone AS c4
 FROM waitlist_signups ws JOIN event_series es ON es.id = ws.event_series_id
-WHERE ws.box_office_id = $1 AND (ws.created_at, ws.id) > ($2, $3)
+WHERE ws.box_office_id = (SELECT CAST($1 AS integer)) AND (ws.created_at, ws.id) > ($2, $3)
 ORDER BY ws.created_at ASC, ws.id ASC
-LIMIT $4;
+LIMIT 101;
 
 -- cursor lookup
 SELECT ws.id AS id, ws.created_at AS sort_key FROM waitlist_signups ws WHERE ws.box_office_id = $1 AND ws.id = $2;
+
+-- list: starting_after a plain id, where the page reads its row (SqlDialect.valueFreePages)
+SELECT ws.id AS id, ws.created_at AS sort_key, EXISTS (SELECT 1 FROM waitlist_signups ws WHERE ws.box_office_id = (SELECT CAST($5 AS integer)) AND ws.event_series_id = $6 AND (ws.created_at, ws.id) >= (SELECT ws.created_at, ws.id FROM waitlist_signups ws WHERE ws.box_office_id = $7 AND ws.id = $8) ORDER BY ws.created_at ASC, ws.id ASC LIMIT 1) AS other_side,
+  ws.id AS c0,
+  ws.email AS c1,
+  ws.event_id AS c2,
+  ws.created_at AS c3,
+  es.timezone AS c4
+FROM waitlist_signups ws JOIN event_series es ON es.id = ws.event_series_id
+WHERE ws.box_office_id = (SELECT CAST($1 AS integer)) AND ws.event_series_id = $2 AND (ws.created_at, ws.id) < (SELECT ws.created_at, ws.id FROM waitlist_signups ws WHERE ws.box_office_id = $3 AND ws.id = $4)
+ORDER BY ws.created_at DESC, ws.id DESC
+LIMIT 101;
 
 -- probe: anything before the page?
 SELECT 1 AS found FROM waitlist_signups ws WHERE ws.box_office_id = $1 AND ws.event_series_id = $2 AND (ws.created_at, ws.id) > ($3, $4) ORDER BY ws.created_at ASC, ws.id ASC LIMIT 1;

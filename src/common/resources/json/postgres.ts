@@ -154,6 +154,8 @@ class LevelCompiler {
   private readonly arrays: ChildLevel[] = [];
   private readonly fromParent: Field[] = [];
   private readonly plan = new TextPlan();
+  /** Where each SQL expression already selected is held: the same value is read once. */
+  private readonly selected = new Map<string, Field>();
   /** Where a value read from the parent starts in a child row: after its own columns and key. */
   private parentStart = 0;
 
@@ -175,13 +177,21 @@ class LevelCompiler {
     };
   }
 
-  /** Adds a column; returns where the row holds it. */
+  /**
+   * Adds a column, or finds the one that already selects the same expression (an order's id is its
+   * own value, its tickets' key and its line items' key); returns where the row holds it. Each
+   * column is a value the database converts to text and the driver reads back, per row.
+   */
   private field(sql: string): Field {
+    const known = this.selected.get(sql);
+    if (known !== undefined) return known;
     const index = this.columns.length;
     const alias = `${this.prefix}${index}`;
     this.columns.push(`${sql} AS ${alias}`);
     this.aliases.push(alias);
-    return this.positional ? index : alias;
+    const field = this.positional ? index : alias;
+    this.selected.set(sql, field);
+    return field;
   }
 
   /**
