@@ -9,6 +9,10 @@ import {
   ROLLUP_TABLES,
   SHARED_ID_TABLES,
 } from '../src/database/trigger-kept-tables';
+import {
+  FILL_SEARCH_BY_EVENT,
+  SEARCH_BY_EVENT_INSERT_TRIGGER,
+} from '../src/database/migrations/1766900000000-TicketSearchByEvent';
 import { IMPORT_MODE } from '../src/sync/import-mode';
 
 /**
@@ -366,6 +370,8 @@ class SqliteSeedWriter implements SeedWriter {
   private readonly statements = new Map<string, Database.Statement>();
   /** Dropped at the first write (a seed that finds data and stops drops none); rebuilt before commit. */
   private droppedIndexes: { name: string; sql: string }[] | null = null;
+  /** The definition of the search-by-event insert trigger, when dropped for the load. */
+  private droppedSearchTrigger: string | null = null;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -377,6 +383,21 @@ class SqliteSeedWriter implements SeedWriter {
       const result = await work(this);
       this.db.exec(IMPORT_MODE.sqlite.off);
       for (const { sql } of this.droppedIndexes ?? []) this.db.exec(sql);
+      if (this.droppedSearchTrigger !== null) {
+        // The tickets' search rows keyed by event, written in key order in one pass: row by row
+        // as the tickets came (one event after another), FTS5 wrote a segment per change of
+        // event and the seed took twice as long. Emptied first: updates kept rows of their own.
+        this.db.exec(
+          "INSERT INTO issued_ticket_search_by_event (issued_ticket_search_by_event) VALUES ('delete-all')",
+        );
+        this.db.exec(FILL_SEARCH_BY_EVENT);
+        // Written out and merged into one segment now, not at commit, so that ANALYZE below
+        // sees the table's index rows.
+        this.db.exec(
+          "INSERT INTO issued_ticket_search_by_event (issued_ticket_search_by_event) VALUES ('optimize')",
+        );
+        this.db.exec(this.droppedSearchTrigger);
+      }
       // The planner's statistics, committed with the rows they describe (SQLite gathers none
       // by itself).
       this.db.exec(ANALYZE);
@@ -448,7 +469,10 @@ class SqliteSeedWriter implements SeedWriter {
     return Promise.resolve();
   }
 
-  /** Drops the bulk tables' secondary indexes and returns their definitions. */
+  /**
+   * Drops the bulk tables' secondary indexes and returns their definitions, and drops the
+   * tickets' search-by-event insert trigger (its rows are written in one pass before commit).
+   */
   private dropIndexes(): { name: string; sql: string }[] {
     const indexes = this.db
       .prepare(
@@ -458,6 +482,15 @@ class SqliteSeedWriter implements SeedWriter {
       )
       .all(...BULK_TABLES) as { name: string; sql: string }[];
     for (const { name } of indexes) this.db.exec(`DROP INDEX "${name}"`);
+    const trigger = this.db
+      .prepare(
+        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+      )
+      .get(SEARCH_BY_EVENT_INSERT_TRIGGER) as { sql: string } | undefined;
+    if (trigger !== undefined) {
+      this.db.exec(`DROP TRIGGER "${SEARCH_BY_EVENT_INSERT_TRIGGER}"`);
+      this.droppedSearchTrigger = trigger.sql;
+    }
     return indexes;
   }
 

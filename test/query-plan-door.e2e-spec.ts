@@ -91,6 +91,25 @@ describe('door queries: plans', () => {
     },
   );
 
+  sqliteOnly(
+    'finds a buyer’s tickets by id, each arm through its index',
+    async () => {
+      const [{ email }] = (await t.dataSource.query(
+        'SELECT buyer_email_lookup AS email FROM orders LIMIT 1',
+      )) as { email: string }[];
+      const plan = await plansOf(
+        `/v1/issued_tickets?email=${encodeURIComponent(email)}`,
+      );
+      // The buyer's orders through the orders' e-mail index, their tickets through the tickets'
+      // order index; not the OR of the two that SQLite merged from two index scans.
+      expect(plan).toMatch(/SEARCH eo USING COVERING INDEX IDX_orders_email/);
+      expect(plan).toMatch(
+        /SEARCH et USING (COVERING )?INDEX IDX_issued_tickets_order/,
+      );
+      expect(plan).not.toMatch(/MULTI-INDEX OR/);
+    },
+  );
+
   it('counts the attendance from its indexes alone', async () => {
     const plan = await plansOf(`/v1/events/ev_${event}/attendance`);
     if (postgres()) {

@@ -228,8 +228,8 @@ describe('event and issued-ticket list queries: statement count and plans', () =
           sqliteIndex: 'IDX_issued_tickets_barcode_list',
         },
         // Tickets carry no e-mail, so no index gives the buyer's tickets in list order: the
-        // buyer's orders are found through the orders' e-mail index, then either their tickets
-        // are read and sorted or the list is walked in order, each ticket checked against them.
+        // buyer's orders are found through the orders' e-mail index, then their tickets are read
+        // by id and sorted (query-plan-door.e2e-spec.ts checks the arms).
         {
           query: 'email=jane.doe@example.com',
           sqliteIndex: null,

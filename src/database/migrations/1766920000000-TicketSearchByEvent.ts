@@ -44,6 +44,17 @@ const orderEmail = (row: string) =>
 const INSERT_SEARCH =
   'INSERT INTO issued_ticket_search_by_event (rowid, name, email, barcode)';
 
+/**
+ * Every ticket's row, in key order: FTS5 writes what it holds as a new segment whenever a key
+ * comes below the last (and at each commit), so rows given in key order build one segment.
+ * The seeder fills the table with it after a bulk load (seeds/seed-writers.ts).
+ */
+export const FILL_SEARCH_BY_EVENT = `${INSERT_SEARCH} SELECT ${searchRow('t', orderEmail('t'))} FROM issued_tickets t ORDER BY t.event_id, t.id`;
+
+/** The trigger that adds a new ticket's row (the seeder drops it for a bulk load). */
+export const SEARCH_BY_EVENT_INSERT_TRIGGER =
+  'trg_issued_tickets_search_by_event_insert';
+
 const TRIGGERS = [
   'trg_issued_tickets_search_by_event_insert',
   'trg_issued_tickets_search_by_event_update',
@@ -99,11 +110,7 @@ export class TicketSearchByEvent1766920000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE VIRTUAL TABLE issued_ticket_search_by_event USING fts5(name, email, barcode, tokenize = 'trigram', content = '', contentless_delete = 1)`,
     );
-    // In key order: FTS5 appends each row's entries to its lists, so rows given in rowid order
-    // build one segment without merging out of order.
-    await queryRunner.query(
-      `${INSERT_SEARCH} SELECT ${searchRow('t', orderEmail('t'))} FROM issued_tickets t ORDER BY t.event_id, t.id`,
-    );
+    await queryRunner.query(FILL_SEARCH_BY_EVENT);
     await queryRunner.query(
       `INSERT INTO issued_ticket_search_by_event (issued_ticket_search_by_event) VALUES ('optimize')`,
     );
