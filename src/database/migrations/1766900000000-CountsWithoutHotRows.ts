@@ -594,6 +594,40 @@ const TRIGGERS_BEFORE: readonly (readonly [string, string, string])[] = [
   ],
 ];
 
+/** `down`'s fold: every box office's deltas into their rows, at once (tables locked). */
+const FOLD_EVERYTHING = [
+  `UPDATE events e
+      SET completed_orders_count = e.completed_orders_count + s.orders,
+          valid_tickets_count = e.valid_tickets_count + s.tickets,
+          completed_revenue = e.completed_revenue + s.revenue
+     FROM (SELECT event_id, sum(completed_orders_count) AS orders,
+                  sum(valid_tickets_count) AS tickets, sum(completed_revenue) AS revenue
+             FROM event_count_deltas GROUP BY event_id) s
+    WHERE e.id = s.event_id`,
+  `UPDATE ticket_types y SET quantity_issued = y.quantity_issued + s.issued
+     FROM (SELECT ticket_type_id, sum(quantity_issued) AS issued FROM ticket_type_count_deltas
+            GROUP BY ticket_type_id) s
+    WHERE y.id = s.ticket_type_id`,
+  ...(
+    [
+      ['order_hours', 'hour', 'hour', 'completed_orders', false],
+      ['order_days', 'day', 'hour / 24', 'completed_orders', false],
+      ['revenue_hours', 'hour', 'hour', 'revenue', true],
+      ['revenue_days', 'day', 'hour / 24', 'revenue', true],
+      ['ticket_hours', 'hour', 'hour', 'valid_tickets', false],
+      ['ticket_days', 'day', 'hour / 24', 'valid_tickets', false],
+    ] as const
+  ).map(([table, bucket, of, column, byCurrency]) => {
+    const currency = byCurrency ? 'currency, ' : '';
+    return `INSERT INTO ${table} AS r (box_office_id, ${currency}${bucket}, ${column})
+      SELECT box_office_id, ${currency}${of}, sum(${column}) FROM activity_deltas
+       WHERE ${byCurrency ? 'currency IS NOT NULL' : 'true'}
+       GROUP BY box_office_id, ${currency}${of} HAVING sum(${column}) <> 0
+      ON CONFLICT (box_office_id, ${currency}${bucket})
+      DO UPDATE SET ${column} = r.${column} + excluded.${column}`;
+  }),
+];
+
 export class CountsWithoutHotRows1766900000000 implements MigrationInterface {
   name = 'CountsWithoutHotRows1766900000000';
 
@@ -664,18 +698,17 @@ export class CountsWithoutHotRows1766900000000 implements MigrationInterface {
 
   public async down(queryRunner: QueryRunner): Promise<void> {
     if (queryRunner.connection.options.type !== 'postgres') return;
-    // What is waiting goes into the rows first, with every writer of the counted and counting
-    // tables kept out until this commits: no delta is written after the fold, and no row the
-    // fold must update is held by another transaction (which it would skip).
+    // What is waiting goes into the rows first. The deltas' tables are taken whole (a fold in
+    // progress finishes first; one that starts waits, and finds them gone), then the counted and
+    // counting tables against writers (those in flight finish first), and every delta is added
+    // to its row here, without fold_counts' advisory lock, which a waiting fold may hold.
+    await queryRunner.query(
+      'LOCK TABLE event_count_deltas, ticket_type_count_deltas, activity_deltas IN ACCESS EXCLUSIVE MODE',
+    );
     await queryRunner.query(
       'LOCK TABLE orders, issued_tickets, events, ticket_types IN SHARE ROW EXCLUSIVE MODE',
     );
-    await queryRunner.query(
-      `SELECT fold_counts(office) FROM (
-         SELECT box_office_id AS office FROM event_count_deltas
-         UNION SELECT box_office_id FROM ticket_type_count_deltas
-         UNION SELECT box_office_id FROM activity_deltas) AS pending`,
-    );
+    for (const statement of FOLD_EVERYTHING) await queryRunner.query(statement);
     await queryRunner.query('DROP FUNCTION fold_counts(integer)');
     for (const op of OPERATIONS) {
       for (const table of ['orders', 'issued_tickets']) {

@@ -395,14 +395,67 @@ LANGUAGE plpgsql AS $$
     RETURN folded + n;
   END $$;
 
--- down: 66 statements
+-- down: 74 statements
+
+LOCK TABLE event_count_deltas, ticket_type_count_deltas, activity_deltas IN ACCESS EXCLUSIVE MODE;
 
 LOCK TABLE orders, issued_tickets, events, ticket_types IN SHARE ROW EXCLUSIVE MODE;
 
-SELECT fold_counts(office) FROM (
-         SELECT box_office_id AS office FROM event_count_deltas
-         UNION SELECT box_office_id FROM ticket_type_count_deltas
-         UNION SELECT box_office_id FROM activity_deltas) AS pending;
+UPDATE events e
+      SET completed_orders_count = e.completed_orders_count + s.orders,
+          valid_tickets_count = e.valid_tickets_count + s.tickets,
+          completed_revenue = e.completed_revenue + s.revenue
+     FROM (SELECT event_id, sum(completed_orders_count) AS orders,
+                  sum(valid_tickets_count) AS tickets, sum(completed_revenue) AS revenue
+             FROM event_count_deltas GROUP BY event_id) s
+    WHERE e.id = s.event_id;
+
+UPDATE ticket_types y SET quantity_issued = y.quantity_issued + s.issued
+     FROM (SELECT ticket_type_id, sum(quantity_issued) AS issued FROM ticket_type_count_deltas
+            GROUP BY ticket_type_id) s
+    WHERE y.id = s.ticket_type_id;
+
+INSERT INTO order_hours AS r (box_office_id, hour, completed_orders)
+      SELECT box_office_id, hour, sum(completed_orders) FROM activity_deltas
+       WHERE true
+       GROUP BY box_office_id, hour HAVING sum(completed_orders) <> 0
+      ON CONFLICT (box_office_id, hour)
+      DO UPDATE SET completed_orders = r.completed_orders + excluded.completed_orders;
+
+INSERT INTO order_days AS r (box_office_id, day, completed_orders)
+      SELECT box_office_id, hour / 24, sum(completed_orders) FROM activity_deltas
+       WHERE true
+       GROUP BY box_office_id, hour / 24 HAVING sum(completed_orders) <> 0
+      ON CONFLICT (box_office_id, day)
+      DO UPDATE SET completed_orders = r.completed_orders + excluded.completed_orders;
+
+INSERT INTO revenue_hours AS r (box_office_id, currency, hour, revenue)
+      SELECT box_office_id, currency, hour, sum(revenue) FROM activity_deltas
+       WHERE currency IS NOT NULL
+       GROUP BY box_office_id, currency, hour HAVING sum(revenue) <> 0
+      ON CONFLICT (box_office_id, currency, hour)
+      DO UPDATE SET revenue = r.revenue + excluded.revenue;
+
+INSERT INTO revenue_days AS r (box_office_id, currency, day, revenue)
+      SELECT box_office_id, currency, hour / 24, sum(revenue) FROM activity_deltas
+       WHERE currency IS NOT NULL
+       GROUP BY box_office_id, currency, hour / 24 HAVING sum(revenue) <> 0
+      ON CONFLICT (box_office_id, currency, day)
+      DO UPDATE SET revenue = r.revenue + excluded.revenue;
+
+INSERT INTO ticket_hours AS r (box_office_id, hour, valid_tickets)
+      SELECT box_office_id, hour, sum(valid_tickets) FROM activity_deltas
+       WHERE true
+       GROUP BY box_office_id, hour HAVING sum(valid_tickets) <> 0
+      ON CONFLICT (box_office_id, hour)
+      DO UPDATE SET valid_tickets = r.valid_tickets + excluded.valid_tickets;
+
+INSERT INTO ticket_days AS r (box_office_id, day, valid_tickets)
+      SELECT box_office_id, hour / 24, sum(valid_tickets) FROM activity_deltas
+       WHERE true
+       GROUP BY box_office_id, hour / 24 HAVING sum(valid_tickets) <> 0
+      ON CONFLICT (box_office_id, day)
+      DO UPDATE SET valid_tickets = r.valid_tickets + excluded.valid_tickets;
 
 DROP FUNCTION fold_counts(integer);
 
