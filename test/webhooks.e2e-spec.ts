@@ -23,6 +23,7 @@ const WRITE_KEY = 'sk_test_webhooks_write';
 const READ_KEY = 'sk_test_webhooks_read';
 const OTHER_KEY = 'sk_test_webhooks_other';
 const METRICS_TOKEN = 'webhooks-e2e-metrics-token-0123456789abcdef';
+const SECRET_KEY = 'a1'.repeat(32);
 
 type Json = Record<string, unknown>;
 
@@ -157,6 +158,7 @@ describe('webhooks', () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1',
       WEBHOOK_POLL_MS: '20',
+      WEBHOOK_SECRET_KEY: SECRET_KEY,
       METRICS_TOKEN: METRICS_TOKEN,
     });
     f = new Factory(t.dataSource);
@@ -283,6 +285,124 @@ describe('webhooks', () => {
         expect(res.body).toEqual(errorBody(404, 'NOT_FOUND', message));
       }
       expect((await them.get('/v1/webhook_endpoints')).body.data).toEqual([]);
+    });
+
+    it('answers a retried create with the same bytes, secret included, kept sealed', async () => {
+      const post = (key: string, body: Json | string) =>
+        writer()
+          .post('/v1/webhook_endpoints', body)
+          .set('Idempotency-Key', key);
+      const fields = {
+        url: `${receiver.base}/hook/retried`,
+        enabled_events: ['ORDER.CREATED'],
+      };
+      const first = await post('create-retried', fields);
+      expect(first.status).toBe(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      const secret = first.body.secret as string;
+      // The same request again, and as form fields with local_unique_id: the first answer.
+      for (const again of [
+        await post('create-retried', fields),
+        await writer().post(
+          '/v1/webhook_endpoints',
+          `url=${encodeURIComponent(fields.url)}&enabled_events=ORDER.CREATED&local_unique_id=create-retried`,
+        ),
+      ]) {
+        expect(again.status).toBe(201);
+        expect(again.text).toBe(first.text);
+        expect(again.headers.location).toBe(first.headers.location);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.headers['cache-control']).toBe('no-store');
+      }
+      const [{ n }] = await t.dataSource.query<{ n: unknown }[]>(
+        `SELECT count(*) AS n FROM webhook_endpoints WHERE url = '${fields.url}'`,
+      );
+      expect(Number(n)).toBe(1);
+      // Kept for 24 hours as the endpoint's row keeps the secret: sealed under WEBHOOK_SECRET_KEY.
+      const [kept] = await t.dataSource.query<{ response_body: string }[]>(
+        `SELECT response_body FROM idempotency_keys WHERE idempotency_key = 'create-retried'`,
+      );
+      expect(kept.response_body).not.toContain(secret);
+      expect(kept.response_body).not.toContain(secret.slice('whsec_'.length));
+      expect(JSON.parse(kept.response_body)).toEqual({
+        ...first.body,
+        secret: expect.stringMatching(/^aes256gcm:/),
+      });
+
+      // Another request with the key: 422; a malformed key: 400, before the URL is looked at.
+      const other = await post('create-retried', {
+        ...fields,
+        enabled_events: ['*'],
+      });
+      expect(other.status).toBe(422);
+      expect(other.body.error_code).toBe('IDEMPOTENCY_KEY_REUSED');
+      const bad = await post('k'.repeat(256), {
+        ...fields,
+        url: 'ftp://example.com/refused-after-the-key',
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/Idempotency-Key/);
+    });
+
+    it('answers a retried change, replay and delete the first answer, writing nothing more', async () => {
+      const { id } = await endpoint();
+      const keyed = (key: string) => ({
+        post: (url: string, body: Json) =>
+          writer().post(url, body).set('Idempotency-Key', key),
+        delete: (url: string) =>
+          writer().delete(url).set('Idempotency-Key', key),
+      });
+      const change = () =>
+        keyed('change-once').post(`/v1/webhook_endpoints/${id}`, {
+          description: 'first',
+        });
+      const changed = await change();
+      expect(changed.status).toBe(200);
+      // Changed again without the key, then the keyed retry: the first answer, not the row now.
+      await writer().post(`/v1/webhook_endpoints/${id}`, {
+        description: 'second',
+      });
+      const retried = await change();
+      expect(retried.status).toBe(200);
+      expect(retried.text).toBe(changed.text);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(
+        (await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`)).body
+          .description,
+      ).toBe('second');
+
+      const replay = () =>
+        keyed('replay-once').post(`/v1/webhook_endpoints/${id}/replay`, {
+          starting_after: 'chg_0',
+        });
+      const replayed = await replay();
+      expect(replayed.status).toBe(202);
+      expect(replayed.headers['cache-control']).toBe('no-store');
+      const again = await replay();
+      expect(again.status).toBe(202);
+      expect(again.text).toBe(replayed.text);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+
+      const remove = () =>
+        keyed('delete-once').delete(`/v1/webhook_endpoints/${id}`);
+      const deleted = await remove();
+      expect(deleted.status).toBe(200);
+      const deletedAgain = await remove();
+      expect(deletedAgain.status).toBe(200);
+      expect(deletedAgain.text).toBe(deleted.text);
+      expect(deletedAgain.headers['idempotent-replayed']).toBe('true');
+      // Without the key, a second delete finds nothing.
+      const unkeyed = await writer().delete(`/v1/webhook_endpoints/${id}`);
+      expect(unkeyed.status).toBe(404);
+      // A 404 is not kept: the key stays free for the request it was meant for.
+      const missing = await keyed('after-404').delete(
+        `/v1/webhook_endpoints/${id}`,
+      );
+      expect(missing.status).toBe(404);
+      const [{ n }] = await t.dataSource.query<{ n: unknown }[]>(
+        `SELECT count(*) AS n FROM idempotency_keys WHERE idempotency_key = 'after-404'`,
+      );
+      expect(Number(n)).toBe(0);
     });
 
     it('refuses bad fields with 400 VALIDATION_ERROR, each named', async () => {

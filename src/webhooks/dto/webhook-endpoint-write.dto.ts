@@ -12,6 +12,7 @@ import {
 } from 'class-validator';
 import { CHANGE_TYPES } from '../../changes/change-feed';
 import { Given, NotRepeated } from '../../common/validation/strict-query';
+import { WriteBodyDto } from '../../common/writes/write-body.dto';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhook-url-guard';
 
 /** What `enabled_events` may list: the change feed's types, or `*` for all of them. */
@@ -60,7 +61,7 @@ const descriptionProperty = {
 };
 
 /** `POST /v1/webhook_endpoints` (docs/API.md, "Webhooks"): JSON or form fields. */
-export class CreateWebhookEndpointDto {
+export class CreateWebhookEndpointDto extends WriteBodyDto {
   @ApiProperty(urlProperty)
   @IsDefined({ message: 'url is required' })
   @NotRepeated()
@@ -92,7 +93,7 @@ export class CreateWebhookEndpointDto {
 }
 
 /** `POST /v1/webhook_endpoints/{id}`: the fields to change, each optional. */
-export class UpdateWebhookEndpointDto {
+export class UpdateWebhookEndpointDto extends WriteBodyDto {
   @ApiPropertyOptional(urlProperty)
   @Given()
   @NotRepeated()
@@ -137,7 +138,7 @@ export class UpdateWebhookEndpointDto {
 }
 
 /** `POST /v1/webhook_endpoints/{id}/replay`: the position after which events are sent again. */
-export class ReplayWebhooksDto {
+export class ReplayWebhooksDto extends WriteBodyDto {
   @ApiProperty({
     type: String,
     pattern: '^chg_(0|[1-9][0-9]{0,15})$',
