@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { changeHead, changePage } from '../src/changes/change-feed';
+import { MAX_BODY_BYTES } from '../src/common/http/request-body';
+import { WEBHOOK_EVENT_CHOICES } from '../src/webhooks/dto/webhook-endpoint-write.dto';
 import { deleteOldDeliveries } from '../src/webhooks/webhook-deliveries-retention';
 import { WebhookSender } from '../src/webhooks/webhook-sender';
 import { errorBody } from './utils/api';
@@ -405,6 +407,66 @@ describe('webhooks', () => {
       expect(Number(n)).toBe(0);
     });
 
+    it('takes the largest valid create as form fields and as JSON; one byte more is 413', async () => {
+      // A URL of 2,048 characters, each past the host a `/` (3 bytes as a form field), the
+      // longest description in characters of 3 UTF-8 bytes (9 as a form field), every event and
+      // the longest local_unique_id, of characters JSON and forms both escape.
+      const prefix = `${receiver.base}/`;
+      const raw = (type: string, body: string) =>
+        request(t.server)
+          .post('/v1/webhook_endpoints')
+          .set('Authorization', basicAuth(WRITE_KEY))
+          .type(type)
+          .send(body);
+      const largest = (n: number) => ({
+        url: prefix + '/'.repeat(2048 - prefix.length),
+        enabled_events: WEBHOOK_EVENT_CHOICES.slice(1),
+        description: '€'.repeat(500),
+        local_unique_id: `largest-${n}-`.padEnd(255, '\\'),
+      });
+      const asJson = largest(1);
+      const json = JSON.stringify(asJson);
+      const asForm = largest(2);
+      const form = new URLSearchParams({
+        ...asForm,
+        enabled_events: asForm.enabled_events.join(','),
+      }).toString();
+      expect(Buffer.byteLength(form)).toBeGreaterThan(11_000);
+      expect(Buffer.byteLength(form)).toBeLessThanOrEqual(MAX_BODY_BYTES);
+      for (const [type, body] of [
+        ['json', json],
+        ['form', form],
+      ]) {
+        const res = await raw(type, body);
+        expect({ type, status: res.status }).toEqual({ type, status: 201 });
+        expect(res.body.url).toBe(asJson.url);
+        expect(res.body.description).toBe(asJson.description);
+      }
+      // The limit itself, to the byte: a body of MAX_BODY_BYTES is read (its description too
+      // long: 400), one of a byte more is not (413).
+      const ofBytes = (n: number) => {
+        const shell = JSON.stringify({ url: prefix, description: '' });
+        const body = JSON.stringify({
+          url: prefix,
+          description: 'x'.repeat(n - Buffer.byteLength(shell)),
+        });
+        expect(Buffer.byteLength(body)).toBe(n);
+        return raw('json', body);
+      };
+      const atLimit = await ofBytes(MAX_BODY_BYTES);
+      expect(atLimit.status).toBe(400);
+      expect(atLimit.body.error_code).toBe('VALIDATION_ERROR');
+      const over = await ofBytes(MAX_BODY_BYTES + 1);
+      expect(over.status).toBe(413);
+      expect(over.body).toEqual(
+        errorBody(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `The request body must not exceed ${MAX_BODY_BYTES} bytes`,
+        ),
+      );
+    });
+
     it('refuses bad fields with 400 VALIDATION_ERROR, each named', async () => {
       const res = await writer().post('/v1/webhook_endpoints', {
         url: 42,
@@ -421,6 +483,17 @@ describe('webhooks', () => {
       });
       expect(long.status).toBe(400);
       expect(long.body.message).toBe('url must be at most 2048 characters');
+      // A URL as RFC 3986 writes it: printable ASCII (format uri), a space or a € refused.
+      for (const url of ['https://example.com/a b', 'https://example.com/€']) {
+        const res = await writer().post('/v1/webhook_endpoints', {
+          url,
+          enabled_events: ['*'],
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toBe(
+          'url must be printable ASCII without spaces: percent-encode other characters, and write an international domain name in punycode',
+        );
+      }
     });
   });
 
@@ -808,5 +881,73 @@ describe('webhooks with a short lease and a long retry wait', () => {
       receiver.of('/broken')[0].json.id,
     );
     expect(receiver.of('/broken')).toHaveLength(1);
+  });
+});
+
+describe('webhook delivery with nothing to do', () => {
+  let t: TestApp;
+  let f: Factory;
+  let office: number;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_POLL_MS: '20',
+    });
+    f = new Factory(t.dataSource);
+    office = (await f.boxOffice('Idle')).id;
+    await f.apiKey(office, WRITE_KEY, false, 'write');
+    receiver = new Receiver();
+    await receiver.start();
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  /** The statements naming webhook_endpoints sent during `ms`, by every part of the service. */
+  async function endpointStatements(ms: number): Promise<string[]> {
+    const sent: string[] = [];
+    const spy = jest
+      .spyOn(t.dataSource.logger, 'logQuery')
+      .mockImplementation((sql: string) => {
+        if (sql.includes('webhook_endpoints')) sent.push(sql.trim());
+      });
+    try {
+      await sleep(ms);
+    } finally {
+      spy.mockRestore();
+    }
+    return sent;
+  }
+
+  const writes = (statements: string[]) =>
+    statements.filter((sql) => !/^SELECT\b/i.test(sql));
+
+  it('polls with a read alone, with no endpoint and with every endpoint up to date', async () => {
+    // No endpoint: each poll (every 20 ms) is one SELECT, and nothing is written.
+    const none = await endpointStatements(1000);
+    expect(none.length).toBeGreaterThanOrEqual(10);
+    expect(writes(none)).toEqual([]);
+
+    const res = await request(t.server)
+      .post('/v1/webhook_endpoints')
+      .set('Authorization', basicAuth(WRITE_KEY))
+      .send({ url: `${receiver.base}/idle`, enabled_events: ['*'] });
+    expect(res.status).toBe(201);
+    await f.series(office);
+    await until('the event', () => receiver.of('/idle').length === 1);
+    // Delivered, its lease let go: again nothing but reads.
+    await sleep(200);
+    const upToDate = await endpointStatements(1000);
+    expect(upToDate.length).toBeGreaterThanOrEqual(10);
+    expect(writes(upToDate)).toEqual([]);
+
+    // And the read finds the next event at once.
+    await f.series(office);
+    await until('the next event', () => receiver.of('/idle').length === 2);
   });
 });

@@ -5747,7 +5747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -6120,7 +6120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -6513,7 +6513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanRefusal"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8276,7 +8276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8624,7 +8624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -9156,7 +9156,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */

@@ -7,6 +7,7 @@ import {
   IsDefined,
   IsIn,
   IsString,
+  Matches,
   MaxLength,
   ValidateIf,
 } from 'class-validator';
@@ -33,9 +34,20 @@ const EventList = () =>
     return Array.isArray(list) ? [...new Set(list)] : list;
   });
 
+/**
+ * A URL as RFC 3986 writes it, what `format: uri` promises readers of the endpoint: printable
+ * ASCII, no space. Other characters are percent-encoded, an international domain name is written
+ * in punycode (as a browser's address bar copies it). So 2,048 characters are 2,048 bytes, and
+ * the largest create fits MAX_BODY_BYTES in any encoding (docs/DESIGN.md).
+ */
+const URL_CHARACTERS = /^[\x21-\x7e]*$/;
+const URL_CHARACTERS_MESSAGE =
+  'url must be printable ASCII without spaces: percent-encode other characters, and write an international domain name in punycode';
+
 const urlProperty = {
   type: String,
   format: 'uri',
+  pattern: '^[\\x21-\\x7e]+$',
   maxLength: MAX_WEBHOOK_URL_LENGTH,
   description:
     'Where events are sent: an https:// URL (http:// only where the operator allows private URLs) whose host resolves to public addresses only',
@@ -65,6 +77,7 @@ export class CreateWebhookEndpointDto extends WriteBodyDto {
   @ApiProperty(urlProperty)
   @IsDefined({ message: 'url is required' })
   @NotRepeated()
+  @Matches(URL_CHARACTERS, { message: URL_CHARACTERS_MESSAGE })
   @MaxLength(MAX_WEBHOOK_URL_LENGTH, {
     message: `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`,
   })
@@ -97,6 +110,7 @@ export class UpdateWebhookEndpointDto extends WriteBodyDto {
   @ApiPropertyOptional(urlProperty)
   @Given()
   @NotRepeated()
+  @Matches(URL_CHARACTERS, { message: URL_CHARACTERS_MESSAGE })
   @MaxLength(MAX_WEBHOOK_URL_LENGTH, {
     message: `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`,
   })
