@@ -18,7 +18,6 @@ import {
   dialectFor,
   type SqlDialect,
   SqlParams,
-  type Statement,
 } from '../database/sql-dialect';
 import {
   type RunWrite,
@@ -407,13 +406,12 @@ export class WebhookDeliveryWorker
     if (attempt.error === ABORTED) return null;
     const outcome = outcomeOf(attempt);
     this.attempts[outcome].inc();
-    const record = this.record(held, change, attempt);
     const { now, nowMs } = this.dialect;
     if (outcome === 'delivered') {
       // The lag is the metric's alone: the entry's stamp (the database's clock) against this
       // instance's, which an instance's drift skews by as much.
       this.lag.observe(Math.max(0, Date.now() / 1000 - change.createdAt));
-      const settled = await this.settle(held, record, {
+      const settled = await this.settle(held, change, attempt, {
         delivered_through: change.id,
         failures: 0,
         failing_since: null,
@@ -428,7 +426,7 @@ export class WebhookDeliveryWorker
       this.logger.warn(
         `webhook endpoint we_${held.id} disabled: ${outcome === 'gone' ? 'it answered 410 Gone' : `wh_${change.id} failed ${failures} times`}`,
       );
-      await this.settle(held, record, {
+      await this.settle(held, change, attempt, {
         status: 'disabled',
         failures: 0,
         next_attempt_at: 0,
@@ -436,7 +434,7 @@ export class WebhookDeliveryWorker
       return null;
     }
     const wait = schedule[failures - 1] * 1000 * (0.9 + Math.random() * 0.2);
-    await this.settle(held, record, {
+    await this.settle(held, change, attempt, {
       failures,
       failing_since: held.failures === 0 ? sql(now) : undefined,
       next_attempt_at: sql(`${nowMs} + ${Math.round(wait)}`),
@@ -444,49 +442,70 @@ export class WebhookDeliveryWorker
     return null;
   }
 
-  /** The attempt's row, unless the endpoint was deleted meanwhile. */
-  private record(held: Held, change: ChangeRow, attempt: Attempt): Statement {
-    const p = new SqlParams(this.dialect);
-    return {
-      sql: `INSERT INTO webhook_deliveries
+  /** The attempt's row, unless the endpoint was deleted meanwhile (its parameters into `p`). */
+  private recordSql(
+    p: SqlParams,
+    held: Held,
+    change: ChangeRow,
+    attempt: Attempt,
+  ): string {
+    return `INSERT INTO webhook_deliveries
          (endpoint_id, box_office_id, change_id, event, status_code, error, duration_ms, attempted_at)
        SELECT id, box_office_id, ${p.add(change.id)}, ${p.add(change.type)}, ${p.add(
          attempt.statusCode,
        )}, ${p.add(attempt.error)}, ${p.add(attempt.durationMs)}, ${this.dialect.now}
-         FROM webhook_endpoints WHERE id = ${p.add(held.id)}`,
-      params: p.values,
-    };
+         FROM webhook_endpoints WHERE id = ${p.add(held.id)}`;
   }
 
   /**
-   * Records the attempt and writes the endpoint's new state, in one transaction (one commit per
+   * Records the attempt and writes the endpoint's new state, atomically (one commit per
    * delivery): the state only if the lease is still this instance's and no replay came meanwhile;
-   * `undefined` values are left as they are, `sql(…)` ones are SQL (the database's clock). The endpoint as written (its URL and events as they
-   * are now), or null when it was not.
+   * `undefined` values are left as they are, `sql(…)` ones are SQL (the database's clock). The
+   * endpoint as written (its URL and events as they are now), or null when it was not.
+   *
+   * On PostgreSQL one statement, the attempt's INSERT in a WITH of the UPDATE, committed on its
+   * own: one round trip where a transaction of the two takes four, and round trips, not the
+   * statements' work, are what a delivery's time was made of
+   * (bench/notes/2026-12-07-webhook-delivery-2.md). SQLite runs in this process, where a
+   * transaction costs no round trip, and has no INSERT in a WITH: the two statements there.
    */
   private async settle(
     held: Held,
-    record: Statement,
+    change: ChangeRow,
+    attempt: Attempt,
     values: Record<string, string | number | null | SqlValue | undefined>,
   ): Promise<Held | null> {
-    const p = new SqlParams(this.dialect);
-    const sets = Object.entries(values)
-      .filter(([, value]) => value !== undefined)
-      .map(
-        ([column, value]) =>
-          `${column} = ${value instanceof SqlValue ? value.sql : p.add(value)}`,
-      );
-    const update: Statement = {
-      sql: `UPDATE webhook_endpoints SET ${sets.join(', ')}
+    const update = (p: SqlParams) => {
+      const sets = Object.entries(values)
+        .filter(([, value]) => value !== undefined)
+        .map(
+          ([column, value]) =>
+            `${column} = ${value instanceof SqlValue ? value.sql : p.add(value)}`,
+        );
+      return `UPDATE webhook_endpoints SET ${sets.join(', ')}
         WHERE id = ${p.add(held.id)} AND lease_owner = ${p.add(this.owner)}
           AND state_version = ${p.add(held.version)} AND delivered_through = ${p.add(held.deliveredThrough)}
-        RETURNING ${RETURNED}`,
-      params: p.values,
+        RETURNING ${RETURNED}`;
     };
-    const rows = await this.write(function* (): WriteWork<Row[]> {
-      yield record;
-      return yield update;
-    });
+    let rows: Row[];
+    if (this.dialect.name === 'postgres') {
+      const p = new SqlParams(this.dialect);
+      const sql = `WITH recorded AS (${this.recordSql(p, held, change, attempt)})
+        ${update(p)}`;
+      rows = await this.run(sql, p.values);
+    } else {
+      const r = new SqlParams(this.dialect);
+      const record = {
+        sql: this.recordSql(r, held, change, attempt),
+        params: r.values,
+      };
+      const u = new SqlParams(this.dialect);
+      const next = { sql: update(u), params: u.values };
+      rows = await this.write(function* (): WriteWork<Row[]> {
+        yield record;
+        return yield next;
+      });
+    }
     return rows.length === 1 ? heldOf(rows[0]) : null;
   }
 
