@@ -173,6 +173,81 @@ async function main() {
   if (scenarios.has('lag')) await lag();
   if (scenarios.has('throughput')) await throughput();
   if (scenarios.has('outage')) await outage();
+  if (scenarios.has('reads')) await reads();
+
+  /**
+   * Reads with and without deliveries: a writer at 50 changes a second throughout, 10 endpoints
+   * listening to an event never written (A: each passes over the entries, a feed page per 100,
+   * nothing sent and no backlog kept) or to every event (B: 500 deliveries a second), in
+   * alternating rounds of `--seconds`; 10 connections read the
+   * series (its retrieval) and the feed at its head (a poller) flat out. The ratio B ÷ A is what
+   * deliveries cost the reads beside them.
+   */
+  async function reads() {
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const { id } = await post('/v1/webhook_endpoints', {
+        url: `${hook}/reads/${i}`,
+        enabled_events: ['ORDER.DELETED'],
+      });
+      ids.push(id);
+    }
+    let writing = true;
+    let written = 0;
+    const writer = (async () => {
+      const start = performance.now();
+      while (writing) {
+        const wait = start + written * 20 - performance.now();
+        if (wait > 0) await sleep(wait);
+        await change();
+        written++;
+      }
+    })();
+    const paths = [`/v1/event_series/es_${seriesId}`, '/v1/changes?limit=1'];
+    async function round(): Promise<number> {
+      let done = 0;
+      const until = performance.now() + Number(args.seconds) * 1000;
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, c) => {
+          for (let n = c; performance.now() < until; n++) {
+            const res = await fetch(`${api}${paths[n % 2]}`, {
+              headers: { Authorization: auth },
+            });
+            await res.arrayBuffer();
+            if (!res.ok) throw new Error(`read: ${res.status}`);
+            done++;
+          }
+        }),
+      );
+      return done / Number(args.seconds);
+    }
+    const listen = (events: string[]) =>
+      Promise.all(
+        ids.map((id) =>
+          post(`/v1/webhook_endpoints/${id}`, { enabled_events: events }),
+        ),
+      );
+    const ratios: string[] = [];
+    for (let r = 0; r < 3; r++) {
+      await listen(['ORDER.DELETED']);
+      await sleep(1000);
+      const alone = await round();
+      await listen(['*']);
+      await sleep(1000);
+      const beside = await round();
+      ratios.push(
+        `${alone.toFixed(0)} → ${beside.toFixed(0)} req/s (${(beside / alone).toFixed(2)}×)`,
+      );
+    }
+    writing = false;
+    await writer;
+    const delivered = arrivals.filter((a) =>
+      a.path.startsWith('/reads/'),
+    ).length;
+    console.log(
+      `reads (series retrieval and a feed page, 10 connections) without → with deliveries, a writer at 50 changes/s throughout, 3 rounds of ${args.seconds} s: ${ratios.join('; ')}; ${delivered} deliveries made meanwhile`,
+    );
+  }
 
   // Lag: 10 endpoints, 50 changes a second.
   async function lag() {
