@@ -13,9 +13,10 @@
  *   under a writer at 20 changes a second, then back: when the endpoint's next attempt came (the
  *   retry interval then in effect, WEBHOOK_RETRY_SCHEDULE `--retry-schedule`), when every event
  *   written until the receiver came back had arrived, and whether every event arrived, in order.
+ * - reads: reads beside 500 deliveries a second, against the same reads without (reads()).
  *
  *   npx ts-node --transpile-only bench/webhooks.ts [--database sqlite|postgres]
- *     [--scenarios lag,throughput,outage] [--seconds 20] [--backlog 1000] [--pg-stats]
+ *     [--scenarios lag,throughput,outage,reads] [--seconds 20] [--backlog 1000] [--pg-stats]
  *     [--outage-minutes 10] [--retry-schedule 5,60,120,240,480] [--main dist/src/main.js]
  *
  * Results: bench/README.md, "Webhooks". Each run starts on a new database and drops it after.
