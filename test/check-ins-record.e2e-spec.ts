@@ -6,6 +6,7 @@ import {
   lockNumberOf,
 } from '../src/common/idempotency/idempotency-keys';
 import { deleteExpiredIdempotencyKeys } from '../src/common/idempotency/idempotency-retention';
+import { MAX_BODY_BYTES } from '../src/common/http/request-body';
 import { dialectFor } from '../src/database/sql-dialect';
 import {
   statementWrites,
@@ -621,10 +622,10 @@ describe('POST /v1/check_ins', () => {
       [
         'too large',
         'application/json',
-        JSON.stringify({ barcode: 'x'.repeat(5_000) }),
+        JSON.stringify({ barcode: 'x'.repeat(MAX_BODY_BYTES) }),
         413,
         'PAYLOAD_TOO_LARGE',
-        'The request body must not exceed 4096 bytes',
+        `The request body must not exceed ${MAX_BODY_BYTES} bytes`,
       ],
       [
         'more than 20 form fields',

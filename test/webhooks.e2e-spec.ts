@@ -5,6 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import { changeHead, changePage } from '../src/changes/change-feed';
+import { MAX_BODY_BYTES } from '../src/common/http/request-body';
+import { WEBHOOK_EVENT_CHOICES } from '../src/webhooks/dto/webhook-endpoint-write.dto';
 import { deleteOldDeliveries } from '../src/webhooks/webhook-deliveries-retention';
 import { WebhookSender } from '../src/webhooks/webhook-sender';
 import { errorBody } from './utils/api';
@@ -23,6 +25,7 @@ const WRITE_KEY = 'sk_test_webhooks_write';
 const READ_KEY = 'sk_test_webhooks_read';
 const OTHER_KEY = 'sk_test_webhooks_other';
 const METRICS_TOKEN = 'webhooks-e2e-metrics-token-0123456789abcdef';
+const SECRET_KEY = 'a1'.repeat(32);
 
 type Json = Record<string, unknown>;
 
@@ -157,6 +160,7 @@ describe('webhooks', () => {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1',
       WEBHOOK_POLL_MS: '20',
+      WEBHOOK_SECRET_KEY: SECRET_KEY,
       METRICS_TOKEN: METRICS_TOKEN,
     });
     f = new Factory(t.dataSource);
@@ -285,6 +289,184 @@ describe('webhooks', () => {
       expect((await them.get('/v1/webhook_endpoints')).body.data).toEqual([]);
     });
 
+    it('answers a retried create with the same bytes, secret included, kept sealed', async () => {
+      const post = (key: string, body: Json | string) =>
+        writer()
+          .post('/v1/webhook_endpoints', body)
+          .set('Idempotency-Key', key);
+      const fields = {
+        url: `${receiver.base}/hook/retried`,
+        enabled_events: ['ORDER.CREATED'],
+      };
+      const first = await post('create-retried', fields);
+      expect(first.status).toBe(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      const secret = first.body.secret as string;
+      // The same request again, and as form fields with local_unique_id: the first answer.
+      for (const again of [
+        await post('create-retried', fields),
+        await writer().post(
+          '/v1/webhook_endpoints',
+          `url=${encodeURIComponent(fields.url)}&enabled_events=ORDER.CREATED&local_unique_id=create-retried`,
+        ),
+      ]) {
+        expect(again.status).toBe(201);
+        expect(again.text).toBe(first.text);
+        expect(again.headers.location).toBe(first.headers.location);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.headers['cache-control']).toBe('no-store');
+      }
+      const [{ n }] = await t.dataSource.query<{ n: unknown }[]>(
+        `SELECT count(*) AS n FROM webhook_endpoints WHERE url = '${fields.url}'`,
+      );
+      expect(Number(n)).toBe(1);
+      // Kept for 24 hours as the endpoint's row keeps the secret: sealed under WEBHOOK_SECRET_KEY.
+      const [kept] = await t.dataSource.query<{ response_body: string }[]>(
+        `SELECT response_body FROM idempotency_keys WHERE idempotency_key = 'create-retried'`,
+      );
+      expect(kept.response_body).not.toContain(secret);
+      expect(kept.response_body).not.toContain(secret.slice('whsec_'.length));
+      expect(JSON.parse(kept.response_body)).toEqual({
+        ...first.body,
+        secret: expect.stringMatching(/^aes256gcm:/),
+      });
+
+      // Another request with the key: 422; a malformed key: 400, before the URL is looked at.
+      const other = await post('create-retried', {
+        ...fields,
+        enabled_events: ['*'],
+      });
+      expect(other.status).toBe(422);
+      expect(other.body.error_code).toBe('IDEMPOTENCY_KEY_REUSED');
+      const bad = await post('k'.repeat(256), {
+        ...fields,
+        url: 'ftp://example.com/refused-after-the-key',
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.message).toMatch(/Idempotency-Key/);
+    });
+
+    it('answers a retried change, replay and delete the first answer, writing nothing more', async () => {
+      const { id } = await endpoint();
+      const keyed = (key: string) => ({
+        post: (url: string, body: Json) =>
+          writer().post(url, body).set('Idempotency-Key', key),
+        delete: (url: string) =>
+          writer().delete(url).set('Idempotency-Key', key),
+      });
+      const change = () =>
+        keyed('change-once').post(`/v1/webhook_endpoints/${id}`, {
+          description: 'first',
+        });
+      const changed = await change();
+      expect(changed.status).toBe(200);
+      // Changed again without the key, then the keyed retry: the first answer, not the row now.
+      await writer().post(`/v1/webhook_endpoints/${id}`, {
+        description: 'second',
+      });
+      const retried = await change();
+      expect(retried.status).toBe(200);
+      expect(retried.text).toBe(changed.text);
+      expect(retried.headers['idempotent-replayed']).toBe('true');
+      expect(
+        (await as(READ_KEY).get(`/v1/webhook_endpoints/${id}`)).body
+          .description,
+      ).toBe('second');
+
+      const replay = () =>
+        keyed('replay-once').post(`/v1/webhook_endpoints/${id}/replay`, {
+          starting_after: 'chg_0',
+        });
+      const replayed = await replay();
+      expect(replayed.status).toBe(202);
+      expect(replayed.headers['cache-control']).toBe('no-store');
+      const again = await replay();
+      expect(again.status).toBe(202);
+      expect(again.text).toBe(replayed.text);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+
+      const remove = () =>
+        keyed('delete-once').delete(`/v1/webhook_endpoints/${id}`);
+      const deleted = await remove();
+      expect(deleted.status).toBe(200);
+      const deletedAgain = await remove();
+      expect(deletedAgain.status).toBe(200);
+      expect(deletedAgain.text).toBe(deleted.text);
+      expect(deletedAgain.headers['idempotent-replayed']).toBe('true');
+      // Without the key, a second delete finds nothing.
+      const unkeyed = await writer().delete(`/v1/webhook_endpoints/${id}`);
+      expect(unkeyed.status).toBe(404);
+      // A 404 is not kept: the key stays free for the request it was meant for.
+      const missing = await keyed('after-404').delete(
+        `/v1/webhook_endpoints/${id}`,
+      );
+      expect(missing.status).toBe(404);
+      const [{ n }] = await t.dataSource.query<{ n: unknown }[]>(
+        `SELECT count(*) AS n FROM idempotency_keys WHERE idempotency_key = 'after-404'`,
+      );
+      expect(Number(n)).toBe(0);
+    });
+
+    it('takes the largest valid create as form fields and as JSON; one byte more is 413', async () => {
+      // A URL of 2,048 characters, each past the host a `/` (3 bytes as a form field), the
+      // longest description in characters of 3 UTF-8 bytes (9 as a form field), every event and
+      // the longest local_unique_id, of characters JSON and forms both escape.
+      const prefix = `${receiver.base}/`;
+      const raw = (type: string, body: string) =>
+        request(t.server)
+          .post('/v1/webhook_endpoints')
+          .set('Authorization', basicAuth(WRITE_KEY))
+          .type(type)
+          .send(body);
+      const largest = (n: number) => ({
+        url: prefix + '/'.repeat(2048 - prefix.length),
+        enabled_events: WEBHOOK_EVENT_CHOICES.slice(1),
+        description: '€'.repeat(500),
+        local_unique_id: `largest-${n}-`.padEnd(255, '\\'),
+      });
+      const asJson = largest(1);
+      const json = JSON.stringify(asJson);
+      const asForm = largest(2);
+      const form = new URLSearchParams({
+        ...asForm,
+        enabled_events: asForm.enabled_events.join(','),
+      }).toString();
+      expect(Buffer.byteLength(form)).toBeGreaterThan(11_000);
+      expect(Buffer.byteLength(form)).toBeLessThanOrEqual(MAX_BODY_BYTES);
+      for (const [type, body] of [
+        ['json', json],
+        ['form', form],
+      ]) {
+        const res = await raw(type, body);
+        expect({ type, status: res.status }).toEqual({ type, status: 201 });
+        expect(res.body.url).toBe(asJson.url);
+        expect(res.body.description).toBe(asJson.description);
+      }
+      // The limit itself, to the byte: a body of MAX_BODY_BYTES is read (its description too
+      // long: 400), one of a byte more is not (413).
+      const ofBytes = (n: number) => {
+        const shell = JSON.stringify({ url: prefix, description: '' });
+        const body = JSON.stringify({
+          url: prefix,
+          description: 'x'.repeat(n - Buffer.byteLength(shell)),
+        });
+        expect(Buffer.byteLength(body)).toBe(n);
+        return raw('json', body);
+      };
+      const atLimit = await ofBytes(MAX_BODY_BYTES);
+      expect(atLimit.status).toBe(400);
+      expect(atLimit.body.error_code).toBe('VALIDATION_ERROR');
+      const over = await ofBytes(MAX_BODY_BYTES + 1);
+      expect(over.status).toBe(413);
+      expect(over.body).toEqual(
+        errorBody(
+          413,
+          'PAYLOAD_TOO_LARGE',
+          `The request body must not exceed ${MAX_BODY_BYTES} bytes`,
+        ),
+      );
+    });
+
     it('refuses bad fields with 400 VALIDATION_ERROR, each named', async () => {
       const res = await writer().post('/v1/webhook_endpoints', {
         url: 42,
@@ -301,6 +483,17 @@ describe('webhooks', () => {
       });
       expect(long.status).toBe(400);
       expect(long.body.message).toBe('url must be at most 2048 characters');
+      // A URL as RFC 3986 writes it: printable ASCII (format uri), a space or a € refused.
+      for (const url of ['https://example.com/a b', 'https://example.com/€']) {
+        const res = await writer().post('/v1/webhook_endpoints', {
+          url,
+          enabled_events: ['*'],
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.message).toBe(
+          'url must be printable ASCII without spaces: percent-encode other characters, and write an international domain name in punycode',
+        );
+      }
     });
   });
 
@@ -688,5 +881,73 @@ describe('webhooks with a short lease and a long retry wait', () => {
       receiver.of('/broken')[0].json.id,
     );
     expect(receiver.of('/broken')).toHaveLength(1);
+  });
+});
+
+describe('webhook delivery with nothing to do', () => {
+  let t: TestApp;
+  let f: Factory;
+  let office: number;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      RATE_LIMIT_MAX: '1000000',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_POLL_MS: '20',
+    });
+    f = new Factory(t.dataSource);
+    office = (await f.boxOffice('Idle')).id;
+    await f.apiKey(office, WRITE_KEY, false, 'write');
+    receiver = new Receiver();
+    await receiver.start();
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  /** The statements naming webhook_endpoints sent during `ms`, by every part of the service. */
+  async function endpointStatements(ms: number): Promise<string[]> {
+    const sent: string[] = [];
+    const spy = jest
+      .spyOn(t.dataSource.logger, 'logQuery')
+      .mockImplementation((sql: string) => {
+        if (sql.includes('webhook_endpoints')) sent.push(sql.trim());
+      });
+    try {
+      await sleep(ms);
+    } finally {
+      spy.mockRestore();
+    }
+    return sent;
+  }
+
+  const writes = (statements: string[]) =>
+    statements.filter((sql) => !/^SELECT\b/i.test(sql));
+
+  it('polls with a read alone, with no endpoint and with every endpoint up to date', async () => {
+    // No endpoint: each poll (every 20 ms) is one SELECT, and nothing is written.
+    const none = await endpointStatements(1000);
+    expect(none.length).toBeGreaterThanOrEqual(10);
+    expect(writes(none)).toEqual([]);
+
+    const res = await request(t.server)
+      .post('/v1/webhook_endpoints')
+      .set('Authorization', basicAuth(WRITE_KEY))
+      .send({ url: `${receiver.base}/idle`, enabled_events: ['*'] });
+    expect(res.status).toBe(201);
+    await f.series(office);
+    await until('the event', () => receiver.of('/idle').length === 1);
+    // Delivered, its lease let go: again nothing but reads.
+    await sleep(200);
+    const upToDate = await endpointStatements(1000);
+    expect(upToDate.length).toBeGreaterThanOrEqual(10);
+    expect(writes(upToDate)).toEqual([]);
+
+    // And the read finds the next event at once.
+    await f.series(office);
+    await until('the next event', () => receiver.of('/idle').length === 2);
   });
 });

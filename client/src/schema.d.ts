@@ -567,7 +567,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description The endpoint is sent the events of changes made after it is created, signed with its secret, which this answer alone shows. The URL must be https:// and its host resolve to public addresses only (checked now and at every delivery). Needs a key of scope write.
+         * @description The endpoint is sent the events of changes made after it is created, signed with its secret, which this answer alone shows (and its replay to a retry with the same Idempotency-Key). The URL must be https:// and its host resolve to public addresses only (checked now and at every delivery); a URL refused is a 400 listing `url`. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -591,12 +591,12 @@ export interface paths {
         put?: never;
         /**
          * Change a webhook endpoint
-         * @description Changes the fields sent: url, enabled_events, description, status. Enabling a disabled endpoint resumes delivery with the event it stopped at. Needs a key of scope write.
+         * @description Changes the fields sent: url, enabled_events, description, status. Enabling a disabled endpoint resumes delivery with the event it stopped at. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.
          */
         post: operations["updateWebhookEndpoint"];
         /**
          * Delete a webhook endpoint
-         * @description Nothing more is sent to it; its deliveries are deleted with it. Needs a key of scope write.
+         * @description Nothing more is sent to it; its deliveries are deleted with it. The answer is the endpoint as it was. Needs a key of scope write. Send an Idempotency-Key to retry safely (a retry without one finds nothing: 404).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -635,7 +635,7 @@ export interface paths {
         put?: never;
         /**
          * Send events again
-         * @description Every event after starting_after that the change feed still holds is sent again, in order, with its wh_ id. Needs a key of scope write.
+         * @description Every event after starting_after that the change feed still holds is sent again, in order, with its wh_ id. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.
          */
         post: operations["replayWebhooks"];
         delete?: never;
@@ -2182,6 +2182,8 @@ export interface components {
          */
         WebhookEvent: "*" | "ORDER.CREATED" | "ORDER.UPDATED" | "ORDER.DELETED" | "ISSUED_TICKET.CREATED" | "ISSUED_TICKET.UPDATED" | "ISSUED_TICKET.DELETED" | "EVENT.CREATED" | "EVENT.UPDATED" | "EVENT.DELETED" | "EVENT_SERIES.CREATED" | "EVENT_SERIES.UPDATED" | "EVENT_SERIES.DELETED" | "CHECK_IN.CREATED";
         CreateWebhookEndpoint: {
+            /** @description Ticket Tailor’s retry key: the Idempotency-Key when that header is absent (both given must be equal) */
+            local_unique_id?: string;
             /**
              * Format: uri
              * @description Where events are sent: an https:// URL (http:// only where the operator allows private URLs) whose host resolves to public addresses only
@@ -2239,6 +2241,8 @@ export interface components {
             secret: string;
         };
         UpdateWebhookEndpoint: {
+            /** @description Ticket Tailor’s retry key: the Idempotency-Key when that header is absent (both given must be equal) */
+            local_unique_id?: string;
             /**
              * Format: uri
              * @description Where events are sent: an https:// URL (http:// only where the operator allows private URLs) whose host resolves to public addresses only
@@ -2313,6 +2317,8 @@ export interface components {
             links: components["schemas"]["WebhookDeliveryListLinks"];
         };
         ReplayWebhooks: {
+            /** @description Ticket Tailor’s retry key: the Idempotency-Key when that header is absent (both given must be equal) */
+            local_unique_id?: string;
             /**
              * @description A change-feed position (chg_<n>): every event after it that the feed still holds is sent again, in order
              * @example chg_0
@@ -5741,7 +5747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -6114,7 +6120,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -6507,7 +6513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScanRefusal"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8147,7 +8153,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key from the same API key within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and writes nothing */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8158,7 +8167,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint, created, with its signing secret */
+            /** @description The webhook endpoint, created */
             201: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8177,15 +8186,17 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
-                    /** @description The endpoint's own path */
+                    /** @description The webhook endpoint's own path */
                     Location: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedWebhookEndpoint"];
                 };
             };
-            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8236,7 +8247,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IDEMPOTENCY_KEY_IN_USE: seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8263,6 +8303,31 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json or application/x-www-form-urlencoded */
             415: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours */
+            422: {
                 headers: {
                     /** @description Requests allowed per window */
                     "X-Rate-Limit-Limit": number;
@@ -8410,9 +8475,12 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key from the same API key within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and writes nothing */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /** @description The webhook endpoint's id; anything else names no endpoint (404) */
+                /** @description The webhook endpoint's id; anything else names no webhook endpoint (404) */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -8424,7 +8492,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint, changed */
+            /** @description The webhook endpoint, as the write left it */
             200: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8443,13 +8511,15 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8525,7 +8595,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IDEMPOTENCY_KEY_IN_USE: seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8575,6 +8674,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours */
+            422: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8583,16 +8707,19 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key from the same API key within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and writes nothing */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /** @description The webhook endpoint's id; anything else names no endpoint (404) */
+                /** @description The webhook endpoint's id; anything else names no webhook endpoint (404) */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The endpoint, as it was */
+            /** @description The webhook endpoint, as the write left it */
             200: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8611,13 +8738,15 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8670,6 +8799,60 @@ export interface operations {
             };
             /** @description NOT_FOUND: no such webhook endpoint in this box office, or a malformed id */
             404: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IDEMPOTENCY_KEY_IN_USE: seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours */
+            422: {
                 headers: {
                     /** @description Requests allowed per window */
                     "X-Rate-Limit-Limit": number;
@@ -8824,9 +9007,12 @@ export interface operations {
     replayWebhooks: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key from the same API key within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and writes nothing */
+                "Idempotency-Key"?: string;
+            };
             path: {
-                /** @description The webhook endpoint's id; anything else names no endpoint (404) */
+                /** @description The webhook endpoint's id; anything else names no webhook endpoint (404) */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -8857,13 +9043,15 @@ export interface operations {
                     "Cache-Control": "no-store";
                     /** @description A strong validator of the body: `"<byte length>-<CRC-32>"`, both base 36, followed on a revalidated order, issued ticket, check-in or event by `.<version>` (the data version it was read at). Send it back in If-None-Match to get 304 while nothing changed. docs/API.md, "ETag and If-None-Match". */
                     ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter */
+            /** @description VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each), or a body that does not parse, or a malformed Idempotency-Key */
             400: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8939,7 +9127,36 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: a body of more than 4096 bytes */
+            /** @description IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After). */
+            409: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    /** @description `true` on the answer to a retry: the first request’s status and body, sent again (nothing was written) */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description IDEMPOTENCY_KEY_IN_USE: seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a body of more than 16384 bytes */
             413: {
                 headers: {
                     /** @description Requests allowed per window */
@@ -8966,6 +9183,31 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: a body that is not application/json or application/x-www-form-urlencoded */
             415: {
+                headers: {
+                    /** @description Requests allowed per window */
+                    "X-Rate-Limit-Limit": number;
+                    /** @description Requests left in this window (never negative) */
+                    "X-Rate-Limit-Remaining": number;
+                    /** @description Whole seconds until the window resets */
+                    "X-Rate-Limit-Reset": number;
+                    /** @description Your X-Request-Id when it is sane (1–128 printable ASCII characters, no spaces), else a new UUID. The logs carry it. */
+                    "X-Request-Id": string;
+                    /** @description `*`, or the request's Origin when CORS_ORIGINS lists it; absent for other origins */
+                    "Access-Control-Allow-Origin"?: string;
+                    /** @description The response headers a browser script may read */
+                    "Access-Control-Expose-Headers"?: "ETag,Idempotent-Replayed,Location,Retry-After,X-Request-Id,X-Rate-Limit-Limit,X-Rate-Limit-Remaining,X-Rate-Limit-Reset,X-Sync-Watermark,X-Change-Head";
+                    /** @description Errors are never stored */
+                    "Cache-Control": "no-store";
+                    /** @description The validator of the error body */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request in the last 24 hours */
+            422: {
                 headers: {
                     /** @description Requests allowed per window */
                     "X-Rate-Limit-Limit": number;

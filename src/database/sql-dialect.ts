@@ -66,6 +66,11 @@ export interface SqlDialect {
    * instance, the one the triggers stamp rows with.
    */
   readonly now: string;
+  /**
+   * The database's clock in whole Unix milliseconds, as a `bigint` expression: the one clock that
+   * instances whose own clocks drift apart agree on (webhook leases and retry times).
+   */
+  readonly nowMs: string;
 }
 
 export const sqliteDialect: SqlDialect = {
@@ -84,6 +89,7 @@ export const sqliteDialect: SqlDialect = {
   // planned once, when prepared.
   placeholder: () => '+?',
   now: 'unixepoch()',
+  nowMs: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
 };
 
 export const postgresDialect: SqlDialect = {
@@ -97,6 +103,7 @@ export const postgresDialect: SqlDialect = {
   valueFreePages: true,
   placeholder: (n) => `$${n}`,
   now: 'floor(extract(epoch FROM clock_timestamp()))::bigint',
+  nowMs: 'floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint',
 };
 
 export function dialectFor(type: string): SqlDialect {

@@ -18,7 +18,6 @@ import {
   dialectFor,
   type SqlDialect,
   SqlParams,
-  type Statement,
 } from '../database/sql-dialect';
 import {
   type RunWrite,
@@ -42,6 +41,12 @@ import { signDelivery } from './webhook-signer';
 const FEED_PAGE = 100;
 /** Events sent to one endpoint before its lease is let go, so that the others get their turn. */
 const EVENTS_PER_LEASE = 200;
+
+/** A value written as SQL, not as a parameter: an expression of the database's clock. */
+class SqlValue {
+  constructor(readonly sql: string) {}
+}
+const sql = (expression: string) => new SqlValue(expression);
 
 /** An endpoint as a worker holds it: where it stands and what it wants. */
 interface Held {
@@ -83,7 +88,10 @@ function heldOf(row: Row): Held {
  * - An instance takes an endpoint that has events after its position and is due, by a lease on
  *   its row (`lease_owner`, `lease_until`) taken in one UPDATE: on PostgreSQL its row is chosen
  *   with `FOR UPDATE SKIP LOCKED`, so instances looking at once take different endpoints; on
- *   SQLite the statement runs under the database's write lock. The lease is renewed by each
+ *   SQLite the statement runs under the database's write lock. A poll reads first and writes only
+ *   when an endpoint is due (claim). Every time written or compared (a lease's end, a retry's
+ *   time, failing_since, an attempt's time) is the database's clock, one for every instance
+ *   however their own clocks drift. The lease is renewed by each
  *   event's outcome and while a send is in flight, and let go after the last; an instance that stops without letting go (killed) loses it
  *   when it expires, WEBHOOK_LEASE_S later, and another takes the endpoint over.
  * - While it holds the lease, the instance sends the endpoint's events one at a time, in feed
@@ -226,21 +234,35 @@ export class WebhookDeliveryWorker
     }
   }
 
-  /** The lease on one endpoint that is due and has an event after its position, or null. */
+  /**
+   * The lease on one endpoint that is due and has an event after its position, or null. A read
+   * comes first, so that a poll with nothing to do (the usual case) writes nothing: on SQLite no
+   * write lock is taken, on PostgreSQL no row is locked. Only when an endpoint is due does the
+   * UPDATE run, which decides again under its lock (another instance may have taken it since).
+   * Every time is the database's clock (SqlDialect.nowMs), never this instance's, so instances
+   * whose clocks drift apart agree on whether a lease is live.
+   */
   private async claim(): Promise<Held | null> {
-    const now = Date.now();
+    const nowMs = this.dialect.nowMs;
+    const due = `we.status = 'enabled' AND we.next_attempt_at <= ${nowMs}
+             AND we.lease_until < ${nowMs} AND h.last_id > we.delivered_through`;
+    const found = await this.dataSource.query<Row[]>(
+      `SELECT we.id FROM webhook_endpoints we
+         JOIN change_heads h ON h.box_office_id = we.box_office_id
+        WHERE ${due} LIMIT 1`,
+    );
+    if (found.length === 0) return null;
     const p = new SqlParams(this.dialect);
     const owner = p.add(this.owner);
-    const until = p.add(now + this.settings.leaseMs);
+    const lease = p.add(this.settings.leaseMs);
     const lock =
       this.dialect.name === 'postgres' ? 'FOR UPDATE OF we SKIP LOCKED' : '';
     const rows = await this.run(
-      `UPDATE webhook_endpoints SET lease_owner = ${owner}, lease_until = ${until}
+      `UPDATE webhook_endpoints SET lease_owner = ${owner}, lease_until = ${nowMs} + ${lease}
         WHERE id = (
           SELECT we.id FROM webhook_endpoints we
             JOIN change_heads h ON h.box_office_id = we.box_office_id
-           WHERE we.status = 'enabled' AND we.next_attempt_at <= ${p.add(now)}
-             AND we.lease_until < ${p.add(now)} AND h.last_id > we.delivered_through
+           WHERE ${due}
            ORDER BY we.next_attempt_at, we.id LIMIT 1 ${lock})
         RETURNING ${RETURNED}`,
       p.values,
@@ -252,7 +274,7 @@ export class WebhookDeliveryWorker
   private async renew(id: number): Promise<Held | null> {
     const p = new SqlParams(this.dialect);
     const rows = await this.run(
-      `UPDATE webhook_endpoints SET lease_until = ${p.add(Date.now() + this.settings.leaseMs)}
+      `UPDATE webhook_endpoints SET lease_until = ${this.dialect.nowMs} + ${p.add(this.settings.leaseMs)}
         WHERE id = ${p.add(id)} AND lease_owner = ${p.add(this.owner)} AND status = 'enabled'
         RETURNING ${RETURNED}`,
       p.values,
@@ -384,19 +406,19 @@ export class WebhookDeliveryWorker
     if (attempt.error === ABORTED) return null;
     const outcome = outcomeOf(attempt);
     this.attempts[outcome].inc();
-    const nowMs = Date.now();
-    const nowS = Math.floor(nowMs / 1000);
-    const record = this.record(held, change, attempt, nowS);
+    const { now, nowMs } = this.dialect;
     if (outcome === 'delivered') {
-      this.lag.observe(Math.max(0, nowMs / 1000 - change.createdAt));
-      const now = await this.settle(held, record, {
+      // The lag is the metric's alone: the entry's stamp (the database's clock) against this
+      // instance's, which an instance's drift skews by as much.
+      this.lag.observe(Math.max(0, Date.now() / 1000 - change.createdAt));
+      const settled = await this.settle(held, change, attempt, {
         delivered_through: change.id,
         failures: 0,
         failing_since: null,
         next_attempt_at: 0,
-        lease_until: nowMs + this.settings.leaseMs,
+        lease_until: sql(`${nowMs} + ${this.settings.leaseMs}`),
       });
-      return now?.enabled ? now : null;
+      return settled?.enabled ? settled : null;
     }
     const schedule = this.settings.retryScheduleSeconds;
     const failures = held.failures + 1;
@@ -404,7 +426,7 @@ export class WebhookDeliveryWorker
       this.logger.warn(
         `webhook endpoint we_${held.id} disabled: ${outcome === 'gone' ? 'it answered 410 Gone' : `wh_${change.id} failed ${failures} times`}`,
       );
-      await this.settle(held, record, {
+      await this.settle(held, change, attempt, {
         status: 'disabled',
         failures: 0,
         next_attempt_at: 0,
@@ -412,71 +434,90 @@ export class WebhookDeliveryWorker
       return null;
     }
     const wait = schedule[failures - 1] * 1000 * (0.9 + Math.random() * 0.2);
-    await this.settle(held, record, {
+    await this.settle(held, change, attempt, {
       failures,
-      failing_since: held.failures === 0 ? nowS : undefined,
-      next_attempt_at: nowMs + Math.round(wait),
+      failing_since: held.failures === 0 ? sql(now) : undefined,
+      next_attempt_at: sql(`${nowMs} + ${Math.round(wait)}`),
     });
     return null;
   }
 
-  /** The attempt's row, unless the endpoint was deleted meanwhile. */
-  private record(
+  /** The attempt's row, unless the endpoint was deleted meanwhile (its parameters into `p`). */
+  private recordSql(
+    p: SqlParams,
     held: Held,
     change: ChangeRow,
     attempt: Attempt,
-    at: number,
-  ): Statement {
-    const p = new SqlParams(this.dialect);
-    return {
-      sql: `INSERT INTO webhook_deliveries
+  ): string {
+    return `INSERT INTO webhook_deliveries
          (endpoint_id, box_office_id, change_id, event, status_code, error, duration_ms, attempted_at)
        SELECT id, box_office_id, ${p.add(change.id)}, ${p.add(change.type)}, ${p.add(
          attempt.statusCode,
-       )}, ${p.add(attempt.error)}, ${p.add(attempt.durationMs)}, ${p.add(at)}
-         FROM webhook_endpoints WHERE id = ${p.add(held.id)}`,
-      params: p.values,
-    };
+       )}, ${p.add(attempt.error)}, ${p.add(attempt.durationMs)}, ${this.dialect.now}
+         FROM webhook_endpoints WHERE id = ${p.add(held.id)}`;
   }
 
   /**
-   * Records the attempt and writes the endpoint's new state, in one transaction (one commit per
+   * Records the attempt and writes the endpoint's new state, atomically (one commit per
    * delivery): the state only if the lease is still this instance's and no replay came meanwhile;
-   * `undefined` values are left as they are. The endpoint as written (its URL and events as they
-   * are now), or null when it was not.
+   * `undefined` values are left as they are, `sql(…)` ones are SQL (the database's clock). The
+   * endpoint as written (its URL and events as they are now), or null when it was not.
+   *
+   * On PostgreSQL one statement, the attempt's INSERT in a WITH of the UPDATE, committed on its
+   * own: one round trip where a transaction of the two takes four, and round trips, not the
+   * statements' work, are what a delivery's time was made of
+   * (bench/notes/2026-12-07-webhook-delivery-2.md). SQLite runs in this process, where a
+   * transaction costs no round trip, and has no INSERT in a WITH: the two statements there.
    */
   private async settle(
     held: Held,
-    record: Statement,
-    values: Record<string, string | number | null | undefined>,
+    change: ChangeRow,
+    attempt: Attempt,
+    values: Record<string, string | number | null | SqlValue | undefined>,
   ): Promise<Held | null> {
-    const p = new SqlParams(this.dialect);
-    const sets = Object.entries(values)
-      .filter(([, value]) => value !== undefined)
-      .map(([column, value]) => `${column} = ${p.add(value)}`);
-    const update: Statement = {
-      sql: `UPDATE webhook_endpoints SET ${sets.join(', ')}
+    const update = (p: SqlParams) => {
+      const sets = Object.entries(values)
+        .filter(([, value]) => value !== undefined)
+        .map(
+          ([column, value]) =>
+            `${column} = ${value instanceof SqlValue ? value.sql : p.add(value)}`,
+        );
+      return `UPDATE webhook_endpoints SET ${sets.join(', ')}
         WHERE id = ${p.add(held.id)} AND lease_owner = ${p.add(this.owner)}
           AND state_version = ${p.add(held.version)} AND delivered_through = ${p.add(held.deliveredThrough)}
-        RETURNING ${RETURNED}`,
-      params: p.values,
+        RETURNING ${RETURNED}`;
     };
-    const rows = await this.write(function* (): WriteWork<Row[]> {
-      yield record;
-      return yield update;
-    });
+    let rows: Row[];
+    if (this.dialect.name === 'postgres') {
+      const p = new SqlParams(this.dialect);
+      const sql = `WITH recorded AS (${this.recordSql(p, held, change, attempt)})
+        ${update(p)}`;
+      rows = await this.run(sql, p.values);
+    } else {
+      const r = new SqlParams(this.dialect);
+      const record = {
+        sql: this.recordSql(r, held, change, attempt),
+        params: r.values,
+      };
+      const u = new SqlParams(this.dialect);
+      const next = { sql: update(u), params: u.values };
+      rows = await this.write(function* (): WriteWork<Row[]> {
+        yield record;
+        return yield next;
+      });
+    }
     return rows.length === 1 ? heldOf(rows[0]) : null;
   }
 
   /** Seconds since the enabled endpoint failing longest started failing (0: none is). */
   private async failingSeconds(): Promise<number> {
-    const rows = await this.dataSource.query<{ since: unknown }[]>(
-      `SELECT min(failing_since) AS since FROM webhook_endpoints
+    const rows = await this.dataSource.query<{ seconds: unknown }[]>(
+      `SELECT ${this.dialect.now} - min(failing_since) AS seconds FROM webhook_endpoints
         WHERE status = 'enabled' AND failing_since IS NOT NULL`,
     );
-    const since = rows[0]?.since;
-    return since === null || since === undefined
+    const seconds = rows[0]?.seconds;
+    return seconds === null || seconds === undefined
       ? 0
-      : Math.max(0, Math.floor(Date.now() / 1000) - Number(since));
+      : Math.max(0, Number(seconds));
   }
 }

@@ -3,45 +3,27 @@ import {
   Controller,
   Delete,
   Get,
-  HttpCode,
   Param,
   Post,
   Query,
+  Req,
   Res,
 } from '@nestjs/common';
-import {
-  ApiAcceptedResponse,
-  ApiBadRequestResponse,
-  ApiBody,
-  ApiConsumes,
-  ApiCreatedResponse,
-  ApiForbiddenResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiPayloadTooLargeResponse,
-  ApiUnsupportedMediaTypeResponse,
-  getSchemaPath,
-} from '@nestjs/swagger';
-import { applyDecorators, type Type } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Caller } from '../auth/auth.service';
 import { CurrentCaller } from '../auth/caller.decorator';
 import { RequiresScope } from '../auth/requires-scope.decorator';
-import { ErrorBodyDto, InvalidBodyDto } from '../common/errors/error-body.dto';
-import { BODY_TYPES, MAX_BODY_BYTES } from '../common/http/request-body';
-import { CACHE_CONTROL } from '../common/http/cache-control';
 import {
   ApiList,
   ApiResource,
   ApiRetrieve,
-  WRITE_CACHE_CONTROL,
+  ApiWrite,
 } from '../common/openapi/api-operations';
-import { idSchema } from '../common/openapi/api-properties';
 import { CursorQueryDto } from '../common/pagination/list-query.dto';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
+import { WriteBodyDto } from '../common/writes/write-body.dto';
+import { type RetryKeys, sendWriteAnswer } from '../common/writes/writes';
 import {
   CreatedWebhookEndpointDto,
   WebhookDeliveryListDto,
@@ -67,72 +49,17 @@ class ListWebhookDeliveriesQueryDto extends CursorQueryDto(
 
 const ENDPOINT_PARAM = 'webhook_endpoint_id';
 
-/**
- * A write to webhook endpoints, described for the OpenAPI document: its body (JSON or form
- * fields, when it takes one), its answer, and the errors every write can answer.
- */
-function ApiWebhookWrite({
-  operationId,
-  summary,
-  description,
-  body,
-  answer,
-  onEndpoint = true,
-}: {
-  operationId: string;
-  summary: string;
-  description: string;
-  body?: Type;
-  answer: MethodDecorator;
-  onEndpoint?: boolean;
-}) {
-  return applyDecorators(
-    ApiOperation({ operationId, summary, description }),
-    ...(onEndpoint
-      ? [
-          ApiParam({
-            name: ENDPOINT_PARAM,
-            description:
-              "The webhook endpoint's id; anything else names no endpoint (404)",
-            schema: { ...idSchema('we_'), example: 'we_1' },
-          }),
-          ApiNotFoundResponse({
-            type: ErrorBodyDto,
-            description:
-              'NOT_FOUND: no such webhook endpoint in this box office, or a malformed id',
-          }),
-        ]
-      : []),
-    ...(body
-      ? [
-          ApiConsumes(...BODY_TYPES),
-          ApiBody({ type: body }),
-          ApiPayloadTooLargeResponse({
-            type: ErrorBodyDto,
-            description: `PAYLOAD_TOO_LARGE: a body of more than ${MAX_BODY_BYTES} bytes`,
-          }),
-          ApiUnsupportedMediaTypeResponse({
-            type: ErrorBodyDto,
-            description: `UNSUPPORTED_MEDIA_TYPE: a body that is not ${BODY_TYPES.join(' or ')}`,
-          }),
-        ]
-      : []),
-    answer,
-    ApiBadRequestResponse({
-      description:
-        'VALIDATION_ERROR: bad fields (InvalidBody: `errors` lists each; a URL refused for its scheme, length or address among them), a body that does not parse, or a query parameter',
-      schema: {
-        oneOf: [
-          { $ref: getSchemaPath(InvalidBodyDto) },
-          { $ref: getSchemaPath(ErrorBodyDto) },
-        ],
-      },
-    }),
-    ApiForbiddenResponse({
-      type: ErrorBodyDto,
-      description: "FORBIDDEN: the API key's scope is not write",
-    }),
-  );
+const ENDPOINT = { name: ENDPOINT_PARAM, prefix: 'we_' };
+
+const NOT_FOUND =
+  'NOT_FOUND: no such webhook endpoint in this box office, or a malformed id';
+
+/** The retry keys a write request sent: each Idempotency-Key field, and the body's. */
+function keysOf(req: Request, body?: WriteBodyDto): RetryKeys {
+  return {
+    header: req.headersDistinct['idempotency-key'],
+    localUniqueId: body?.local_unique_id,
+  };
 }
 
 /** Webhook endpoints (docs/API.md, "Webhooks"): changes need scope `write`, reading any key. */
@@ -159,42 +86,26 @@ export class WebhookEndpointsController {
 
   @Post()
   @RequiresScope('write')
-  @ApiWebhookWrite({
+  @ApiWrite({
     operationId: 'createWebhookEndpoint',
     summary: 'Create a webhook endpoint',
     description:
-      'The endpoint is sent the events of changes made after it is created, signed with its secret, which this answer alone shows. The URL must be https:// and its host resolve to public addresses only (checked now and at every delivery). Needs a key of scope write.',
+      'The endpoint is sent the events of changes made after it is created, signed with its secret, which this answer alone shows (and its replay to a retry with the same Idempotency-Key). The URL must be https:// and its host resolve to public addresses only (checked now and at every delivery); a URL refused is a 400 listing `url`. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
+    type: CreatedWebhookEndpointDto,
+    noun: 'webhook endpoint',
+    created: { prefix: 'we_' },
     body: CreateWebhookEndpointDto,
-    onEndpoint: false,
-    answer: ApiCreatedResponse({
-      type: CreatedWebhookEndpointDto,
-      description: 'The endpoint, created, with its signing secret',
-      headers: {
-        ...WRITE_CACHE_CONTROL,
-        Location: {
-          description: "The endpoint's own path",
-          required: true,
-          schema: {
-            type: 'string',
-            pattern: '^/v1/webhook_endpoints/we_[1-9][0-9]*$',
-            maxLength: 64,
-          },
-        },
-      },
-    }),
+    scope: 'write',
   })
   async create(
     @CurrentCaller() caller: Caller,
     @Body() body: CreateWebhookEndpointDto,
     @Query() _query: NoQueryDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const created = await this.endpoints.create(caller.boxOfficeId, body);
-    res
-      .status(201)
-      .setHeader('Location', `/v1/webhook_endpoints/${created.id}`)
-      .setHeader('Cache-Control', CACHE_CONTROL.write);
-    return Buffer.from(created.json);
+    const answer = await this.endpoints.create(caller, body, keysOf(req, body));
+    return sendWriteAnswer(res, answer);
   }
 
   @Get(`:${ENDPOINT_PARAM}`)
@@ -216,54 +127,60 @@ export class WebhookEndpointsController {
   }
 
   @Post(`:${ENDPOINT_PARAM}`)
-  @HttpCode(200)
   @RequiresScope('write')
-  @ApiWebhookWrite({
+  @ApiWrite({
     operationId: 'updateWebhookEndpoint',
     summary: 'Change a webhook endpoint',
     description:
-      'Changes the fields sent: url, enabled_events, description, status. Enabling a disabled endpoint resumes delivery with the event it stopped at. Needs a key of scope write.',
+      'Changes the fields sent: url, enabled_events, description, status. Enabling a disabled endpoint resumes delivery with the event it stopped at. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
+    type: WebhookEndpointDto,
+    noun: 'webhook endpoint',
+    changed: true,
+    param: ENDPOINT,
     body: UpdateWebhookEndpointDto,
-    answer: ApiOkResponse({
-      type: WebhookEndpointDto,
-      description: 'The endpoint, changed',
-      headers: WRITE_CACHE_CONTROL,
-    }),
+    scope: 'write',
+    notFound: NOT_FOUND,
   })
   async update(
     @CurrentCaller() caller: Caller,
     @Param(ENDPOINT_PARAM) id: string,
     @Body() body: UpdateWebhookEndpointDto,
     @Query() _query: NoQueryDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.endpoints.update(caller.boxOfficeId, id, body);
-    res.setHeader('Cache-Control', CACHE_CONTROL.write);
-    return answer;
+    const answer = await this.endpoints.update(
+      caller,
+      id,
+      body,
+      keysOf(req, body),
+    );
+    return sendWriteAnswer(res, answer);
   }
 
   @Delete(`:${ENDPOINT_PARAM}`)
   @RequiresScope('write')
-  @ApiWebhookWrite({
+  @ApiWrite({
     operationId: 'deleteWebhookEndpoint',
     summary: 'Delete a webhook endpoint',
     description:
-      'Nothing more is sent to it; its deliveries are deleted with it. Needs a key of scope write.',
-    answer: ApiOkResponse({
-      type: WebhookEndpointDto,
-      description: 'The endpoint, as it was',
-      headers: WRITE_CACHE_CONTROL,
-    }),
+      'Nothing more is sent to it; its deliveries are deleted with it. The answer is the endpoint as it was. Needs a key of scope write. Send an Idempotency-Key to retry safely (a retry without one finds nothing: 404).',
+    type: WebhookEndpointDto,
+    noun: 'webhook endpoint',
+    changed: true,
+    param: ENDPOINT,
+    scope: 'write',
+    notFound: NOT_FOUND,
   })
   async remove(
     @CurrentCaller() caller: Caller,
     @Param(ENDPOINT_PARAM) id: string,
     @Query() _query: NoQueryDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.endpoints.remove(caller.boxOfficeId, id);
-    res.setHeader('Cache-Control', CACHE_CONTROL.write);
-    return answer;
+    const answer = await this.endpoints.remove(caller, id, keysOf(req));
+    return sendWriteAnswer(res, answer);
   }
 
   @Get(`:${ENDPOINT_PARAM}/deliveries`)
@@ -286,29 +203,34 @@ export class WebhookEndpointsController {
   }
 
   @Post(`:${ENDPOINT_PARAM}/replay`)
-  @HttpCode(202)
   @RequiresScope('write')
-  @ApiWebhookWrite({
+  @ApiWrite({
     operationId: 'replayWebhooks',
     summary: 'Send events again',
     description:
-      'Every event after starting_after that the change feed still holds is sent again, in order, with its wh_ id. Needs a key of scope write.',
+      'Every event after starting_after that the change feed still holds is sent again, in order, with its wh_ id. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
+    type: WebhookEndpointDto,
+    noun: 'webhook endpoint',
+    accepted: 'The endpoint; the events are being sent',
+    param: ENDPOINT,
     body: ReplayWebhooksDto,
-    answer: ApiAcceptedResponse({
-      type: WebhookEndpointDto,
-      description: 'The endpoint; the events are being sent',
-      headers: WRITE_CACHE_CONTROL,
-    }),
+    scope: 'write',
+    notFound: NOT_FOUND,
   })
   async replay(
     @CurrentCaller() caller: Caller,
     @Param(ENDPOINT_PARAM) id: string,
     @Body() body: ReplayWebhooksDto,
     @Query() _query: NoQueryDto,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.endpoints.replay(caller.boxOfficeId, id, body);
-    res.setHeader('Cache-Control', CACHE_CONTROL.write);
-    return answer;
+    const answer = await this.endpoints.replay(
+      caller,
+      id,
+      body,
+      keysOf(req, body),
+    );
+    return sendWriteAnswer(res, answer);
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { catchUpChanges } from '../changes/change-assigner';
 import { changeHead } from '../changes/change-feed';
+import type { Caller } from '../auth/auth.service';
 import { ApiError } from '../common/errors/api-error';
 import { parsePrefixedId } from '../common/ids';
 import type { CursorQuery } from '../common/pagination/list-query.dto';
@@ -12,14 +13,19 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
+import {
+  type RetryKeys,
+  type WriteAnswer,
+  Writes,
+} from '../common/writes/writes';
 import { AppConfig } from '../config/app-config';
 import type { Row } from '../database/row-reader';
-import { type SqlDialect, SqlParams } from '../database/sql-dialect';
 import {
-  type RunWrite,
-  type WriteWork,
-  writeTransactions,
-} from '../database/write-transaction';
+  type SqlDialect,
+  SqlParams,
+  type Statement,
+} from '../database/sql-dialect';
+import type { WriteWork } from '../database/write-transaction';
 import type {
   CreateWebhookEndpointDto,
   ReplayWebhooksDto,
@@ -39,26 +45,26 @@ function storedEvents(events: readonly string[]): string {
 }
 
 /**
- * A box office's webhook endpoints (docs/API.md, "Webhooks"): each write one transaction, its
- * answer read back by the list's field table inside it. Delivery is WebhookDeliveryWorker's.
+ * A box office's webhook endpoints (docs/API.md, "Webhooks"): each write runs on the writes'
+ * machinery (Writes.run: Idempotency-Key, the retry of refusals), one transaction whose answer is
+ * read back by the list's field table inside it. Delivery is WebhookDeliveryWorker's.
  */
 @Injectable()
 export class WebhookEndpointsService {
   readonly reader: ResourceReader;
   readonly deliveries: ResourceReader;
   private readonly dialect: SqlDialect;
-  private readonly write: RunWrite;
   private readonly secrets: WebhookSecrets;
   private readonly allowPrivate: boolean;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     config: AppConfig,
+    private readonly writes: Writes,
   ) {
     this.reader = new ResourceReader(dataSource, WEBHOOK_ENDPOINT_SOURCE);
     this.deliveries = new ResourceReader(dataSource, WEBHOOK_DELIVERY_SOURCE);
     this.dialect = this.reader.dialect;
-    this.write = writeTransactions(dataSource);
     this.secrets = new WebhookSecrets(config.webhooks.secretKey);
     this.allowPrivate = config.webhooks.allowPrivateUrls;
   }
@@ -74,63 +80,128 @@ export class WebhookEndpointsService {
   /**
    * A new endpoint, enabled, at the feed's head: it is sent the events of changes made after it
    * was created (on PostgreSQL the entries committed before are numbered first, so that the head
-   * it starts at is past them). Its secret is returned this once, beside the endpoint.
+   * it starts at is past them). Its secret is in this answer alone, beside the endpoint; a retry
+   * with the answer's Idempotency-Key gets the same bytes, kept with the secret sealed as the
+   * endpoint's row keeps it (docs/DESIGN.md, "Webhook secrets in kept answers").
    */
-  async create(
-    boxOfficeId: number,
+  create(
+    caller: Caller,
     body: CreateWebhookEndpointDto,
-  ): Promise<{ id: string; json: string }> {
-    await this.checkUrl(body.url);
-    await catchUpChanges(this.dataSource, boxOfficeId);
+    keys: RetryKeys,
+  ): Promise<WriteAnswer> {
+    const office = caller.boxOfficeId;
+    return this.writes.run(caller, keys, async () => {
+      await this.checkUrl(body.url);
+      await catchUpChanges(this.dataSource, office);
+      const endpoint = {
+        url: body.url,
+        description: body.description ?? null,
+        enabled_events: storedEvents(body.enabled_events),
+      };
+      return {
+        operation: 'POST /v1/webhook_endpoints',
+        request: endpoint,
+        work: () => this.inserted(office, endpoint),
+        keptAs: {
+          seal: (answer) => withSecret(answer, (s) => this.secrets.seal(s)),
+          open: (kept) => withSecret(kept, (s) => this.secrets.open(s)),
+        },
+      };
+    });
+  }
+
+  private *inserted(
+    boxOfficeId: number,
+    endpoint: {
+      url: string;
+      description: string | null;
+      enabled_events: string;
+    },
+  ): WriteWork<WriteAnswer> {
     const secret = newWebhookSecret();
-    const sealed = this.secrets.seal(secret);
-    const now = Math.floor(Date.now() / 1000);
-    const { reader } = this;
     const p = new SqlParams(this.dialect);
-    const insert = {
+    const now = this.dialect.now;
+    const [row] = yield {
       sql: `INSERT INTO webhook_endpoints
          (box_office_id, url, description, enabled_events, status, secret, created_at, updated_at,
           delivered_through)
-       VALUES (${p.add(boxOfficeId)}, ${p.add(body.url)}, ${p.add(body.description ?? null)},
-         ${p.add(storedEvents(body.enabled_events))}, 'enabled', ${p.add(sealed)},
-         ${p.add(now)}, ${p.add(now)},
+       VALUES (${p.add(boxOfficeId)}, ${p.add(endpoint.url)}, ${p.add(endpoint.description)},
+         ${p.add(endpoint.enabled_events)}, 'enabled', ${p.add(this.secrets.seal(secret))},
+         ${now}, ${now},
          coalesce((SELECT last_id FROM change_heads WHERE box_office_id = ${p.add(boxOfficeId)}), 0))
        RETURNING id`,
       params: p.values,
     };
-    const json = await this.write(function* () {
-      const [row] = yield insert;
-      return yield* readBack(reader, boxOfficeId, Number(row.id));
-    });
-    const endpoint = JSON.parse(json!) as Record<string, unknown>;
+    const id = Number(row.id);
+    const json = yield* readBack(this.reader, boxOfficeId, id);
+    const created = JSON.parse(json!) as Record<string, unknown>;
     return {
-      id: String(endpoint.id),
-      json: JSON.stringify({ ...endpoint, secret }),
+      status: 201,
+      headers: { Location: `/v1/webhook_endpoints/we_${id}` },
+      body: JSON.stringify({ ...created, secret }),
     };
   }
 
   /** Changes the fields given; enabling an endpoint resumes delivery at once. */
-  async update(
-    boxOfficeId: number,
+  update(
+    caller: Caller,
     endpointId: string,
     body: UpdateWebhookEndpointDto,
-  ): Promise<Buffer> {
-    const id = this.idOf(endpointId);
-    if (body.url !== undefined) await this.checkUrl(body.url);
+    keys: RetryKeys,
+  ): Promise<WriteAnswer> {
+    const office = caller.boxOfficeId;
+    return this.writes.run(caller, keys, async () => {
+      const id = this.idOf(endpointId);
+      if (body.url !== undefined) await this.checkUrl(body.url);
+      const change = {
+        url: body.url,
+        description: body.description,
+        enabled_events:
+          body.enabled_events === undefined
+            ? undefined
+            : storedEvents(body.enabled_events),
+        status: body.status,
+      };
+      return {
+        operation: 'POST /v1/webhook_endpoints/{id}',
+        request: { id, ...change },
+        work: () =>
+          this.changed(
+            office,
+            endpointId,
+            id,
+            this.updateOf(office, id, change),
+          ),
+      };
+    });
+  }
+
+  private updateOf(
+    boxOfficeId: number,
+    id: number,
+    change: {
+      url?: string;
+      description?: string | null;
+      enabled_events?: string;
+      status?: 'enabled' | 'disabled';
+    },
+  ): Statement {
     const p = new SqlParams(this.dialect);
-    const sets = [`updated_at = ${p.add(Math.floor(Date.now() / 1000))}`];
-    if (body.url !== undefined) sets.push(`url = ${p.add(body.url)}`);
-    if (body.description !== undefined) {
-      sets.push(`description = ${p.add(body.description)}`);
+    const sets = [`updated_at = ${this.dialect.now}`];
+    if (change.url !== undefined) sets.push(`url = ${p.add(change.url)}`);
+    if (change.description !== undefined) {
+      sets.push(`description = ${p.add(change.description)}`);
     }
-    if (body.enabled_events !== undefined) {
-      sets.push(`enabled_events = ${p.add(storedEvents(body.enabled_events))}`);
+    if (change.enabled_events !== undefined) {
+      sets.push(`enabled_events = ${p.add(change.enabled_events)}`);
     }
-    if (body.status !== undefined) sets.push(`status = ${p.add(body.status)}`);
+    if (change.status !== undefined) {
+      sets.push(`status = ${p.add(change.status)}`);
+    }
     // A new URL, or the endpoint enabled (again): the next event is tried now, earlier failures
     // forgotten; state_version moves, so that an attempt finishing meanwhile does not schedule
     // its retry over this.
-    if (body.url !== undefined || body.status === 'enabled') {
+    if (change.url !== undefined || change.status === 'enabled') {
       sets.push(
         'failures = 0',
         'failing_since = NULL',
@@ -138,31 +209,44 @@ export class WebhookEndpointsService {
         'state_version = state_version + 1',
       );
     }
-    const update = {
+    return {
       sql: `UPDATE webhook_endpoints SET ${sets.join(', ')}
         WHERE box_office_id = ${p.add(boxOfficeId)} AND id = ${p.add(id)} RETURNING id`,
       params: p.values,
     };
-    return this.changed(boxOfficeId, endpointId, id, update);
   }
 
   /** Deletes the endpoint and its deliveries' history; the answer is the endpoint as it was. */
-  async remove(boxOfficeId: number, endpointId: string): Promise<Buffer> {
-    const id = this.idOf(endpointId);
-    const { reader } = this;
+  remove(
+    caller: Caller,
+    endpointId: string,
+    keys: RetryKeys,
+  ): Promise<WriteAnswer> {
+    const office = caller.boxOfficeId;
+    return this.writes.run(caller, keys, () => {
+      const id = this.idOf(endpointId);
+      return {
+        operation: 'DELETE /v1/webhook_endpoints/{id}',
+        request: { id },
+        work: () => this.removed(office, endpointId, id),
+      };
+    });
+  }
+
+  private *removed(
+    boxOfficeId: number,
+    endpointId: string,
+    id: number,
+  ): WriteWork<WriteAnswer> {
+    const before = yield* readBack(this.reader, boxOfficeId, id);
+    if (before === null) throw this.notFound(endpointId);
     const p = new SqlParams(this.dialect);
-    const remove = {
+    yield {
       sql: `DELETE FROM webhook_endpoints
         WHERE box_office_id = ${p.add(boxOfficeId)} AND id = ${p.add(id)}`,
       params: p.values,
     };
-    const json = await this.write(function* () {
-      const before = yield* readBack(reader, boxOfficeId, id);
-      if (before !== null) yield remove;
-      return before;
-    });
-    if (json === null) throw this.notFound(endpointId);
-    return Buffer.from(json);
+    return { status: 200, headers: {}, body: before };
   }
 
   /**
@@ -170,43 +254,51 @@ export class WebhookEndpointsService {
    * same `wh_` ids: the endpoint's position moves back to it (never forward, so nothing not yet
    * delivered is skipped), and a send in flight does not move it on (state_version).
    */
-  async replay(
-    boxOfficeId: number,
+  replay(
+    caller: Caller,
     endpointId: string,
     body: ReplayWebhooksDto,
-  ): Promise<Buffer> {
-    const id = this.idOf(endpointId);
-    const match = /^chg_(0|[1-9]\d{0,15})$/.exec(body.starting_after);
-    const position = match === null ? NaN : Number(match[1]);
-    if (!Number.isSafeInteger(position)) {
-      throw ApiError.invalidBody([
-        {
-          field: 'starting_after',
-          messages: ['starting_after must be a change-feed position chg_<n>'],
-        },
-      ]);
-    }
-    const head = await changeHead(this.dataSource, boxOfficeId);
-    if (position > head) {
-      throw ApiError.invalidBody([
-        {
-          field: 'starting_after',
-          messages: [
-            `starting_after must be a position of this box office's feed, chg_0 to chg_${head}`,
-          ],
-        },
-      ]);
-    }
-    const p = new SqlParams(this.dialect);
-    const update = {
-      sql: `UPDATE webhook_endpoints
-          SET delivered_through = CASE WHEN delivered_through < ${p.add(position)} THEN delivered_through ELSE ${p.add(position)} END,
-              failures = 0, failing_since = NULL, next_attempt_at = 0,
-              state_version = state_version + 1
-        WHERE box_office_id = ${p.add(boxOfficeId)} AND id = ${p.add(id)} RETURNING id`,
-      params: p.values,
-    };
-    return this.changed(boxOfficeId, endpointId, id, update);
+    keys: RetryKeys,
+  ): Promise<WriteAnswer> {
+    const office = caller.boxOfficeId;
+    return this.writes.run(caller, keys, async () => {
+      const id = this.idOf(endpointId);
+      const match = /^chg_(0|[1-9]\d{0,15})$/.exec(body.starting_after);
+      const position = match === null ? NaN : Number(match[1]);
+      if (!Number.isSafeInteger(position)) {
+        throw ApiError.invalidBody([
+          {
+            field: 'starting_after',
+            messages: ['starting_after must be a change-feed position chg_<n>'],
+          },
+        ]);
+      }
+      const head = await changeHead(this.dataSource, office);
+      if (position > head) {
+        throw ApiError.invalidBody([
+          {
+            field: 'starting_after',
+            messages: [
+              `starting_after must be a position of this box office's feed, chg_0 to chg_${head}`,
+            ],
+          },
+        ]);
+      }
+      const p = new SqlParams(this.dialect);
+      const update = {
+        sql: `UPDATE webhook_endpoints
+            SET delivered_through = CASE WHEN delivered_through < ${p.add(position)} THEN delivered_through ELSE ${p.add(position)} END,
+                failures = 0, failing_since = NULL, next_attempt_at = 0,
+                state_version = state_version + 1
+          WHERE box_office_id = ${p.add(office)} AND id = ${p.add(id)} RETURNING id`,
+        params: p.values,
+      };
+      return {
+        operation: 'POST /v1/webhook_endpoints/{id}/replay',
+        request: { id, position },
+        work: () => this.changed(office, endpointId, id, update, 202),
+      };
+    });
   }
 
   /** The attempts of one endpoint of the box office, newest first. */
@@ -225,20 +317,18 @@ export class WebhookEndpointsService {
   }
 
   /** Runs `update` (which returns the id it changed) and answers the endpoint as it is after. */
-  private async changed(
+  private *changed(
     boxOfficeId: number,
     endpointId: string,
     id: number,
-    update: { sql: string; params: unknown[] },
-  ): Promise<Buffer> {
-    const { reader } = this;
-    const json = await this.write(function* () {
-      const rows: Row[] = yield update;
-      if (rows.length === 0) return null;
-      return yield* readBack(reader, boxOfficeId, id);
-    });
+    update: Statement,
+    status = 200,
+  ): WriteWork<WriteAnswer> {
+    const rows: Row[] = yield update;
+    const json =
+      rows.length === 0 ? null : yield* readBack(this.reader, boxOfficeId, id);
     if (json === null) throw this.notFound(endpointId);
-    return Buffer.from(json);
+    return { status, headers: {}, body: json };
   }
 
   private async checkUrl(url: string): Promise<void> {
@@ -259,6 +349,21 @@ export class WebhookEndpointsService {
       `No webhook endpoint ${endpointId} in this box office`,
     );
   }
+}
+
+/**
+ * A create's answer with its `secret` turned by `turn`: sealed to be kept, opened to be sent again.
+ * The body is JSON.stringify's, so parsing and writing it again gives the same bytes.
+ */
+function withSecret(
+  answer: WriteAnswer,
+  turn: (secret: string) => string,
+): WriteAnswer {
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  return {
+    ...answer,
+    body: JSON.stringify({ ...body, secret: turn(String(body.secret)) }),
+  };
 }
 
 /** The endpoint's JSON as the retrieval shows it, read inside the write; null when none. */

@@ -8,10 +8,14 @@ import { quoteIfSafe } from '../errors/safe-text';
 import { droppedFormFields, repeatedJsonKey } from './repeated-fields';
 
 /**
- * The largest request body read (docs/API.md, Limits): a webhook endpoint's fields (a URL of up to
- * 2,048 characters, its events, its description) fit, and a scan's take a fortieth of it.
+ * The largest request body read (docs/API.md, Limits; docs/DESIGN.md, "The body limit fits the
+ * largest valid write"): every valid request fits, as JSON.stringify or URLSearchParams writes it.
+ * The largest is a webhook endpoint's create as form fields: a URL of 2,048 ASCII characters,
+ * each percent-encoded to 3 bytes, a description of 500 characters of up to 9 bytes each, every
+ * event and a local_unique_id, under 12 KB (test/webhooks.e2e-spec.ts builds it). A scan's body
+ * is a few hundred bytes.
  */
-export const MAX_BODY_BYTES = 4096;
+export const MAX_BODY_BYTES = 16_384;
 
 /** Most form fields a body may have (a scan has at most five, an issue at most five). */
 export const MAX_FORM_FIELDS = 20;

@@ -1,5 +1,6 @@
 import { type Type, applyDecorators } from '@nestjs/common';
 import {
+  ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiBasicAuth,
   ApiBody,
@@ -169,7 +170,9 @@ type WriteSuccess =
   /** 201 with the created item and its `Location` (ids `<prefix><number>`). */
   | { created: { prefix: string } }
   /** 200 with the item as the write left it. */
-  | { changed: true };
+  | { changed: true }
+  /** 202 with the item: the work it asked for goes on after the answer (`description`). */
+  | { accepted: string };
 
 /** A write's answer, success or refusal, is of its moment: never stored (writes.ts). */
 /** The Cache-Control of every write's success (docs/API.md, "Cache-Control"). */
@@ -182,21 +185,24 @@ export const WRITE_CACHE_CONTROL = {
 };
 
 /**
- * Any write (`POST`), described once (docs/DEVELOPMENT.md, "Adding a write"): its body (JSON or
- * form fields), its success (201 with `Location`, or 200), and the errors of every write (400,
- * 403, 404, 413, 415, the Idempotency-Key's 409 and 422). `refusal` describes the 409s the
- * item's own rules answer, told apart from the Idempotency-Key's 409 by their `error_code`; its
- * `type` is their body when it is more than the error body (a scan's refusal carries the ticket).
- * `param` is the path's item, for a write on one item (`/v1/issued_tickets/{id}/void`).
+ * Any write (`POST`, `DELETE`), described once (docs/DEVELOPMENT.md, "Adding a write"): its body
+ * (JSON or form fields; a write without one, a DELETE, has none and takes its retry key from the
+ * header alone), its success (201 with `Location`, 200, or 202), and the errors of every write
+ * (400, 403, 404, 413, 415, the Idempotency-Key's 409 and 422). `refusal` describes the 409s the
+ * item's own rules answer, if it has any, told apart from the Idempotency-Key's 409 by their
+ * `error_code`; its `type` is their body when it is more than the error body (a scan's refusal
+ * carries the ticket). `param` is the path's item, for a write on one item
+ * (`/v1/issued_tickets/{id}/void`).
  */
 export function ApiWrite(
   options: Omit<Operation, 'parent' | 'plural'> &
     WriteSuccess & {
-      body: Type;
+      body?: Type;
       /** The key scope the write needs. */
       scope: string;
-      notFound: string;
-      refusal: { type?: Type; description: string };
+      /** Its 404s, for a write that names an item (in its path or its body). */
+      notFound?: string;
+      refusal?: { type?: Type; description: string };
       param?: { name: string; prefix: string };
     },
 ) {
@@ -223,13 +229,19 @@ export function ApiWrite(
             ...WRITE_CACHE_CONTROL,
           },
         })
-      : ApiOkResponse({
-          type,
-          description: `The ${noun}, as the write left it`,
-          headers: { ...WRITE_HEADERS, ...WRITE_CACHE_CONTROL },
-        });
+      : 'accepted' in options
+        ? ApiAcceptedResponse({
+            type,
+            description: options.accepted,
+            headers: { ...WRITE_HEADERS, ...WRITE_CACHE_CONTROL },
+          })
+        : ApiOkResponse({
+            type,
+            description: `The ${noun}, as the write left it`,
+            headers: { ...WRITE_HEADERS, ...WRITE_CACHE_CONTROL },
+          });
   return applyDecorators(
-    ApiExtraModels(...(refusal.type ? [refusal.type] : []), InvalidBodyDto),
+    ApiExtraModels(...(refusal?.type ? [refusal.type] : []), InvalidBodyDto),
     ApiOperation({ operationId, summary, description }),
     ...(param
       ? [
@@ -240,8 +252,7 @@ export function ApiWrite(
           }),
         ]
       : []),
-    ApiConsumes(...BODY_TYPES),
-    ApiBody({ type: body }),
+    ...(body ? [ApiConsumes(...BODY_TYPES), ApiBody({ type: body })] : []),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,
@@ -264,9 +275,11 @@ export function ApiWrite(
       type: ErrorBodyDto,
       description: `FORBIDDEN: the API key's scope is not ${scope}`,
     }),
-    ApiNotFoundResponse({ type: ErrorBodyDto, description: notFound }),
+    ...(notFound
+      ? [ApiNotFoundResponse({ type: ErrorBodyDto, description: notFound })]
+      : []),
     ApiConflictResponse({
-      description: `${refusal.description} IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After).`,
+      description: `${refusal ? `${refusal.description} ` : ''}IDEMPOTENCY_KEY_IN_USE: the first request with this Idempotency-Key is still running (Retry-After).`,
       headers: {
         ...WRITE_HEADERS,
         'Retry-After': {
@@ -275,18 +288,22 @@ export function ApiWrite(
           schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 1 },
         },
       },
-      schema: refusal.type
+      schema: refusal?.type
         ? { oneOf: [{ $ref: getSchemaPath(refusal.type) }, error] }
         : error,
     }),
-    ApiPayloadTooLargeResponse({
-      type: ErrorBodyDto,
-      description: `PAYLOAD_TOO_LARGE: a body of more than ${MAX_BODY_BYTES} bytes`,
-    }),
-    ApiUnsupportedMediaTypeResponse({
-      type: ErrorBodyDto,
-      description: `UNSUPPORTED_MEDIA_TYPE: a body that is not ${BODY_TYPES.join(' or ')}`,
-    }),
+    ...(body
+      ? [
+          ApiPayloadTooLargeResponse({
+            type: ErrorBodyDto,
+            description: `PAYLOAD_TOO_LARGE: a body of more than ${MAX_BODY_BYTES} bytes`,
+          }),
+          ApiUnsupportedMediaTypeResponse({
+            type: ErrorBodyDto,
+            description: `UNSUPPORTED_MEDIA_TYPE: a body that is not ${BODY_TYPES.join(' or ')}`,
+          }),
+        ]
+      : []),
     ApiUnprocessableEntityResponse({
       type: ErrorBodyDto,
       description:

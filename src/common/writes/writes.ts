@@ -39,6 +39,15 @@ export interface Write<A extends WriteAnswer = WriteAnswer> {
   request: Record<string, unknown>;
   /** Its unit of work, run in one write transaction (write-transaction.ts). */
   work: () => WriteWork<A>;
+  /**
+   * For an answer that holds a secret (a webhook endpoint's, shown once): how it is kept for a
+   * retry (`seal`, the secret sealed as its own row keeps it) and sent again (`open`, the same
+   * bytes as the first answer), so that the secret is never readable in `idempotency_keys`.
+   */
+  keptAs?: {
+    seal: (answer: A) => WriteAnswer;
+    open: (kept: WriteAnswer) => WriteAnswer;
+  };
 }
 
 /** How a request sent its retry key: each Idempotency-Key header field, and `local_unique_id`. */
@@ -82,11 +91,13 @@ export class Writes {
    * Runs the write `plan` makes for `caller` and answers it (send it with sendWriteAnswer): its
    * unit of work's answer, or a retry's kept one. The retry key is checked first, then `plan`
    * builds the write from the request (its ids: 404), as docs/API.md, "Precedence", orders them.
+   * `plan` may wait for what the write needs checked before its transaction (a webhook URL's
+   * addresses); it runs for a retry too, before the kept answer is found.
    */
   async run<A extends WriteAnswer>(
     caller: Caller,
     keys: RetryKeys,
-    plan: () => Write<A>,
+    plan: () => Write<A> | Promise<Write<A>>,
   ): Promise<A | ReplayedAnswer> {
     try {
       return await this.answer(caller, keys, plan);
@@ -98,21 +109,23 @@ export class Writes {
   private async answer<A extends WriteAnswer>(
     caller: Caller,
     keys: RetryKeys,
-    plan: () => Write<A>,
+    plan: () => Write<A> | Promise<Write<A>>,
   ): Promise<A | ReplayedAnswer> {
     const key = retryKeyOf(keys.header, keys.localUniqueId);
-    const write = plan();
+    const write = await plan();
     if (key === null) return this.transaction(write.work);
     const retry = idempotentRequest(key, caller.apiKeyId, {
       operation: write.operation,
       ...write.request,
     });
     const { idempotency } = this;
+    const seal = write.keptAs?.seal ?? ((answer: A) => answer);
+    const open = write.keptAs?.open ?? ((kept: WriteAnswer) => kept);
     try {
       return await this.transaction(function* () {
         yield* idempotency.hold(retry);
         const answer = yield* write.work();
-        yield* idempotency.keepAnswer(retry, answer);
+        yield* idempotency.keepAnswer(retry, seal(answer));
         return answer;
       });
     } catch (error) {
@@ -121,7 +134,7 @@ export class Writes {
       if (!(error instanceof KeyTaken || error instanceof ApiError))
         throw error;
       const kept = await this.statement(() => idempotency.keptAnswer(retry));
-      if (kept !== null) return { ...kept, replayed: true };
+      if (kept !== null) return { ...open(kept), replayed: true };
       if (error instanceof KeyTaken) throw inUse();
       throw error;
     }

@@ -7,11 +7,13 @@ import {
   IsDefined,
   IsIn,
   IsString,
+  Matches,
   MaxLength,
   ValidateIf,
 } from 'class-validator';
 import { CHANGE_TYPES } from '../../changes/change-feed';
 import { Given, NotRepeated } from '../../common/validation/strict-query';
+import { WriteBodyDto } from '../../common/writes/write-body.dto';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhook-url-guard';
 
 /** What `enabled_events` may list: the change feed's types, or `*` for all of them. */
@@ -32,9 +34,20 @@ const EventList = () =>
     return Array.isArray(list) ? [...new Set(list)] : list;
   });
 
+/**
+ * A URL as RFC 3986 writes it, what `format: uri` promises readers of the endpoint: printable
+ * ASCII, no space. Other characters are percent-encoded, an international domain name is written
+ * in punycode (as a browser's address bar copies it). So 2,048 characters are 2,048 bytes, and
+ * the largest create fits MAX_BODY_BYTES in any encoding (docs/DESIGN.md).
+ */
+const URL_CHARACTERS = /^[\x21-\x7e]*$/;
+const URL_CHARACTERS_MESSAGE =
+  'url must be printable ASCII without spaces: percent-encode other characters, and write an international domain name in punycode';
+
 const urlProperty = {
   type: String,
   format: 'uri',
+  pattern: '^[\\x21-\\x7e]+$',
   maxLength: MAX_WEBHOOK_URL_LENGTH,
   description:
     'Where events are sent: an https:// URL (http:// only where the operator allows private URLs) whose host resolves to public addresses only',
@@ -60,10 +73,11 @@ const descriptionProperty = {
 };
 
 /** `POST /v1/webhook_endpoints` (docs/API.md, "Webhooks"): JSON or form fields. */
-export class CreateWebhookEndpointDto {
+export class CreateWebhookEndpointDto extends WriteBodyDto {
   @ApiProperty(urlProperty)
   @IsDefined({ message: 'url is required' })
   @NotRepeated()
+  @Matches(URL_CHARACTERS, { message: URL_CHARACTERS_MESSAGE })
   @MaxLength(MAX_WEBHOOK_URL_LENGTH, {
     message: `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`,
   })
@@ -92,10 +106,11 @@ export class CreateWebhookEndpointDto {
 }
 
 /** `POST /v1/webhook_endpoints/{id}`: the fields to change, each optional. */
-export class UpdateWebhookEndpointDto {
+export class UpdateWebhookEndpointDto extends WriteBodyDto {
   @ApiPropertyOptional(urlProperty)
   @Given()
   @NotRepeated()
+  @Matches(URL_CHARACTERS, { message: URL_CHARACTERS_MESSAGE })
   @MaxLength(MAX_WEBHOOK_URL_LENGTH, {
     message: `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`,
   })
@@ -137,7 +152,7 @@ export class UpdateWebhookEndpointDto {
 }
 
 /** `POST /v1/webhook_endpoints/{id}/replay`: the position after which events are sent again. */
-export class ReplayWebhooksDto {
+export class ReplayWebhooksDto extends WriteBodyDto {
   @ApiProperty({
     type: String,
     pattern: '^chg_(0|[1-9][0-9]{0,15})$',
