@@ -17,7 +17,7 @@ import { ErrorBodyDto } from '../common/errors/error-body.dto';
 import { idSchema } from '../common/openapi/api-properties';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { EventAttendanceDto } from './dto/event-attendance.dto';
 import { EventDto, EventListDto } from './dto/event.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';

@@ -19,7 +19,7 @@ import {
   ApiWrite,
 } from '../common/openapi/api-operations';
 import { sendWriteAnswer } from '../common/writes/writes';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
