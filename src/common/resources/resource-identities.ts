@@ -118,11 +118,13 @@ export const RESOURCE = {
 export type ResourceName = keyof typeof RESOURCE;
 
 /** The id of item `n`: `idOf(RESOURCE.order, 42)` is `or_42`. */
-export const idOf = (resource: ResourceIdentity, n: number | string): string =>
-  `${resource.prefix}${n}`;
+export const idOf = (
+  resource: { readonly prefix: string },
+  n: number | string,
+): string => `${resource.prefix}${n}`;
 
 /** The first item's id, the examples' id (`or_1`). */
-export const exampleId = (resource: ResourceIdentity): string =>
+export const exampleId = (resource: { readonly prefix: string }): string =>
   idOf(resource, 1);
 
 /** Where a resource with its own path is served (`/v1/orders`). */
@@ -131,6 +133,6 @@ export const pathOf = (resource: { readonly segment: string }): string =>
 
 /** The path of one item (`/v1/orders/or_42`). */
 export const itemPathOf = (
-  resource: ResourceIdentity & { readonly segment: string },
+  resource: { readonly prefix: string; readonly segment: string },
   n: number | string,
 ): string => `${pathOf(resource)}/${idOf(resource, n)}`;
