@@ -136,3 +136,11 @@ export const itemPathOf = (
   resource: { readonly prefix: string; readonly segment: string },
   n: number | string,
 ): string => `${pathOf(resource)}/${idOf(resource, n)}`;
+
+/** How an id is written, for messages: `or_<number>`. */
+export const idForm = (resource: { readonly prefix: string }): string =>
+  idOf(resource, '<number>');
+
+/** One id as a body field is checked: the prefix and a row id, at most 10 digits. */
+export const idRegExp = (resource: { readonly prefix: string }): RegExp =>
+  new RegExp(`^${resource.prefix}[1-9]\\d{0,9}$`);
