@@ -6,6 +6,11 @@ import type { ResourceReader } from '../common/resources/resource-reader';
 import type { WriteAnswer } from '../common/writes/writes';
 import { type SqlDialect, SqlParams } from '../database/sql-dialect';
 import type { WriteWork } from '../database/write-transaction';
+import {
+  RESOURCE,
+  idOf,
+  itemPathOf,
+} from '../common/resources/resource-identities';
 
 /** A ticket to issue, as a validated body asks for it. */
 export interface TicketToIssue {
@@ -73,7 +78,7 @@ export class TicketWrites {
     };
     if (event === undefined) {
       throw ApiError.notFound(
-        `No event ev_${ticket.eventId} in this box office`,
+        `No event ${idOf(RESOURCE.event, ticket.eventId)} in this box office`,
       );
     }
     // PostgreSQL: the type's row lock orders every issue of it, on every instance; what is left
@@ -92,7 +97,7 @@ export class TicketWrites {
         {
           field: 'ticket_type_id',
           messages: [
-            `ticket_type_id must name a ticket type of ev_${ticket.eventId}; tt_${ticket.ticketTypeId} is not one`,
+            `ticket_type_id must name a ticket type of ${idOf(RESOURCE.event, ticket.eventId)}; ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} is not one`,
           ],
         },
       ]);
@@ -104,7 +109,7 @@ export class TicketWrites {
         body: errorBodyJson(
           HttpStatus.CONFLICT,
           ErrorCode.SOLD_OUT,
-          `Ticket type tt_${ticket.ticketTypeId} has no tickets left to issue (quantity_total − quantity_issued − quantity_held is 0)`,
+          `Ticket type ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} has no tickets left to issue (quantity_total − quantity_issued − quantity_held is 0)`,
         ),
       };
     }
@@ -129,7 +134,9 @@ export class TicketWrites {
     const id = Number(row.id);
     return {
       status: HttpStatus.CREATED,
-      headers: { Location: `/v1/issued_tickets/it_${id}` },
+      headers: {
+        Location: itemPathOf(RESOURCE.issuedTicket, id),
+      },
       body: yield* this.ticketJson(boxOfficeId, id),
     };
   }
@@ -144,7 +151,7 @@ export class TicketWrites {
     };
     if (ticket === undefined) {
       throw ApiError.notFound(
-        `No issued ticket it_${ticketId} in this box office`,
+        `No issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} in this box office`,
       );
     }
     if (ticket.status === 'void') {
@@ -154,7 +161,7 @@ export class TicketWrites {
         body: errorBodyJson(
           HttpStatus.CONFLICT,
           ErrorCode.ALREADY_VOID,
-          `Issued ticket it_${ticketId} is void already`,
+          `Issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} is void already`,
         ),
       };
     }
