@@ -54,15 +54,20 @@ import {
   UpdateWebhookEndpointDto,
 } from './dto/webhook-endpoint-write.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import {
+  RESOURCE,
+  exampleId,
+  itemPathOf,
+} from '../common/resources/resource-identities';
 
 class ListWebhookEndpointsQueryDto extends CursorQueryDto(
-  'webhook endpoint',
-  'we_',
+  RESOURCE.webhookEndpoint.noun,
+  RESOURCE.webhookEndpoint.prefix,
 ) {}
 
 class ListWebhookDeliveriesQueryDto extends CursorQueryDto(
-  'webhook delivery',
-  'wd_',
+  RESOURCE.webhookDelivery.noun,
+  RESOURCE.webhookDelivery.prefix,
 ) {}
 
 const ENDPOINT_PARAM = 'webhook_endpoint_id';
@@ -94,7 +99,10 @@ function ApiWebhookWrite({
             name: ENDPOINT_PARAM,
             description:
               "The webhook endpoint's id; anything else names no endpoint (404)",
-            schema: { ...idSchema('we_'), example: 'we_1' },
+            schema: {
+              ...idSchema(RESOURCE.webhookEndpoint.prefix),
+              example: exampleId(RESOURCE.webhookEndpoint),
+            },
           }),
           ApiNotFoundResponse({
             type: ErrorBodyDto,
@@ -136,8 +144,8 @@ function ApiWebhookWrite({
 }
 
 /** Webhook endpoints (docs/API.md, "Webhooks"): changes need scope `write`, reading any key. */
-@ApiResource('webhook-endpoints')
-@Controller({ path: 'webhook_endpoints', version: '1' })
+@ApiResource(RESOURCE.webhookEndpoint.tag)
+@Controller({ path: RESOURCE.webhookEndpoint.segment, version: '1' })
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
@@ -148,7 +156,7 @@ export class WebhookEndpointsController {
     description:
       'Newest first. Cursor-paginated: follow links.next / links.previous.',
     type: WebhookEndpointListDto,
-    noun: 'webhook endpoint',
+    noun: RESOURCE.webhookEndpoint.noun,
   })
   list(
     @CurrentCaller() caller: Caller,
@@ -176,7 +184,7 @@ export class WebhookEndpointsController {
           required: true,
           schema: {
             type: 'string',
-            pattern: '^/v1/webhook_endpoints/we_[1-9][0-9]*$',
+            pattern: `^${itemPathOf(RESOURCE.webhookEndpoint, '[1-9][0-9]*')}$`,
             maxLength: 64,
           },
         },
@@ -203,9 +211,9 @@ export class WebhookEndpointsController {
     summary: 'Retrieve one webhook endpoint',
     description: 'Its secret is never shown again.',
     type: WebhookEndpointDto,
-    noun: 'webhook endpoint',
+    noun: RESOURCE.webhookEndpoint.noun,
     param: ENDPOINT_PARAM,
-    prefix: 'we_',
+    prefix: RESOURCE.webhookEndpoint.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,
@@ -273,9 +281,13 @@ export class WebhookEndpointsController {
     description:
       'Every attempt, newest first, kept 30 days. Cursor-paginated: follow links.next / links.previous.',
     type: WebhookDeliveryListDto,
-    noun: 'webhook delivery',
+    noun: RESOURCE.webhookDelivery.noun,
     plural: 'webhook deliveries',
-    parent: { param: ENDPOINT_PARAM, prefix: 'we_', noun: 'webhook endpoint' },
+    parent: {
+      param: ENDPOINT_PARAM,
+      prefix: RESOURCE.webhookEndpoint.prefix,
+      noun: RESOURCE.webhookEndpoint.noun,
+    },
   })
   deliveries(
     @CurrentCaller() caller: Caller,
@@ -291,8 +303,7 @@ export class WebhookEndpointsController {
   @ApiWebhookWrite({
     operationId: 'replayWebhooks',
     summary: 'Send events again',
-    description:
-      'Every event after starting_after that the change feed still holds is sent again, in order, with its wh_ id. Needs a key of scope write.',
+    description: `Every event after starting_after that the change feed still holds is sent again, in order, with its ${RESOURCE.webhookEvent.prefix} id. Needs a key of scope write.`,
     body: ReplayWebhooksDto,
     answer: ApiAcceptedResponse({
       type: WebhookEndpointDto,
