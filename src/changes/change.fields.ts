@@ -17,7 +17,7 @@ const prefix = byType((type) => CHANGE_RESOURCES[changeFamily(type)].prefix);
 const path = byType((type) => CHANGE_RESOURCES[changeFamily(type)].path);
 
 export const CHANGE_FIELDS: Fields = [
-  ['object', json.literal('change')],
+  ['object', json.literal(RESOURCE.change.object)],
   ['id', json.id(RESOURCE.change.prefix, 'c.id')],
   ['type', json.string('c.type')],
   ['resource_id', json.string(`${prefix} || c.resource_id`)],

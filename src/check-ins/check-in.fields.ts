@@ -5,7 +5,7 @@ import { RESOURCE } from '../common/resources/resource-identities';
 
 /** The CheckIn resource (docs/API.md, "CheckIn"), field by field. `ci` is the check-in's row. */
 export const CHECK_IN_FIELDS: Fields = [
-  ['object', json.literal('check_in')],
+  ['object', json.literal(RESOURCE.checkIn.object)],
   ['id', json.id(RESOURCE.checkIn.prefix, 'ci.id')],
   [
     'issued_ticket_id',

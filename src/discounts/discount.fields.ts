@@ -8,7 +8,7 @@ import { RESOURCE } from '../common/resources/resource-identities';
  * Aliases: `d` discounts, `dtt` its ticket types, `dp` its products.
  */
 export const DISCOUNT_FIELDS: Fields = [
-  ['object', json.literal('discount')],
+  ['object', json.literal(RESOURCE.discount.object)],
   ['id', json.id(RESOURCE.discount.prefix, 'd.id')],
   ['name', json.string('d.name')],
   ['code', json.string('d.code')],

@@ -38,7 +38,7 @@ const SERIES_DATES: RowAggregate = {
  * ConnectorCatalogue), `sd` its dates' aggregate (above), `rq.now` the request's time.
  */
 export const EVENT_SERIES_FIELDS: Fields = [
-  ['object', json.literal('event_series')],
+  ['object', json.literal(RESOURCE.eventSeries.object)],
   ['id', json.id(RESOURCE.eventSeries.prefix, 'es.id')],
   ['name', json.string('es.name')],
   ['description', json.nullableString('es.description')],

@@ -30,7 +30,7 @@ export function ticketTypeFields(alias: string, stock: Stock): Fields {
     stock === 'counted' ? `${alias}.${column}` : '0';
   const left = ticketsLeft(alias, stock);
   return [
-    ['object', json.literal('ticket_type')],
+    ['object', json.literal(RESOURCE.ticketType.object)],
     ['id', json.id(RESOURCE.ticketType.prefix, `${alias}.id`)],
     ['access_code', json.nullableString(`${alias}.access_code`)],
     ['booking_fee', json.integer(`${alias}.booking_fee`)],
@@ -99,7 +99,7 @@ export const PAYMENT_METHOD_FIELDS: Fields = [
 const eventDate = (column: string) => dateObjectField(column, 'ev.timezone');
 
 export const EVENT_FIELDS: Fields = [
-  ['object', json.literal('event')],
+  ['object', json.literal(RESOURCE.event.object)],
   ['id', json.id(RESOURCE.event.prefix, 'ev.id')],
   ['access_code', json.nullableString('ev.access_code')],
   ['call_to_action', json.string('ev.call_to_action')],

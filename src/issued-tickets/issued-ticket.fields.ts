@@ -12,7 +12,7 @@ import { RESOURCE } from '../common/resources/resource-identities';
  * ticket can be, on its own.
  */
 const ticketFields = (email: string): Fields => [
-  ['object', json.literal('issued_ticket')],
+  ['object', json.literal(RESOURCE.issuedTicket.object)],
   ['id', json.id(RESOURCE.issuedTicket.prefix, 't.id')],
   ['barcode', json.string('t.barcode')],
   ['barcode_url', json.string('t.barcode_url')],

@@ -30,7 +30,7 @@ const LINE_ITEM_SUBJECT = `CASE li.type
   END`;
 
 const LINE_ITEM_FIELDS: Fields = [
-  ['object', json.literal('line_item')],
+  ['object', json.literal(RESOURCE.lineItem.object)],
   ['id', json.id(RESOURCE.lineItem.prefix, 'li.id')],
   ['booking_fee', json.integer('li.booking_fee')],
   ['description', json.string('li.description')],
@@ -42,7 +42,7 @@ const LINE_ITEM_FIELDS: Fields = [
 ];
 
 export const ORDER_FIELDS: Fields = [
-  ['object', json.literal('order')],
+  ['object', json.literal(RESOURCE.order.object)],
   ['id', json.id(RESOURCE.order.prefix, 'o.id')],
   [
     'buyer_details',

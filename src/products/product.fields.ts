@@ -13,7 +13,7 @@ const boxOfficeDate = (column: string) =>
  * Aliases: `p` products, `pes` its series links, `bo` its box office.
  */
 export const PRODUCT_FIELDS: Fields = [
-  ['object', json.literal('product')],
+  ['object', json.literal(RESOURCE.product.object)],
   ['id', json.id(RESOURCE.product.prefix, 'p.id')],
   ['name', json.string('p.name')],
   ['description', json.nullableString('p.description')],

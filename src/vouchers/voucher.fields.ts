@@ -12,7 +12,7 @@ const expiry = dateObjectField('v.expires_at', 'bo.timezone');
  * Aliases: `v` vouchers, `ves` its series links, `bo` its box office, `rq.now` the request's time.
  */
 export const VOUCHER_FIELDS: Fields = [
-  ['object', json.literal('voucher')],
+  ['object', json.literal(RESOURCE.voucher.object)],
   ['id', json.id(RESOURCE.voucher.prefix, 'v.id')],
   ['name', json.string('v.name')],
   ['type', json.string('v.type')],
@@ -65,7 +65,7 @@ export const VOUCHER_SOURCE: ResourceSource = {
  * voucher, `bo` its box office.
  */
 export const VOUCHER_CODE_FIELDS: Fields = [
-  ['object', json.literal('voucher_code')],
+  ['object', json.literal(RESOURCE.voucherCode.object)],
   ['id', json.id(RESOURCE.voucherCode.prefix, 'vc.id')],
   ['code', json.string('vc.code')],
   ['voucher_id', json.id(RESOURCE.voucher.prefix, 'vc.voucher_id')],

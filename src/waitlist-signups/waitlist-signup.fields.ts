@@ -9,7 +9,7 @@ import { RESOURCE } from '../common/resources/resource-identities';
  * is served. Aliases: `ws` waitlist_signups, `es` its series (whose zone shows its time).
  */
 export const WAITLIST_SIGNUP_FIELDS: Fields = [
-  ['object', json.literal('waitlist_signup')],
+  ['object', json.literal(RESOURCE.waitlistSignup.object)],
   ['id', json.id(RESOURCE.waitlistSignup.prefix, 'ws.id')],
   ['email', json.string('ws.email')],
   ['event_id', json.nullableId(RESOURCE.event.prefix, 'ws.event_id')],

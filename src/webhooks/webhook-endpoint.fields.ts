@@ -8,7 +8,7 @@ import { RESOURCE } from '../common/resources/resource-identities';
  * row. Its secret is not a field: it is shown once, in the answer that creates the endpoint.
  */
 export const WEBHOOK_ENDPOINT_FIELDS: Fields = [
-  ['object', json.literal('webhook_endpoint')],
+  ['object', json.literal(RESOURCE.webhookEndpoint.object)],
   ['id', json.id(RESOURCE.webhookEndpoint.prefix, 'we.id')],
   ['url', json.string('we.url')],
   ['description', json.nullableString('we.description')],
@@ -32,7 +32,7 @@ export const WEBHOOK_ENDPOINT_SOURCE: ResourceSource = {
 
 /** One attempt to deliver an event (docs/API.md, "Webhooks"); `wd` is the attempt's row. */
 export const WEBHOOK_DELIVERY_FIELDS: Fields = [
-  ['object', json.literal('webhook_delivery')],
+  ['object', json.literal(RESOURCE.webhookDelivery.object)],
   ['id', json.id(RESOURCE.webhookDelivery.prefix, 'wd.id')],
   ['webhook_id', json.id(RESOURCE.webhookEvent.prefix, 'wd.change_id')],
   ['event', json.string('wd.event')],

@@ -10,8 +10,8 @@ import { CHANGE_TYPES, FED_RESOURCES } from '../change-feed';
 import {
   RESOURCE,
   exampleId,
-  itemPathOf,
   pathOf,
+  itemPathOf,
 } from '../../common/resources/resource-identities';
 
 /** `(orders|issued_tickets|…)`: one of the fed resources' values. */
@@ -20,7 +20,7 @@ const anyOf = (values: readonly string[]) => `(${values.join('|')})`;
 const RESOURCE_ID_PART = `${anyOf(FED_RESOURCES.map((r) => r.prefix.slice(0, -1)))}_[1-9][0-9]*$`;
 
 export class ChangeDto {
-  @Literal('change')
+  @Literal(RESOURCE.change.object)
   object: string;
 
   @ApiProperty({

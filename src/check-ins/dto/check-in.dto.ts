@@ -11,7 +11,7 @@ import { PageDto } from '../../common/pagination/page.dto';
 import { RESOURCE, pathOf } from '../../common/resources/resource-identities';
 
 export class CheckInDto {
-  @Literal('check_in')
+  @Literal(RESOURCE.checkIn.object)
   object: string;
 
   @Id(RESOURCE.checkIn.prefix)

@@ -21,7 +21,7 @@ import { RESOURCE } from '../resources/resource-identities';
 // the response schema, exactly the fields src/issued-tickets/issued-ticket.fields.ts emits.
 
 export class IssuedTicketDto {
-  @Literal('issued_ticket')
+  @Literal(RESOURCE.issuedTicket.object)
   object: string;
 
   @Id(RESOURCE.issuedTicket.prefix)

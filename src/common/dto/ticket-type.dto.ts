@@ -23,7 +23,7 @@ export const MAX_TICKET_TYPES = 200;
 export const MAX_TICKET_GROUPS = 100;
 
 export class TicketTypeDto {
-  @Literal('ticket_type')
+  @Literal(RESOURCE.ticketType.object)
   object: string;
 
   @Id(RESOURCE.ticketType.prefix)

@@ -10,6 +10,8 @@
 export interface ResourceIdentity {
   /** One item, as messages and descriptions name it (`order`, `check-in`). */
   readonly noun: string;
+  /** Its JSON's `object` (`order`, `check_in`), for a shape served with one. */
+  readonly object?: string;
   /** Its ids are `<prefix><number>` (`or_42`). */
   readonly prefix: string;
   /**
@@ -35,6 +37,7 @@ const WRITTEN = ['CREATED', 'UPDATED', 'DELETED'] as const;
 export const RESOURCE = {
   order: {
     noun: 'order',
+    object: 'order',
     prefix: 'or_',
     segment: 'orders',
     tag: 'orders',
@@ -42,6 +45,7 @@ export const RESOURCE = {
   },
   issuedTicket: {
     noun: 'issued ticket',
+    object: 'issued_ticket',
     prefix: 'it_',
     segment: 'issued_tickets',
     tag: 'issued tickets',
@@ -49,6 +53,7 @@ export const RESOURCE = {
   },
   event: {
     noun: 'event',
+    object: 'event',
     prefix: 'ev_',
     segment: 'events',
     tag: 'events',
@@ -56,6 +61,7 @@ export const RESOURCE = {
   },
   eventSeries: {
     noun: 'event series',
+    object: 'event_series',
     prefix: 'es_',
     segment: 'event_series',
     tag: 'event-series',
@@ -63,6 +69,7 @@ export const RESOURCE = {
   },
   checkIn: {
     noun: 'check-in',
+    object: 'check_in',
     prefix: 'ci_',
     segment: 'check_ins',
     tag: 'check-ins',
@@ -70,46 +77,59 @@ export const RESOURCE = {
   },
   product: {
     noun: 'product',
+    object: 'product',
     prefix: 'pr_',
     segment: 'products',
     tag: 'products',
   },
   voucher: {
     noun: 'voucher',
+    object: 'voucher',
     prefix: 'vo_',
     segment: 'vouchers',
     tag: 'vouchers',
   },
   /** Served under its voucher (`/v1/vouchers/{voucher_id}/codes`). */
-  voucherCode: { noun: 'voucher code', prefix: 'vc_' },
+  voucherCode: { noun: 'voucher code', object: 'voucher_code', prefix: 'vc_' },
   discount: {
     noun: 'discount',
+    object: 'discount',
     prefix: 'di_',
     segment: 'discounts',
     tag: 'discounts',
   },
   /** Served under its series (`/v1/event_series/{event_series_id}/waitlist_signups`). */
-  waitlistSignup: { noun: 'waitlist signup', prefix: 'ws_' },
+  waitlistSignup: {
+    noun: 'waitlist signup',
+    object: 'waitlist_signup',
+    prefix: 'ws_',
+  },
   webhookEndpoint: {
     noun: 'webhook endpoint',
+    object: 'webhook_endpoint',
     prefix: 'we_',
     segment: 'webhook_endpoints',
     tag: 'webhook-endpoints',
   },
   /** Served under its endpoint (`/v1/webhook_endpoints/{webhook_endpoint_id}/deliveries`). */
-  webhookDelivery: { noun: 'webhook delivery', prefix: 'wd_' },
+  webhookDelivery: {
+    noun: 'webhook delivery',
+    object: 'webhook_delivery',
+    prefix: 'wd_',
+  },
   /** An event sent to webhooks: its number is the feed entry's, the same on every retry. */
   webhookEvent: { noun: 'webhook event', prefix: 'wh_' },
   /** A change feed entry, and a position in the feed (`chg_0`: the start). */
   change: {
     noun: 'change',
+    object: 'change',
     prefix: 'chg_',
     segment: 'changes',
     tag: 'changes',
   },
-  ticketType: { noun: 'ticket type', prefix: 'tt_' },
+  ticketType: { noun: 'ticket type', object: 'ticket_type', prefix: 'tt_' },
   ticketGroup: { noun: 'ticket group', prefix: 'tg_' },
-  lineItem: { noun: 'line item', prefix: 'li_' },
+  lineItem: { noun: 'line item', object: 'line_item', prefix: 'li_' },
   paymentMethod: { noun: 'payment method', prefix: 'pm_' },
   /** An API key, as the key command names it (never its secret). */
   apiKey: { noun: 'API key', prefix: 'ak_' },

@@ -18,7 +18,7 @@ export const MAX_DISCOUNT_ITEMS = 1_000;
 // The response schema for the OpenAPI document: exactly the fields discount.fields.ts emits.
 
 export class DiscountDto {
-  @Literal('discount')
+  @Literal(RESOURCE.discount.object)
   object: string;
 
   @Id(RESOURCE.discount.prefix)

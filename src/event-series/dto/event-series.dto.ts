@@ -41,7 +41,7 @@ export const MAX_SERIES_VOUCHERS = 1_000;
 // The response schema for the OpenAPI document: exactly the fields event-series.fields.ts emits.
 
 export class EventSeriesDto {
-  @Literal('event_series')
+  @Literal(RESOURCE.eventSeries.object)
   object: string;
 
   @Id(RESOURCE.eventSeries.prefix)

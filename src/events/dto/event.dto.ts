@@ -39,7 +39,7 @@ import {
 // the database's column lengths and the bounds of docs/API.md (Limits: "Response fields").
 
 export class EventDto {
-  @Literal('event')
+  @Literal(RESOURCE.event.object)
   object: string;
 
   @Id(RESOURCE.event.prefix)

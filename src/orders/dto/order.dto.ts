@@ -125,7 +125,7 @@ const [tt, pr, vc, di] = [
 ].map((resource) => resource.prefix);
 
 export class LineItemDto {
-  @Literal('line_item')
+  @Literal(RESOURCE.lineItem.object)
   object: string;
 
   @Id(RESOURCE.lineItem.prefix)
@@ -158,7 +158,7 @@ export class LineItemDto {
 }
 
 export class OrderDto {
-  @Literal('order')
+  @Literal(RESOURCE.order.object)
   object: string;
 
   @Id(RESOURCE.order.prefix)

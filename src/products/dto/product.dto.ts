@@ -25,7 +25,7 @@ export const MAX_LINKED_SERIES = 1_000;
 // The response schema for the OpenAPI document: exactly the fields product.fields.ts emits.
 
 export class ProductDto {
-  @Literal('product')
+  @Literal(RESOURCE.product.object)
   object: string;
 
   @Id(RESOURCE.product.prefix)

@@ -31,7 +31,7 @@ const EXPIRY = {
 };
 
 export class VoucherDto {
-  @Literal('voucher')
+  @Literal(RESOURCE.voucher.object)
   object: string;
 
   @Id(RESOURCE.voucher.prefix)
@@ -88,7 +88,7 @@ export class VoucherListDto extends PageDto(VoucherDto, {
 }) {}
 
 export class VoucherCodeDto {
-  @Literal('voucher_code')
+  @Literal(RESOURCE.voucherCode.object)
   object: string;
 
   @Id(RESOURCE.voucherCode.prefix)

@@ -17,7 +17,7 @@ import {
 // emits.
 
 export class WaitlistSignupDto {
-  @Literal('waitlist_signup')
+  @Literal(RESOURCE.waitlistSignup.object)
   object: string;
 
   @Id(RESOURCE.waitlistSignup.prefix)

@@ -22,7 +22,7 @@ import {
 } from '../../common/resources/resource-identities';
 
 export class WebhookEndpointDto {
-  @Literal('webhook_endpoint')
+  @Literal(RESOURCE.webhookEndpoint.object)
   object: string;
 
   @Id(RESOURCE.webhookEndpoint.prefix)
@@ -77,7 +77,7 @@ export class WebhookEndpointListDto extends PageDto(WebhookEndpointDto, {
 }) {}
 
 export class WebhookDeliveryDto {
-  @Literal('webhook_delivery')
+  @Literal(RESOURCE.webhookDelivery.object)
   object: string;
 
   @Id(RESOURCE.webhookDelivery.prefix)
