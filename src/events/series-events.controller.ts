@@ -25,7 +25,10 @@ const SERIES = {
  * serves them, listed under the series in the document. Revalidated as the events list is.
  */
 @ApiResource(RESOURCE.eventSeries.tag)
-@Controller({ path: 'event_series/:event_series_id/events', version: '1' })
+@Controller({
+  path: `${RESOURCE.eventSeries.segment}/:event_series_id/events`,
+  version: '1',
+})
 export class SeriesEventsController {
   constructor(private readonly events: EventsService) {}
 

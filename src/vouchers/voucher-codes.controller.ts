@@ -26,7 +26,10 @@ const VOUCHER = {
  * catalogue, never with the clock: revalidated from both.
  */
 @ApiResource(RESOURCE.voucher.tag)
-@Controller({ path: 'vouchers/:voucher_id/codes', version: '1' })
+@Controller({
+  path: `${RESOURCE.voucher.segment}/:voucher_id/codes`,
+  version: '1',
+})
 export class VoucherCodesController {
   constructor(private readonly vouchers: VouchersService) {}
 

@@ -29,7 +29,7 @@ const SERIES = {
  */
 @ApiResource(RESOURCE.eventSeries.tag)
 @Controller({
-  path: 'event_series/:event_series_id/waitlist_signups',
+  path: `${RESOURCE.eventSeries.segment}/:event_series_id/waitlist_signups`,
   version: '1',
 })
 export class WaitlistSignupsController {

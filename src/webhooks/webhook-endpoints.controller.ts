@@ -57,6 +57,7 @@ import { WebhookEndpointsService } from './webhook-endpoints.service';
 import {
   RESOURCE,
   exampleId,
+  pathOf,
   itemPathOf,
 } from '../common/resources/resource-identities';
 
@@ -200,7 +201,10 @@ export class WebhookEndpointsController {
     const created = await this.endpoints.create(caller.boxOfficeId, body);
     res
       .status(201)
-      .setHeader('Location', `/v1/webhook_endpoints/${created.id}`)
+      .setHeader(
+        'Location',
+        `${pathOf(RESOURCE.webhookEndpoint)}/${created.id}`,
+      )
       .setHeader('Cache-Control', CACHE_CONTROL.write);
     return Buffer.from(created.json);
   }
