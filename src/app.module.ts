@@ -21,6 +21,7 @@ import { OrdersModule } from './orders/orders.module';
 import { OverviewModule } from './overview/overview.module';
 import { ProductsModule } from './products/products.module';
 import { NEST_STEPS } from './request-pipeline';
+import { RevalidationModule } from './revalidation/revalidation.module';
 import { SyncModule } from './sync/sync.module';
 import { VouchersModule } from './vouchers/vouchers.module';
 import { WaitlistSignupsModule } from './waitlist-signups/waitlist-signups.module';
@@ -45,6 +46,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     CheckInsModule,
     IdempotencyModule,
     SyncModule,
+    RevalidationModule,
     ChangesModule,
     OverviewModule,
     ProductsModule,

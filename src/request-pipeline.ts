@@ -40,7 +40,7 @@ import { Metrics } from './common/metrics/metrics';
 import { requestMetrics } from './common/metrics/request-metrics';
 import { PROBE_PATHS } from './health/probes.controller';
 import { METRICS_PATH } from './metrics/metrics.controller';
-import { RevalidationInterceptor } from './sync/revalidation';
+import { RevalidationInterceptor } from './revalidation/revalidation';
 import { doorApp } from './door/door-app';
 
 /** One named step of the request pipeline, and how it is mounted on the app. */

@@ -115,9 +115,9 @@ const PIPELINE_STEPS: readonly PipelineStep[] = [
   {
     name: 'revalidation interceptor',
     owns: own(
-      'src/sync/revalidation',
-      'src/sync/data-version',
-      'src/sync/code-fingerprint',
+      'src/revalidation/revalidation',
+      'src/revalidation/data-version',
+      'src/revalidation/code-fingerprint',
     ),
   },
   { name: 'links interceptor', owns: own('src/common/pagination') },

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { DataSource } from 'typeorm';
 import { ApiKeysService } from './api-keys.service';
 import { API_KEY_SCOPES, DEFAULT_SCOPE, isApiKeyScope } from './api-key-scopes';
+import { RESOURCE, idOf } from '../common/resources/resource-identities';
 
 export const APIKEY_USAGE = `Usage:
   npm run apikey -- create --box-office <id> [--name <label>] [--scope read|check_in|write]
@@ -18,7 +19,7 @@ changes webhook endpoints (/v1/webhook_endpoints). A box office comes first:
 export class UsageError extends Error {}
 
 function positiveInt(value: string | undefined, what: string): number {
-  const digits = value?.replace(/^ak_/, '');
+  const digits = value?.replace(new RegExp(`^${RESOURCE.apiKey.prefix}`), '');
   if (!digits || !/^[1-9]\d{0,9}$/.test(digits)) {
     throw new UsageError(`${what} must be a positive number`);
   }
@@ -86,7 +87,7 @@ export async function runApiKeyCommand(
       command.scope,
     );
     print(
-      `Created key ak_${key.id} for box office ${command.boxOfficeId}. It is shown only once:`,
+      `Created key ${idOf(RESOURCE.apiKey, key.id)} for box office ${command.boxOfficeId}. It is shown only once:`,
     );
     print(secret);
   } else if (command.command === 'list') {
@@ -96,7 +97,7 @@ export async function runApiKeyCommand(
     for (const key of list) {
       print(
         [
-          `ak_${key.id}`,
+          idOf(RESOURCE.apiKey, key.id),
           `${key.keyPrefix}…`,
           key.revokedAt === null ? 'active' : `revoked ${iso(key.revokedAt)}`,
           `created ${iso(key.createdAt)}`,
@@ -107,8 +108,10 @@ export async function runApiKeyCommand(
     }
   } else {
     if (!(await keys.revoke(command.keyId))) {
-      throw new UsageError(`No active key ak_${command.keyId}`);
+      throw new UsageError(
+        `No active key ${idOf(RESOURCE.apiKey, command.keyId)}`,
+      );
     }
-    print(`Revoked key ak_${command.keyId}`);
+    print(`Revoked key ${idOf(RESOURCE.apiKey, command.keyId)}`);
   }
 }

@@ -2,6 +2,11 @@ import type { DataSource } from 'typeorm';
 import { type ReadRows, rowReader } from '../database/row-reader';
 import { catchUpChanges } from './change-assigner';
 import { dialectFor, SqlParams } from '../database/sql-dialect';
+import {
+  RESOURCE,
+  idOf,
+  pathOf,
+} from '../common/resources/resource-identities';
 
 /**
  * The change feed's reads (docs/API.md, "Change feed"). Entries are numbered per box office: on
@@ -11,31 +16,37 @@ import { dialectFor, SqlParams } from '../database/sql-dialect';
  * with no hole. No query here needs to hold anything back.
  */
 
-export const CHANGE_TYPES = [
-  'ORDER.CREATED',
-  'ORDER.UPDATED',
-  'ORDER.DELETED',
-  'ISSUED_TICKET.CREATED',
-  'ISSUED_TICKET.UPDATED',
-  'ISSUED_TICKET.DELETED',
-  'EVENT.CREATED',
-  'EVENT.UPDATED',
-  'EVENT.DELETED',
-  'EVENT_SERIES.CREATED',
-  'EVENT_SERIES.UPDATED',
-  'EVENT_SERIES.DELETED',
-  'CHECK_IN.CREATED',
+/** The resources the feed tells of, in the order its types list them. */
+export const FED_RESOURCES = [
+  RESOURCE.order,
+  RESOURCE.issuedTicket,
+  RESOURCE.event,
+  RESOURCE.eventSeries,
+  RESOURCE.checkIn,
 ] as const;
-export type ChangeType = (typeof CHANGE_TYPES)[number];
+type Fed = (typeof FED_RESOURCES)[number];
+
+/** `ORDER.CREATED`, …: each fed resource's family and what happens to it. */
+export type ChangeType = {
+  [
+    R in Fed as R['change']['family']
+  ]: `${R['change']['family']}.${R['change']['events'][number]}`;
+}[Fed['change']['family']];
+
+export const CHANGE_TYPES: readonly ChangeType[] = FED_RESOURCES.flatMap(
+  (resource) =>
+    resource.change.events.map(
+      (event) => `${resource.change.family}.${event}` as ChangeType,
+    ),
+);
 
 /** Each resource family's id prefix and the path its resources are read at. */
-export const CHANGE_RESOURCES = {
-  ORDER: { prefix: 'or_', path: '/v1/orders/' },
-  ISSUED_TICKET: { prefix: 'it_', path: '/v1/issued_tickets/' },
-  EVENT: { prefix: 'ev_', path: '/v1/events/' },
-  EVENT_SERIES: { prefix: 'es_', path: '/v1/event_series/' },
-  CHECK_IN: { prefix: 'ci_', path: '/v1/check_ins/' },
-} as const;
+export const CHANGE_RESOURCES = Object.fromEntries(
+  FED_RESOURCES.map((resource) => [
+    resource.change.family,
+    { prefix: resource.prefix, path: `${pathOf(resource)}/` },
+  ]),
+) as Record<Fed['change']['family'], { prefix: string; path: string }>;
 export type ChangeFamily = keyof typeof CHANGE_RESOURCES;
 
 /** One entry as stored. */
@@ -165,7 +176,21 @@ export async function isChangePositionExpired(
 }
 
 /** `chg_<n>`. */
-export const changeId = (n: number) => `chg_${n}`;
+export const changeId = (n: number) => idOf(RESOURCE.change, n);
+
+/** A position in the feed: a change id, or `chg_0` (the start). */
+export const CHANGE_POSITION_PATTERN = `^${RESOURCE.change.prefix}(0|[1-9][0-9]*)$`;
+
+/** `chg_<n>`, up to a safe integer: the position's number, or null. */
+export function parseChangePosition(value: unknown): number | null {
+  if (typeof value !== 'string' || !value.startsWith(RESOURCE.change.prefix)) {
+    return null;
+  }
+  const digits = value.slice(RESOURCE.change.prefix.length);
+  if (!/^(0|[1-9]\d{0,15})$/.test(digits)) return null;
+  const n = Number(digits);
+  return Number.isSafeInteger(n) ? n : null;
+}
 
 /** The family of a type: `ORDER` of `ORDER.UPDATED`. */
 export const changeFamily = (type: ChangeType) =>

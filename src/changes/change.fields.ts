@@ -2,6 +2,7 @@ import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { CHANGE_RESOURCES, CHANGE_TYPES, changeFamily } from './change-feed';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /**
  * The Change resource (docs/API.md, "Change feed"), field by field. `c` is the entry's row; the
@@ -16,8 +17,8 @@ const prefix = byType((type) => CHANGE_RESOURCES[changeFamily(type)].prefix);
 const path = byType((type) => CHANGE_RESOURCES[changeFamily(type)].path);
 
 export const CHANGE_FIELDS: Fields = [
-  ['object', json.literal('change')],
-  ['id', json.id('chg_', 'c.id')],
+  ['object', json.literal(RESOURCE.change.object)],
+  ['id', json.id(RESOURCE.change.prefix, 'c.id')],
   ['type', json.string('c.type')],
   ['resource_id', json.string(`${prefix} || c.resource_id`)],
   ['resource_url', json.string(`${path} || ${prefix} || c.resource_id`)],
@@ -26,8 +27,8 @@ export const CHANGE_FIELDS: Fields = [
 
 /** Oldest first, by id: the order entries commit in (ids are numbered per box office). */
 export const CHANGE_SOURCE: ResourceSource = {
-  noun: 'change',
-  prefix: 'chg_',
+  noun: RESOURCE.change.noun,
+  prefix: RESOURCE.change.prefix,
   table: 'changes c',
   joins: '',
   tenant: 'c.box_office_id',

@@ -15,23 +15,24 @@ import {
   ChangeHead,
   ChangeHeadInterceptor,
 } from './change-head';
+import { CHANGE_POSITION_PATTERN, changeId } from './change-feed';
 import { ChangesService } from './changes.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 import { ChangeListDto } from './dto/change.dto';
 import { ListChangesQueryDto } from './dto/list-changes-query.dto';
 
 /** X-Change-Head, on every answer of the feed to a key (ChangeHeadInterceptor). */
 const HEAD: PageHeader = {
-  description:
-    'The newest entry a reader can see now (`chg_0` when none): note it, walk the lists in full, then follow the feed from it.',
+  description: `The newest entry a reader can see now (\`${changeId(0)}\` when none): note it, walk the lists in full, then follow the feed from it.`,
   schema: {
     type: 'string',
-    pattern: '^chg_(0|[1-9][0-9]*)$',
+    pattern: CHANGE_POSITION_PATTERN,
     maxLength: 24,
   },
 };
 
-@ApiResource('changes')
-@Controller({ path: 'changes', version: '1' })
+@ApiResource(RESOURCE.change.tag)
+@Controller({ path: RESOURCE.change.segment, version: '1' })
 export class ChangesController {
   constructor(private readonly changes: ChangesService) {}
 
@@ -42,7 +43,7 @@ export class ChangesController {
     description:
       'What a webhook would tell, deletions included: one entry per change of a resource, oldest first, numbered in commit order. links.next always points past the last entry returned (the same position on an empty page; without starting_after, the head): keep following it. X-Change-Head names the newest entry. No snapshot of the resource: read resource_url (404 there: deleted).',
     type: ChangeListDto,
-    noun: 'change',
+    noun: RESOURCE.change.noun,
     pageHeaders: { [CHANGE_HEAD_HEADER]: HEAD },
     errorHeaders: { [CHANGE_HEAD_HEADER]: HEAD },
   })

@@ -8,6 +8,7 @@ import { type Filter, filters } from '../common/pagination/list-filters';
 import { DEFAULT_PAGE_SIZE } from '../common/pagination/list-query.dto';
 import type { Page } from '../common/pagination/page';
 import { ResourceReader, planList } from '../common/resources/resource-reader';
+import { RESOURCE } from '../common/resources/resource-identities';
 import { type Row, rowReader } from '../database/row-reader';
 import {
   CHANGE_RESOURCES,
@@ -16,6 +17,7 @@ import {
   type ChangeType,
   changeHeadsTotal,
   changeId,
+  parseChangePosition,
   oldestKeptChange,
 } from './change-feed';
 import { CHANGE_SOURCE } from './change.fields';
@@ -63,7 +65,7 @@ export class ChangesService {
       throw new ApiError(
         HttpStatus.BAD_REQUEST,
         ErrorCode.INVALID_CURSOR,
-        `starting_after must be a position of this box office's feed, chg_0 to ${changeId(head)} (X-Change-Head)`,
+        `starting_after must be a position of this box office's feed, ${changeId(0)} to ${changeId(head)} (X-Change-Head)`,
       );
     }
     const rows =
@@ -140,12 +142,15 @@ function positionOf(value: unknown): Position {
   let id = 0;
   const given = value !== undefined;
   if (given) {
-    const match =
-      typeof value === 'string' ? /^chg_(0|[1-9]\d{0,15})$/.exec(value) : null;
-    if (match === null || !Number.isSafeInteger(Number(match[1]))) {
-      throw ApiError.invalidCursor('starting_after', 'change', 'chg_');
+    const position = parseChangePosition(value);
+    if (position === null) {
+      throw ApiError.invalidCursor(
+        'starting_after',
+        RESOURCE.change.noun,
+        RESOURCE.change.prefix,
+      );
     }
-    id = Number(match[1]);
+    id = position;
   }
   return {
     id,

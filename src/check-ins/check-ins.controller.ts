@@ -28,7 +28,7 @@ import {
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { sendWriteAnswer } from '../common/writes/writes';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { CheckInsService } from './check-ins.service';
 import {
@@ -42,6 +42,7 @@ import {
   RecordCheckInQueryDto,
 } from './dto/record-check-in.dto';
 import { ScanRefusalDto } from './dto/scan-refusal.dto';
+import { RESOURCE, exampleId } from '../common/resources/resource-identities';
 
 /**
  * The 201 of a scan is one of two bodies: the CheckIn, or with `?expand=issued_ticket` the
@@ -76,8 +77,8 @@ function ApiCreatedExpandable(expanded: Type): MethodDecorator {
   };
 }
 
-@ApiResource('check-ins')
-@Controller({ path: 'check_ins', version: '1' })
+@ApiResource(RESOURCE.checkIn.tag)
+@Controller({ path: RESOURCE.checkIn.segment, version: '1' })
 export class CheckInsController {
   constructor(private readonly checkIns: CheckInsService) {}
 
@@ -89,7 +90,7 @@ export class CheckInsController {
     description:
       'Door scans, newest first (created_at, then id, descending), or oldest first with sort=created_at for incremental sync (rows past X-Sync-Watermark held back). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.',
     type: CheckInListDto,
-    noun: 'check-in',
+    noun: RESOURCE.checkIn.noun,
     pageHeaders: SYNC_PAGE_HEADERS,
   })
   list(
@@ -113,8 +114,8 @@ export class CheckInsController {
     description:
       'A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. With event_id, a ticket of another event is refused (WRONG_EVENT). Then the ticket’s history decides, in the order scans happened: a check-in of a void ticket (unless an offline scan made before voided_at), a check-in while it is in, a check-out while it is out, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the ticket and the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. With ?expand=issued_ticket the 201 carries the ticket too. Needs a key of scope check_in. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: CheckInDto,
-    noun: 'check-in',
-    created: { prefix: 'ci_' },
+    noun: RESOURCE.checkIn.noun,
+    created: { prefix: RESOURCE.checkIn.prefix },
     body: RecordCheckInDto,
     scope: 'check_in',
     notFound:
@@ -132,18 +133,21 @@ export class CheckInsController {
     examples: {
       scan: {
         summary: 'A check-in, by ticket id',
-        value: { issued_ticket_id: 'it_1' },
+        value: { issued_ticket_id: exampleId(RESOURCE.issuedTicket) },
       },
       retryKey: {
         summary: 'A check-in with a retry key in the body (Ticket Tailor’s)',
         value: {
-          issued_ticket_id: 'it_1',
+          issued_ticket_id: exampleId(RESOURCE.issuedTicket),
           local_unique_id: 'door-3-scan-5813',
         },
       },
       checkOut: {
         summary: 'A check-out',
-        value: { issued_ticket_id: 'it_1', quantity: -1 },
+        value: {
+          issued_ticket_id: exampleId(RESOURCE.issuedTicket),
+          quantity: -1,
+        },
       },
     },
   })
@@ -169,9 +173,9 @@ export class CheckInsController {
     description:
       'The same object as in the list; another box office’s check-in is not found.',
     type: CheckInDto,
-    noun: 'check-in',
+    noun: RESOURCE.checkIn.noun,
     param: 'check_in_id',
-    prefix: 'ci_',
+    prefix: RESOURCE.checkIn.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,

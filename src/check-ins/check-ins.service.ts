@@ -34,6 +34,7 @@ import {
   type ScanOutcome,
   ScanRecorder,
 } from './scan-recorder';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /** Check-ins never change: sync reads them by created_at (docs/API.md, "Incremental sync"). */
 const CHECK_IN_SYNC_COLUMNS = { created_at: 'ci.created_at' };
@@ -138,9 +139,9 @@ export function checkInFilters(query: ListCheckInsQueryDto): Filter[] {
     ...filters.range(query, 'check_in_at', 'ci.check_in_at'),
   ];
   const ids = [
-    ['event_id', 'ev_', 'ci.event_id'],
-    ['event_series_id', 'es_', 'ci.event_series_id'],
-    ['issued_ticket_id', 'it_', 'ci.issued_ticket_id'],
+    ['event_id', RESOURCE.event.prefix, 'ci.event_id'],
+    ['event_series_id', RESOURCE.eventSeries.prefix, 'ci.event_series_id'],
+    ['issued_ticket_id', RESOURCE.issuedTicket.prefix, 'ci.issued_ticket_id'],
   ] as const;
   for (const [key, prefix, column] of ids) {
     const list = query[key];
@@ -167,7 +168,7 @@ function scanOf(body: RecordCheckInDto, query: RecordCheckInQueryDto): Scan {
     checkInAt: body.check_in_at ?? null,
   };
   if (body.event_id !== undefined) {
-    scan.eventIds = filters.prefixedIds('ev_', body.event_id);
+    scan.eventIds = filters.prefixedIds(RESOURCE.event.prefix, body.event_id);
   }
   if (query.expand !== undefined) scan.expand = query.expand;
   return scan;
@@ -176,7 +177,10 @@ function scanOf(body: RecordCheckInDto, query: RecordCheckInQueryDto): Scan {
 /** The ticket a validated body names. */
 function ticketOf(body: RecordCheckInDto): Scan['ticket'] {
   if (body.barcode !== undefined) return { barcode: body.barcode };
-  const id = parsePrefixedId('it_', body.issued_ticket_id);
+  const id = parsePrefixedId(
+    RESOURCE.issuedTicket.prefix,
+    body.issued_ticket_id,
+  );
   // Well-formed, but too large for any row's id.
   if (id === null) {
     throw ApiError.notFound(

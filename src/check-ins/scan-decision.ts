@@ -1,3 +1,4 @@
+import { RESOURCE, idOf } from '../common/resources/resource-identities';
 /**
  * Whether a door scan may be recorded, given the ticket's history (docs/API.md, "Recording
  * scans"): the rule every scan this service records follows, decided on the history read inside
@@ -101,7 +102,7 @@ export function refusalMessage(
     return `${ticketId} was voided at ${voidedAt}: only a check-in made before then (an offline scan's check_in_at) can be recorded`;
   }
   const scanned = (scan: RecordedScan) =>
-    `ci_${scan.id}, scanned at ${scan.checkInAt}`;
+    `${idOf(RESOURCE.checkIn, scan.id)}, scanned at ${scan.checkInAt}`;
   if (deciding === null) {
     return `${ticketId} is not checked in: it has no check-in to check out of`;
   }

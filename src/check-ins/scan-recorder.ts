@@ -17,6 +17,11 @@ import {
   decideScan,
   refusalMessage,
 } from './scan-decision';
+import {
+  RESOURCE,
+  idOf,
+  itemPathOf,
+} from '../common/resources/resource-identities';
 
 /** How far ahead of the database's clock a scan's `check_in_at` may be (a fast device clock). */
 const MAX_CLOCK_AHEAD_S = 60;
@@ -62,7 +67,7 @@ export class ScanRecorder {
 
   *scan(boxOfficeId: number, scan: Scan): WriteWork<ScanAnswer> {
     const ticket = yield* this.ticket(boxOfficeId, scan.ticket);
-    const ticketId = `it_${Number(ticket.id)}`;
+    const ticketId = idOf(RESOURCE.issuedTicket, Number(ticket.id));
     const now = Number(ticket.now);
     // A bad check_in_at is a bad request (400), whichever event the ticket is for.
     const at = checkInAt(scan.checkInAt, now, Number(ticket.created_at));
@@ -73,7 +78,7 @@ export class ScanRecorder {
         boxOfficeId,
         Number(ticket.id),
         'WRONG_EVENT',
-        `${ticketId} is for ev_${eventId}, not for the event_id of this scan`,
+        `${ticketId} is for ${idOf(RESOURCE.event, eventId)}, not for the event_id of this scan`,
         null,
       );
     }
@@ -116,7 +121,7 @@ export class ScanRecorder {
     const { id, body } = yield* this.inserted(boxOfficeId, insert);
     return {
       status: HttpStatus.CREATED,
-      headers: { Location: `/v1/check_ins/ci_${id}` },
+      headers: { Location: itemPathOf(RESOURCE.checkIn, id) },
       body:
         scan.expand === 'issued_ticket'
           ? withIssuedTicket(
@@ -203,7 +208,7 @@ export class ScanRecorder {
     if (rows.length === 0) {
       throw ApiError.notFound(
         'id' in named
-          ? `No issued ticket it_${named.id} in this box office`
+          ? `No issued ticket ${idOf(RESOURCE.issuedTicket, named.id)} in this box office`
           : `No issued ticket with barcode ${quoteIfSafe(named.barcode, '(as sent)')} in this box office`,
       );
     }

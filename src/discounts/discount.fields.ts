@@ -1,14 +1,15 @@
 import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /**
  * The Discount resource (docs/API.md, "Discount"), field by field, in the order it is served.
  * Aliases: `d` discounts, `dtt` its ticket types, `dp` its products.
  */
 export const DISCOUNT_FIELDS: Fields = [
-  ['object', json.literal('discount')],
-  ['id', json.id('di_', 'd.id')],
+  ['object', json.literal(RESOURCE.discount.object)],
+  ['id', json.id(RESOURCE.discount.prefix, 'd.id')],
   ['name', json.string('d.name')],
   ['code', json.string('d.code')],
   ['type', json.string('d.type')],
@@ -17,7 +18,7 @@ export const DISCOUNT_FIELDS: Fields = [
   [
     'ticket_types',
     json.array({
-      of: json.id('tt_', 'dtt.ticket_type_id'),
+      of: json.id(RESOURCE.ticketType.prefix, 'dtt.ticket_type_id'),
       from: 'discount_ticket_types dtt',
       link: ['dtt.discount_id', 'd.id'],
       orderBy: ['dtt.ticket_type_id'],
@@ -27,7 +28,7 @@ export const DISCOUNT_FIELDS: Fields = [
   [
     'products',
     json.array({
-      of: json.id('pr_', 'dp.product_id'),
+      of: json.id(RESOURCE.product.prefix, 'dp.product_id'),
       from: 'discount_products dp',
       link: ['dp.discount_id', 'd.id'],
       orderBy: ['dp.product_id'],
@@ -40,8 +41,8 @@ export const DISCOUNT_FIELDS: Fields = [
 
 /** Newest first. */
 export const DISCOUNT_SOURCE: ResourceSource = {
-  noun: 'discount',
-  prefix: 'di_',
+  noun: RESOURCE.discount.noun,
+  prefix: RESOURCE.discount.prefix,
   table: 'discounts d',
   joins: '',
   tenant: 'd.box_office_id',

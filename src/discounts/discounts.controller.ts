@@ -8,13 +8,14 @@ import {
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { DiscountsService } from './discounts.service';
 import { DiscountDto, DiscountListDto } from './dto/discount.dto';
 import { ListDiscountsQueryDto } from './dto/list-discounts-query.dto';
+import { RESOURCE } from '../common/resources/resource-identities';
 
-@ApiResource('discounts')
-@Controller({ path: 'discounts', version: '1' })
+@ApiResource(RESOURCE.discount.tag)
+@Controller({ path: RESOURCE.discount.segment, version: '1' })
 export class DiscountsController {
   constructor(private readonly discounts: DiscountsService) {}
 
@@ -26,7 +27,7 @@ export class DiscountsController {
     description:
       'Discount codes, newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters.',
     type: DiscountListDto,
-    noun: 'discount',
+    noun: RESOURCE.discount.noun,
   })
   list(
     @CurrentCaller() caller: Caller,
@@ -43,9 +44,9 @@ export class DiscountsController {
     description:
       'The same object as its entry in the list; another box office’s discount is not found.',
     type: DiscountDto,
-    noun: 'discount',
+    noun: RESOURCE.discount.noun,
     param: 'discount_id',
-    prefix: 'di_',
+    prefix: RESOURCE.discount.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,

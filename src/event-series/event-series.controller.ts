@@ -11,9 +11,10 @@ import { NoQueryDto } from '../common/validation/no-query.dto';
 import { EventSeriesDto, EventSeriesListDto } from './dto/event-series.dto';
 import { ListEventSeriesQueryDto } from './dto/list-event-series-query.dto';
 import { EventSeriesService } from './event-series.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
-@ApiResource('event-series')
-@Controller({ path: 'event_series', version: '1' })
+@ApiResource(RESOURCE.eventSeries.tag)
+@Controller({ path: RESOURCE.eventSeries.segment, version: '1' })
 export class EventSeriesController {
   constructor(private readonly series: EventSeriesService) {}
 
@@ -24,7 +25,7 @@ export class EventSeriesController {
     description:
       'Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.',
     type: EventSeriesListDto,
-    noun: 'event series',
+    noun: RESOURCE.eventSeries.noun,
     plural: 'event series',
   })
   list(
@@ -41,9 +42,9 @@ export class EventSeriesController {
     description:
       'The same object as its entry in the list; another box office’s series is not found.',
     type: EventSeriesDto,
-    noun: 'event series',
+    noun: RESOURCE.eventSeries.noun,
     param: 'event_series_id',
-    prefix: 'es_',
+    prefix: RESOURCE.eventSeries.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,

@@ -11,6 +11,7 @@ import {
   ticketGroupFields,
   ticketTypeFields,
 } from '../events/event.fields';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /**
  * A series' counts, read from its events when it is served: one walk of the events' series
@@ -37,8 +38,8 @@ const SERIES_DATES: RowAggregate = {
  * ConnectorCatalogue), `sd` its dates' aggregate (above), `rq.now` the request's time.
  */
 export const EVENT_SERIES_FIELDS: Fields = [
-  ['object', json.literal('event_series')],
-  ['id', json.id('es_', 'es.id')],
+  ['object', json.literal(RESOURCE.eventSeries.object)],
+  ['id', json.id(RESOURCE.eventSeries.prefix, 'es.id')],
   ['name', json.string('es.name')],
   ['description', json.nullableString('es.description')],
   ['status', json.string('es.status')],
@@ -102,7 +103,7 @@ export const EVENT_SERIES_FIELDS: Fields = [
   [
     'voucher_ids',
     json.array({
-      of: json.id('vo_', 'sv.voucher_id'),
+      of: json.id(RESOURCE.voucher.prefix, 'sv.voucher_id'),
       from: 'event_series_vouchers sv',
       link: ['sv.event_series_id', 'es.id'],
       orderBy: ['sv.voucher_id'],
@@ -119,8 +120,8 @@ export const EVENT_SERIES_FIELDS: Fields = [
 
 /** Newest first. */
 export const EVENT_SERIES_SOURCE: ResourceSource = {
-  noun: 'event series',
-  prefix: 'es_',
+  noun: RESOURCE.eventSeries.noun,
+  prefix: RESOURCE.eventSeries.prefix,
   table: 'event_series es',
   joins: '',
   tenant: 'es.box_office_id',

@@ -9,6 +9,11 @@ import {
   SqlParams,
   dialectFor,
 } from '../database/sql-dialect';
+import {
+  RESOURCE,
+  idOf,
+  idForm,
+} from '../common/resources/resource-identities';
 
 /** One ticket type's figures, or the event's. */
 interface Figures {
@@ -45,10 +50,10 @@ export class EventAttendanceService {
 
   /** The attendance's JSON bytes; 404 for a malformed id, a missing event or another box office's. */
   async attendance(boxOfficeId: number, eventId: string): Promise<Buffer> {
-    const id = parsePrefixedId('ev_', eventId);
+    const id = parsePrefixedId(RESOURCE.event.prefix, eventId);
     if (id === null) {
       throw ApiError.notFound(
-        'No such event in this box office (event ids are ev_<number>)',
+        `No such event in this box office (event ids are ${idForm(RESOURCE.event)})`,
       );
     }
     const params = new SqlParams(this.dialect);
@@ -111,7 +116,7 @@ export class EventAttendanceService {
       }
       if (row.ticket_type_id !== null) {
         ticketTypes.push({
-          ticket_type_id: `tt_${Number(row.ticket_type_id)}`,
+          ticket_type_id: idOf(RESOURCE.ticketType, Number(row.ticket_type_id)),
           tickets_valid: figures.tickets_valid,
           checked_in: figures.checked_in,
           entered: figures.entered,
@@ -121,7 +126,7 @@ export class EventAttendanceService {
     return Buffer.from(
       JSON.stringify({
         object: 'attendance',
-        event_id: `ev_${id}`,
+        event_id: idOf(RESOURCE.event, id),
         ...event,
         ticket_types: ticketTypes,
       }),

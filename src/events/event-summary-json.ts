@@ -1,4 +1,5 @@
 import { toDateObject } from './event-dates';
+import { RESOURCE, idOf } from '../common/resources/resource-identities';
 
 /** The event columns an order's `event_summary` is made of, as the driver returns them. */
 const COLUMNS = [
@@ -39,8 +40,8 @@ export function eventSummaryJson(event: EventSummaryColumns): string {
   }
   const timezone = event.timezone as string;
   const json = JSON.stringify({
-    id: `ev_${String(event.id)}`,
-    event_series_id: `es_${String(event.event_series_id)}`,
+    id: idOf(RESOURCE.event, String(event.id)),
+    event_series_id: idOf(RESOURCE.eventSeries, String(event.event_series_id)),
     name: event.name,
     start_date: toDateObject(Number(event.start_at), timezone),
     end_date: toDateObject(Number(event.end_at), timezone),

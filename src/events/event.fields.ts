@@ -2,6 +2,7 @@ import { onlySort } from '../common/pagination/sort';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { type Fields, json } from '../common/resources/field-table';
 import { dateObjectField } from './event-dates';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /**
  * The Event resource (docs/API.md, "Event"), with its ticket groups, ticket types and payment
@@ -29,12 +30,15 @@ export function ticketTypeFields(alias: string, stock: Stock): Fields {
     stock === 'counted' ? `${alias}.${column}` : '0';
   const left = ticketsLeft(alias, stock);
   return [
-    ['object', json.literal('ticket_type')],
-    ['id', json.id('tt_', `${alias}.id`)],
+    ['object', json.literal(RESOURCE.ticketType.object)],
+    ['id', json.id(RESOURCE.ticketType.prefix, `${alias}.id`)],
     ['access_code', json.nullableString(`${alias}.access_code`)],
     ['booking_fee', json.integer(`${alias}.booking_fee`)],
     ['description', json.nullableString(`${alias}.description`)],
-    ['group_id', json.nullableId('tg_', `${alias}.group_id`)],
+    [
+      'group_id',
+      json.nullableId(RESOURCE.ticketGroup.prefix, `${alias}.group_id`),
+    ],
     ['max_per_order', json.integer(`${alias}.max_per_order`)],
     ['min_per_order', json.integer(`${alias}.min_per_order`)],
     ['name', json.string(`${alias}.name`)],
@@ -62,14 +66,14 @@ export const onSaleWithTicketsLeft = (alias: string) =>
 /** A ticket group's fields, read from `alias`; its types from `typesTable` (as `gt`). */
 export function ticketGroupFields(alias: string, typesTable: string): Fields {
   return [
-    ['id', json.id('tg_', `${alias}.id`)],
+    ['id', json.id(RESOURCE.ticketGroup.prefix, `${alias}.id`)],
     ['max_per_order', json.nullableInteger(`${alias}.max_per_order`)],
     ['name', json.string(`${alias}.name`)],
     ['sort_order', json.integer(`${alias}.sort_order`)],
     [
       'ticket_ids',
       json.array({
-        of: json.id('tt_', 'gt.id'),
+        of: json.id(RESOURCE.ticketType.prefix, 'gt.id'),
         from: `${typesTable} gt`,
         link: ['gt.group_id', `${alias}.id`],
         orderBy: ['gt.sort_order', 'gt.id'],
@@ -82,7 +86,10 @@ export function ticketGroupFields(alias: string, typesTable: string): Fields {
 /** A payment method's fields, read from `pm`. */
 export const PAYMENT_METHOD_FIELDS: Fields = [
   ['external_id', json.nullableString('pm.external_id')],
-  ['id', json.nullableId('pm_', 'pm.payment_method_id')],
+  [
+    'id',
+    json.nullableId(RESOURCE.paymentMethod.prefix, 'pm.payment_method_id'),
+  ],
   ['type', json.string('pm.type')],
   ['name', json.nullableString('pm.name')],
   ['instructions', json.nullableString('pm.instructions')],
@@ -92,15 +99,18 @@ export const PAYMENT_METHOD_FIELDS: Fields = [
 const eventDate = (column: string) => dateObjectField(column, 'ev.timezone');
 
 export const EVENT_FIELDS: Fields = [
-  ['object', json.literal('event')],
-  ['id', json.id('ev_', 'ev.id')],
+  ['object', json.literal(RESOURCE.event.object)],
+  ['id', json.id(RESOURCE.event.prefix, 'ev.id')],
   ['access_code', json.nullableString('ev.access_code')],
   ['call_to_action', json.string('ev.call_to_action')],
   ['created_at', json.integer('ev.created_at')],
   ['currency', json.string('ev.currency')],
   ['description', json.nullableString('ev.description')],
   ['end', eventDate('ev.end_at')],
-  ['event_series_id', json.id('es_', 'ev.event_series_id')],
+  [
+    'event_series_id',
+    json.id(RESOURCE.eventSeries.prefix, 'ev.event_series_id'),
+  ],
   [
     'images',
     json.object([
@@ -165,8 +175,8 @@ export const EVENT_FIELDS: Fields = [
 ];
 
 export const EVENT_SOURCE: ResourceSource = {
-  noun: 'event',
-  prefix: 'ev_',
+  noun: RESOURCE.event.noun,
+  prefix: RESOURCE.event.prefix,
   table: 'events ev',
   joins: '',
   tenant: 'ev.box_office_id',

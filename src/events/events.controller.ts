@@ -17,15 +17,16 @@ import { ErrorBodyDto } from '../common/errors/error-body.dto';
 import { idSchema } from '../common/openapi/api-properties';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { EventAttendanceDto } from './dto/event-attendance.dto';
 import { EventDto, EventListDto } from './dto/event.dto';
 import { ListEventsQueryDto } from './dto/list-events-query.dto';
 import { EventAttendanceService } from './event-attendance.service';
 import { EventsService } from './events.service';
+import { RESOURCE, exampleId } from '../common/resources/resource-identities';
 
-@ApiResource('events')
-@Controller({ path: 'events', version: '1' })
+@ApiResource(RESOURCE.event.tag)
+@Controller({ path: RESOURCE.event.segment, version: '1' })
 export class EventsController {
   constructor(
     private readonly events: EventsService,
@@ -40,7 +41,7 @@ export class EventsController {
     description:
       'Next event first (start, then id, ascending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.',
     type: EventListDto,
-    noun: 'event',
+    noun: RESOURCE.event.noun,
   })
   list(
     @CurrentCaller() caller: Caller,
@@ -57,9 +58,9 @@ export class EventsController {
     description:
       'The same object as its entry in the list; another box office’s event is not found.',
     type: EventDto,
-    noun: 'event',
+    noun: RESOURCE.event.noun,
     param: 'event_id',
-    prefix: 'ev_',
+    prefix: RESOURCE.event.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,
@@ -80,7 +81,10 @@ export class EventsController {
   @ApiParam({
     name: 'event_id',
     description: "The event's id; anything else names no event (404)",
-    schema: { ...idSchema('ev_'), example: 'ev_1' },
+    schema: {
+      ...idSchema(RESOURCE.event.prefix),
+      example: exampleId(RESOURCE.event),
+    },
   })
   @ApiOkResponse({ type: EventAttendanceDto, description: 'The attendance' })
   @ApiBadRequestResponse({

@@ -17,12 +17,13 @@ import {
   ListSeriesEventsQueryDto,
 } from './dto/list-events-query.dto';
 import { EVENT_SOURCE } from './event.fields';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /** The series whose dates are listed under its path. */
 const SERIES: ParentResource = {
   table: 'event_series',
-  prefix: 'es_',
-  noun: 'event series',
+  prefix: RESOURCE.eventSeries.prefix,
+  noun: RESOURCE.eventSeries.noun,
   column: 'ev.event_series_id',
 };
 
@@ -100,7 +101,7 @@ export function eventFilters(query: ListEventsQueryDto): Filter[] {
     found.push(
       filters.equals(
         'ev.event_series_id',
-        parsePrefixedId('es_', query.event_series_id),
+        parsePrefixedId(RESOURCE.eventSeries.prefix, query.event_series_id),
       ),
     );
   }

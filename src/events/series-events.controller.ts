@@ -8,23 +8,27 @@ import {
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { EventDto, SeriesEventListDto } from './dto/event.dto';
 import { ListSeriesEventsQueryDto } from './dto/list-events-query.dto';
 import { EventsService } from './events.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 const SERIES = {
   param: 'event_series_id',
-  prefix: 'es_',
-  noun: 'event series',
+  prefix: RESOURCE.eventSeries.prefix,
+  noun: RESOURCE.eventSeries.noun,
 };
 
 /**
  * A series' dates, under its path (docs/API.md, "Event series"): events, so the events feature
  * serves them, listed under the series in the document. Revalidated as the events list is.
  */
-@ApiResource('event-series')
-@Controller({ path: 'event_series/:event_series_id/events', version: '1' })
+@ApiResource(RESOURCE.eventSeries.tag)
+@Controller({
+  path: `${RESOURCE.eventSeries.segment}/:event_series_id/events`,
+  version: '1',
+})
 export class SeriesEventsController {
   constructor(private readonly events: EventsService) {}
 
@@ -36,7 +40,7 @@ export class SeriesEventsController {
     description:
       'Exactly what /v1/events?event_series_id= gives, item for item: next event first (start, then id, ascending). An unknown series is not found; a cursor naming an event outside the series is an INVALID_CURSOR.',
     type: SeriesEventListDto,
-    noun: 'event',
+    noun: RESOURCE.event.noun,
     parent: SERIES,
   })
   list(
@@ -55,9 +59,9 @@ export class SeriesEventsController {
     description:
       'The same object as /v1/events/{event_id}; not found unless the event belongs to the series.',
     type: EventDto,
-    noun: 'event',
+    noun: RESOURCE.event.noun,
     param: 'event_id',
-    prefix: 'ev_',
+    prefix: RESOURCE.event.prefix,
     parent: SERIES,
   })
   retrieve(

@@ -19,7 +19,7 @@ import {
   ApiWrite,
 } from '../common/openapi/api-operations';
 import { sendWriteAnswer } from '../common/writes/writes';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
@@ -29,9 +29,10 @@ import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
 import { IssueTicketDto, VoidTicketDto } from './dto/issue-ticket.dto';
 import { IssuedTicketsService } from './issued-tickets.service';
 import { TicketWritesService } from './ticket-writes.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
-@ApiResource('issued tickets')
-@Controller({ path: 'issued_tickets', version: '1' })
+@ApiResource(RESOURCE.issuedTicket.tag)
+@Controller({ path: RESOURCE.issuedTicket.segment, version: '1' })
 export class IssuedTicketsController {
   constructor(
     private readonly tickets: IssuedTicketsService,
@@ -46,7 +47,7 @@ export class IssuedTicketsController {
     description:
       'Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND; updated_at filters serve incremental sync.',
     type: IssuedTicketListDto,
-    noun: 'issued ticket',
+    noun: RESOURCE.issuedTicket.noun,
     pageHeaders: SYNC_PAGE_HEADERS,
   })
   list(
@@ -63,9 +64,9 @@ export class IssuedTicketsController {
     summary: 'Retrieve one issued ticket',
     description: 'The same object as in its order’s issued_tickets.',
     type: IssuedTicketDto,
-    noun: 'issued ticket',
+    noun: RESOURCE.issuedTicket.noun,
     param: 'issued_ticket_id',
-    prefix: 'it_',
+    prefix: RESOURCE.issuedTicket.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,
@@ -84,8 +85,8 @@ export class IssuedTicketsController {
     description:
       'A complimentary ticket (a guest list, a competition) of one of the event’s ticket types, with no order: status valid, a new unique barcode, order_id null. It counts in the type’s quantity_issued; a type with none left (quantity_total − quantity_issued − quantity_held is 0) refuses it, whatever its public status, and simultaneous issues never exceed it. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: IssuedTicketDto,
-    noun: 'issued ticket',
-    created: { prefix: 'it_' },
+    noun: RESOURCE.issuedTicket.noun,
+    created: { prefix: RESOURCE.issuedTicket.prefix },
     body: IssueTicketDto,
     scope: 'write',
     notFound: 'NOT_FOUND: no event of this box office has this id',
@@ -117,9 +118,9 @@ export class IssuedTicketsController {
     description:
       'Cancels the ticket for good (a refund, a fraud): status void, voided_at now, and from this answer on every door refuses it. Its type’s quantity_issued no longer counts it. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: IssuedTicketDto,
-    noun: 'issued ticket',
+    noun: RESOURCE.issuedTicket.noun,
     changed: true,
-    param: { name: 'issued_ticket_id', prefix: 'it_' },
+    param: { name: 'issued_ticket_id', prefix: RESOURCE.issuedTicket.prefix },
     body: VoidTicketDto,
     scope: 'write',
     notFound:

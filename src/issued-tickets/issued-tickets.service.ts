@@ -19,6 +19,7 @@ import { SyncHorizon } from '../sync/sync-horizon';
 import { syncPage } from '../sync/sync-mode';
 import { ListIssuedTicketsQueryDto } from './dto/list-issued-tickets-query.dto';
 import { ISSUED_TICKET_SOURCE } from './issued-ticket.fields';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 const TICKET_SYNC_COLUMNS = {
   created_at: 't.created_at',
@@ -70,12 +71,18 @@ export function issuedTicketFilters(
   ];
   if (query.event_id !== undefined) {
     found.push(
-      filters.oneOf('t.event_id', filters.prefixedIds('ev_', query.event_id)),
+      filters.oneOf(
+        't.event_id',
+        filters.prefixedIds(RESOURCE.event.prefix, query.event_id),
+      ),
     );
   }
   if (query.order_id !== undefined) {
     found.push(
-      filters.equals('t.order_id', parsePrefixedId('or_', query.order_id)),
+      filters.equals(
+        't.order_id',
+        parsePrefixedId(RESOURCE.order.prefix, query.order_id),
+      ),
     );
   }
   if (query.status !== undefined) {
@@ -88,7 +95,7 @@ export function issuedTicketFilters(
     found.push(
       filters.equals(
         't.ticket_type_id',
-        parsePrefixedId('tt_', query.ticket_type_id),
+        parsePrefixedId(RESOURCE.ticketType.prefix, query.ticket_type_id),
       ),
     );
   }
@@ -104,7 +111,7 @@ export function issuedTicketFilters(
       inSeries(
         't.event_id',
         boxOfficeId,
-        filters.prefixedIds('es_', query.event_series_id),
+        filters.prefixedIds(RESOURCE.eventSeries.prefix, query.event_series_id),
       ),
     );
   }
@@ -129,7 +136,7 @@ export function issuedTicketFilters(
     const events =
       query.event_id === undefined
         ? []
-        : filters.prefixedIds('ev_', query.event_id);
+        : filters.prefixedIds(RESOURCE.event.prefix, query.event_id);
     found.push(ticketSearch(boxOfficeId, query.search, events));
   }
   return found;
@@ -159,7 +166,9 @@ function ticketSearch(
   const like = (column: string, pattern: string, params: SqlParams) =>
     `${searchFoldSql(column)} LIKE ${params.add(pattern)} ESCAPE '\\'`;
   // `or_12` names orders 12, 120-129, 1200-1299, ...: id ranges, which the orders' index serves.
-  const orderDigits = /^or_([1-9]\d{0,9})$/.exec(folded)?.[1];
+  const orderDigits = new RegExp(
+    `^${RESOURCE.order.prefix}([1-9]\\d{0,9})$`,
+  ).exec(folded)?.[1];
   const orderRanges: [number, number][] = [];
   if (orderDigits !== undefined) {
     for (let scale = 1; Number(orderDigits) * scale <= MAX_ID; scale *= 10) {

@@ -14,6 +14,7 @@ import { dialectFor } from '../database/sql-dialect';
 import { IssueTicketDto } from './dto/issue-ticket.dto';
 import { ISSUED_TICKET_SOURCE } from './issued-ticket.fields';
 import { TicketWrites, type TicketToIssue, holderOf } from './ticket-writes';
+import { RESOURCE, idForm } from '../common/resources/resource-identities';
 
 /** Issues and voids tickets (docs/API.md, "POST /v1/issued_tickets" and ".../void"). */
 @Injectable()
@@ -53,10 +54,10 @@ export class TicketWritesService {
   ): Promise<WriteAnswer> {
     const office = caller.boxOfficeId;
     return this.writes.run(caller, keys, () => {
-      const id = parsePrefixedId('it_', ticketId);
+      const id = parsePrefixedId(RESOURCE.issuedTicket.prefix, ticketId);
       if (id === null) {
         throw ApiError.notFound(
-          `No such issued ticket in this box office (issued ticket ids are it_<number>)`,
+          `No such issued ticket in this box office (issued ticket ids are ${idForm(RESOURCE.issuedTicket)})`,
         );
       }
       return {
@@ -70,12 +71,15 @@ export class TicketWritesService {
 
 /** The ticket a validated body asks for. */
 function ticketToIssue(body: IssueTicketDto): TicketToIssue {
-  const eventId = parsePrefixedId('ev_', body.event_id);
+  const eventId = parsePrefixedId(RESOURCE.event.prefix, body.event_id);
   // Well-formed, but too large for any row's id.
   if (eventId === null) {
     throw ApiError.notFound(`No event ${body.event_id} in this box office`);
   }
-  const ticketTypeId = parsePrefixedId('tt_', body.ticket_type_id);
+  const ticketTypeId = parsePrefixedId(
+    RESOURCE.ticketType.prefix,
+    body.ticket_type_id,
+  );
   if (ticketTypeId === null) {
     throw ApiError.invalidBody([
       {

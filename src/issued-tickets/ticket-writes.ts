@@ -7,6 +7,11 @@ import type { WriteAnswer } from '../common/writes/writes';
 import { pendingCount } from '../database/pending-counts';
 import { type SqlDialect, SqlParams } from '../database/sql-dialect';
 import type { WriteWork } from '../database/write-transaction';
+import {
+  RESOURCE,
+  idOf,
+  itemPathOf,
+} from '../common/resources/resource-identities';
 
 /** A ticket to issue, as a validated body asks for it. */
 export interface TicketToIssue {
@@ -74,7 +79,7 @@ export class TicketWrites {
     };
     if (event === undefined) {
       throw ApiError.notFound(
-        `No event ev_${ticket.eventId} in this box office`,
+        `No event ${idOf(RESOURCE.event, ticket.eventId)} in this box office`,
       );
     }
     // PostgreSQL: the type's row lock (FOR UPDATE) orders every issue of it, on every instance,
@@ -107,7 +112,7 @@ export class TicketWrites {
         {
           field: 'ticket_type_id',
           messages: [
-            `ticket_type_id must name a ticket type of ev_${ticket.eventId}; tt_${ticket.ticketTypeId} is not one`,
+            `ticket_type_id must name a ticket type of ${idOf(RESOURCE.event, ticket.eventId)}; ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} is not one`,
           ],
         },
       ]);
@@ -119,7 +124,7 @@ export class TicketWrites {
         body: errorBodyJson(
           HttpStatus.CONFLICT,
           ErrorCode.SOLD_OUT,
-          `Ticket type tt_${ticket.ticketTypeId} has no tickets left to issue (quantity_total − quantity_issued − quantity_held is 0)`,
+          `Ticket type ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} has no tickets left to issue (quantity_total − quantity_issued − quantity_held is 0)`,
         ),
       };
     }
@@ -144,7 +149,9 @@ export class TicketWrites {
     const id = Number(row.id);
     return {
       status: HttpStatus.CREATED,
-      headers: { Location: `/v1/issued_tickets/it_${id}` },
+      headers: {
+        Location: itemPathOf(RESOURCE.issuedTicket, id),
+      },
       body: yield* this.ticketJson(boxOfficeId, id),
     };
   }
@@ -159,7 +166,7 @@ export class TicketWrites {
     };
     if (ticket === undefined) {
       throw ApiError.notFound(
-        `No issued ticket it_${ticketId} in this box office`,
+        `No issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} in this box office`,
       );
     }
     if (ticket.status === 'void') {
@@ -169,7 +176,7 @@ export class TicketWrites {
         body: errorBodyJson(
           HttpStatus.CONFLICT,
           ErrorCode.ALREADY_VOID,
-          `Issued ticket it_${ticketId} is void already`,
+          `Issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} is void already`,
         ),
       };
     }

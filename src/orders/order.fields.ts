@@ -4,6 +4,7 @@ import type { ResourceSource } from '../common/resources/resource-reader';
 import { type Fields, json } from '../common/resources/field-table';
 import { eventSummaryJson } from '../events/event-summary-json';
 import { ISSUED_TICKET_FIELDS } from '../issued-tickets/issued-ticket.fields';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /**
  * The Order resource (docs/API.md, "Order"), field by field, in the order it is served.
@@ -22,15 +23,15 @@ const baseMultiplier = `CASE o.currency ${Object.entries(
  * (docs/API.md, "LineItem"): null for the other types and where the data cannot say.
  */
 const LINE_ITEM_SUBJECT = `CASE li.type
-    WHEN 'ticket' THEN 'tt_' || li.ticket_type_id
-    WHEN 'void' THEN 'tt_' || li.ticket_type_id
-    WHEN 'product' THEN 'pr_' || li.product_id
-    WHEN 'gift_card' THEN coalesce('vc_' || li.voucher_code_id, 'di_' || li.discount_id)
+    WHEN 'ticket' THEN '${RESOURCE.ticketType.prefix}' || li.ticket_type_id
+    WHEN 'void' THEN '${RESOURCE.ticketType.prefix}' || li.ticket_type_id
+    WHEN 'product' THEN '${RESOURCE.product.prefix}' || li.product_id
+    WHEN 'gift_card' THEN coalesce('${RESOURCE.voucherCode.prefix}' || li.voucher_code_id, '${RESOURCE.discount.prefix}' || li.discount_id)
   END`;
 
 const LINE_ITEM_FIELDS: Fields = [
-  ['object', json.literal('line_item')],
-  ['id', json.id('li_', 'li.id')],
+  ['object', json.literal(RESOURCE.lineItem.object)],
+  ['id', json.id(RESOURCE.lineItem.prefix, 'li.id')],
   ['booking_fee', json.integer('li.booking_fee')],
   ['description', json.string('li.description')],
   ['item_id', json.nullableString(LINE_ITEM_SUBJECT)],
@@ -41,8 +42,8 @@ const LINE_ITEM_FIELDS: Fields = [
 ];
 
 export const ORDER_FIELDS: Fields = [
-  ['object', json.literal('order')],
-  ['id', json.id('or_', 'o.id')],
+  ['object', json.literal(RESOURCE.order.object)],
+  ['id', json.id(RESOURCE.order.prefix, 'o.id')],
   [
     'buyer_details',
     json.object([
@@ -112,7 +113,10 @@ export const ORDER_FIELDS: Fields = [
     'payment_method',
     json.object([
       ['external_id', json.nullableString('o.payment_method_external_id')],
-      ['id', json.nullableId('pm_', 'o.payment_method_id')],
+      [
+        'id',
+        json.nullableId(RESOURCE.paymentMethod.prefix, 'o.payment_method_id'),
+      ],
       ['type', json.string('o.payment_method_type')],
       ['name', json.nullableString('o.payment_method_name')],
       ['instructions', json.nullableString('o.payment_method_instructions')],
@@ -129,8 +133,8 @@ export const ORDER_FIELDS: Fields = [
 ];
 
 export const ORDER_SOURCE: ResourceSource = {
-  noun: 'order',
-  prefix: 'or_',
+  noun: RESOURCE.order.noun,
+  prefix: RESOURCE.order.prefix,
   table: 'orders o',
   joins: 'JOIN events e ON e.id = o.event_id',
   tenant: 'o.box_office_id',

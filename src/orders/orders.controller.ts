@@ -6,16 +6,17 @@ import {
   ApiResource,
   ApiRetrieve,
 } from '../common/openapi/api-operations';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderDto, OrderListDto } from './dto/order.dto';
 import { OrdersService } from './orders.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
-@ApiResource('orders')
-@Controller({ path: 'orders', version: '1' })
+@ApiResource(RESOURCE.order.tag)
+@Controller({ path: RESOURCE.order.segment, version: '1' })
 export class OrdersController {
   constructor(private readonly orders: OrdersService) {}
 
@@ -27,7 +28,7 @@ export class OrdersController {
     description:
       'Newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters. Filters combine with AND.',
     type: OrderListDto,
-    noun: 'order',
+    noun: RESOURCE.order.noun,
     pageHeaders: SYNC_PAGE_HEADERS,
   })
   list(
@@ -45,9 +46,9 @@ export class OrdersController {
     description:
       'The same object, byte for byte, as its entry in the list; another box office’s order is not found.',
     type: OrderDto,
-    noun: 'order',
+    noun: RESOURCE.order.noun,
     param: 'order_id',
-    prefix: 'or_',
+    prefix: RESOURCE.order.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,

@@ -15,6 +15,7 @@ import { SyncHorizon } from '../sync/sync-horizon';
 import { syncPage } from '../sync/sync-mode';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { ORDER_SOURCE } from './order.fields';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 const ORDER_SYNC_COLUMNS = {
   created_at: 'o.created_at',
@@ -63,7 +64,10 @@ export function orderFilters(
   ];
   if (query.event_id !== undefined) {
     found.push(
-      filters.oneOf('o.event_id', filters.prefixedIds('ev_', query.event_id)),
+      filters.oneOf(
+        'o.event_id',
+        filters.prefixedIds(RESOURCE.event.prefix, query.event_id),
+      ),
     );
   }
   if (query.status !== undefined) {
@@ -74,7 +78,7 @@ export function orderFilters(
       inSeries(
         'o.event_id',
         boxOfficeId,
-        filters.prefixedIds('es_', query.event_series_id),
+        filters.prefixedIds(RESOURCE.eventSeries.prefix, query.event_series_id),
       ),
     );
   }

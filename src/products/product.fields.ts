@@ -2,6 +2,7 @@ import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { dateObjectField } from '../events/event-dates';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /** A product's time as a date object in its box office's zone, as Ticket Tailor serves it. */
 const boxOfficeDate = (column: string) =>
@@ -12,8 +13,8 @@ const boxOfficeDate = (column: string) =>
  * Aliases: `p` products, `pes` its series links, `bo` its box office.
  */
 export const PRODUCT_FIELDS: Fields = [
-  ['object', json.literal('product')],
-  ['id', json.id('pr_', 'p.id')],
+  ['object', json.literal(RESOURCE.product.object)],
+  ['id', json.id(RESOURCE.product.prefix, 'p.id')],
   ['name', json.string('p.name')],
   ['description', json.nullableString('p.description')],
   ['price', json.integer('p.price')],
@@ -30,7 +31,7 @@ export const PRODUCT_FIELDS: Fields = [
   [
     'event_series_ids',
     json.array({
-      of: json.id('es_', 'pes.event_series_id'),
+      of: json.id(RESOURCE.eventSeries.prefix, 'pes.event_series_id'),
       from: 'product_event_series pes',
       link: ['pes.product_id', 'p.id'],
       orderBy: ['pes.event_series_id'],
@@ -45,8 +46,8 @@ export const PRODUCT_FIELDS: Fields = [
 
 /** Newest first. */
 export const PRODUCT_SOURCE: ResourceSource = {
-  noun: 'product',
-  prefix: 'pr_',
+  noun: RESOURCE.product.noun,
+  prefix: RESOURCE.product.prefix,
   table: 'products p',
   joins: 'JOIN box_offices bo ON bo.id = p.box_office_id',
   tenant: 'p.box_office_id',

@@ -8,13 +8,14 @@ import {
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { ProductDto, ProductListDto } from './dto/product.dto';
 import { ListProductsQueryDto } from './dto/list-products-query.dto';
 import { ProductsService } from './products.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
-@ApiResource('products')
-@Controller({ path: 'products', version: '1' })
+@ApiResource(RESOURCE.product.tag)
+@Controller({ path: RESOURCE.product.segment, version: '1' })
 export class ProductsController {
   constructor(private readonly products: ProductsService) {}
 
@@ -26,7 +27,7 @@ export class ProductsController {
     description:
       'Add-ons sold beside tickets, newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous, which keep the other parameters.',
     type: ProductListDto,
-    noun: 'product',
+    noun: RESOURCE.product.noun,
   })
   list(
     @CurrentCaller() caller: Caller,
@@ -43,9 +44,9 @@ export class ProductsController {
     description:
       'The same object as its entry in the list; another box office’s product is not found.',
     type: ProductDto,
-    noun: 'product',
+    noun: RESOURCE.product.noun,
     param: 'product_id',
-    prefix: 'pr_',
+    prefix: RESOURCE.product.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { DataVersion } from './data-version';
 import { SyncHorizon } from './sync-horizon';
 
 /**
- * Incremental sync (docs/API.md, "Incremental sync"): the horizon the lists' watermark reads, and
- * the data version that conditional requests are answered from (RevalidationInterceptor).
+ * Incremental sync (docs/API.md, "Incremental sync"): the horizon the lists' watermark reads.
+ * The data version that conditional requests are answered from lives apart, in
+ * src/revalidation/.
  */
 @Module({
-  providers: [SyncHorizon, DataVersion],
-  exports: [SyncHorizon, DataVersion],
+  providers: [SyncHorizon],
+  exports: [SyncHorizon],
 })
 export class SyncModule {}

@@ -8,20 +8,28 @@ import {
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { VoucherCodeDto, VoucherCodeListDto } from './dto/voucher.dto';
 import { ListVoucherCodesQueryDto } from './dto/list-vouchers-query.dto';
 import { VouchersService } from './vouchers.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
-const VOUCHER = { param: 'voucher_id', prefix: 'vo_', noun: 'voucher' };
+const VOUCHER = {
+  param: 'voucher_id',
+  prefix: RESOURCE.voucher.prefix,
+  noun: RESOURCE.voucher.noun,
+};
 
 /**
  * A voucher's codes, under its path (docs/API.md, "Vouchers"), nested as a series' events are.
  * A code's value moves with the orders that spend it (their change entries) and with the
  * catalogue, never with the clock: revalidated from both.
  */
-@ApiResource('vouchers')
-@Controller({ path: 'vouchers/:voucher_id/codes', version: '1' })
+@ApiResource(RESOURCE.voucher.tag)
+@Controller({
+  path: `${RESOURCE.voucher.segment}/:voucher_id/codes`,
+  version: '1',
+})
 export class VoucherCodesController {
   constructor(private readonly vouchers: VouchersService) {}
 
@@ -33,7 +41,7 @@ export class VoucherCodesController {
     description:
       'Newest first (created_at, then id, descending). An unknown voucher is not found; a cursor naming another voucher’s code is an INVALID_CURSOR.',
     type: VoucherCodeListDto,
-    noun: 'voucher code',
+    noun: RESOURCE.voucherCode.noun,
     parent: VOUCHER,
   })
   list(
@@ -52,9 +60,9 @@ export class VoucherCodesController {
     description:
       'The same object as in the list; not found unless the code belongs to the voucher.',
     type: VoucherCodeDto,
-    noun: 'voucher code',
+    noun: RESOURCE.voucherCode.noun,
     param: 'code_id',
-    prefix: 'vc_',
+    prefix: RESOURCE.voucherCode.prefix,
     parent: VOUCHER,
   })
   retrieve(

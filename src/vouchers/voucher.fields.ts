@@ -2,6 +2,7 @@ import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
 import { dateObjectField } from '../events/event-dates';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /** A voucher's expiry as a date object in its box office's zone; null when it never expires. */
 const expiry = dateObjectField('v.expires_at', 'bo.timezone');
@@ -11,8 +12,8 @@ const expiry = dateObjectField('v.expires_at', 'bo.timezone');
  * Aliases: `v` vouchers, `ves` its series links, `bo` its box office, `rq.now` the request's time.
  */
 export const VOUCHER_FIELDS: Fields = [
-  ['object', json.literal('voucher')],
-  ['id', json.id('vo_', 'v.id')],
+  ['object', json.literal(RESOURCE.voucher.object)],
+  ['id', json.id(RESOURCE.voucher.prefix, 'v.id')],
   ['name', json.string('v.name')],
   ['type', json.string('v.type')],
   ['value', json.integer('v.value')],
@@ -37,7 +38,7 @@ export const VOUCHER_FIELDS: Fields = [
   [
     'event_series_ids',
     json.array({
-      of: json.id('es_', 'ves.event_series_id'),
+      of: json.id(RESOURCE.eventSeries.prefix, 'ves.event_series_id'),
       from: 'voucher_event_series ves',
       link: ['ves.voucher_id', 'v.id'],
       orderBy: ['ves.event_series_id'],
@@ -48,8 +49,8 @@ export const VOUCHER_FIELDS: Fields = [
 
 /** Newest first; its available codes depend on the request's time. */
 export const VOUCHER_SOURCE: ResourceSource = {
-  noun: 'voucher',
-  prefix: 'vo_',
+  noun: RESOURCE.voucher.noun,
+  prefix: RESOURCE.voucher.prefix,
   table: 'vouchers v',
   joins: 'JOIN box_offices bo ON bo.id = v.box_office_id',
   tenant: 'v.box_office_id',
@@ -64,10 +65,10 @@ export const VOUCHER_SOURCE: ResourceSource = {
  * voucher, `bo` its box office.
  */
 export const VOUCHER_CODE_FIELDS: Fields = [
-  ['object', json.literal('voucher_code')],
-  ['id', json.id('vc_', 'vc.id')],
+  ['object', json.literal(RESOURCE.voucherCode.object)],
+  ['id', json.id(RESOURCE.voucherCode.prefix, 'vc.id')],
   ['code', json.string('vc.code')],
-  ['voucher_id', json.id('vo_', 'vc.voucher_id')],
+  ['voucher_id', json.id(RESOURCE.voucher.prefix, 'vc.voucher_id')],
   // What is left: the voucher's value less what completed orders spent (a kept sum), never < 0.
   [
     'value',
@@ -80,8 +81,8 @@ export const VOUCHER_CODE_FIELDS: Fields = [
 
 /** A voucher's codes, newest first: nested under the voucher (its scope). */
 export const VOUCHER_CODE_SOURCE: ResourceSource = {
-  noun: 'voucher code',
-  prefix: 'vc_',
+  noun: RESOURCE.voucherCode.noun,
+  prefix: RESOURCE.voucherCode.prefix,
   table: 'voucher_codes vc',
   joins:
     'JOIN vouchers v ON v.id = vc.voucher_id JOIN box_offices bo ON bo.id = vc.box_office_id',

@@ -11,13 +11,14 @@ import { NoQueryDto } from '../common/validation/no-query.dto';
 import { VoucherDto, VoucherListDto } from './dto/voucher.dto';
 import { ListVouchersQueryDto } from './dto/list-vouchers-query.dto';
 import { VouchersService } from './vouchers.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /**
  * Vouchers (docs/API.md, "Vouchers"). Not revalidated from the data version: a voucher's
  * available codes fall to 0 when it expires, with the clock; a 304 is decided by the bytes.
  */
-@ApiResource('vouchers')
-@Controller({ path: 'vouchers', version: '1' })
+@ApiResource(RESOURCE.voucher.tag)
+@Controller({ path: RESOURCE.voucher.segment, version: '1' })
 export class VouchersController {
   constructor(private readonly vouchers: VouchersService) {}
 
@@ -28,7 +29,7 @@ export class VouchersController {
     description:
       'Gift vouchers and credit, each a batch of codes of one value, newest first (created_at, then id, descending). Cursor-paginated: follow links.next / links.previous.',
     type: VoucherListDto,
-    noun: 'voucher',
+    noun: RESOURCE.voucher.noun,
   })
   list(
     @CurrentCaller() caller: Caller,
@@ -44,9 +45,9 @@ export class VouchersController {
     description:
       'The same object as its entry in the list; another box office’s voucher is not found.',
     type: VoucherDto,
-    noun: 'voucher',
+    noun: RESOURCE.voucher.noun,
     param: 'voucher_id',
-    prefix: 'vo_',
+    prefix: RESOURCE.voucher.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,

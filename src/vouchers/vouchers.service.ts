@@ -15,12 +15,13 @@ import {
   ListVouchersQueryDto,
 } from './dto/list-vouchers-query.dto';
 import { VOUCHER_CODE_SOURCE, VOUCHER_SOURCE } from './voucher.fields';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /** The voucher whose codes are listed under its path. */
 const VOUCHER: ParentResource = {
   table: 'vouchers',
-  prefix: 'vo_',
-  noun: 'voucher',
+  prefix: RESOURCE.voucher.prefix,
+  noun: RESOURCE.voucher.noun,
   column: 'vc.voucher_id',
 };
 

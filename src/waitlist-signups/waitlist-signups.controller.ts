@@ -8,27 +8,28 @@ import {
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { RevalidatedByDataVersion } from '../sync/revalidation';
+import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import {
   WaitlistSignupDto,
   WaitlistSignupListDto,
 } from './dto/waitlist-signup.dto';
 import { ListWaitlistSignupsQueryDto } from './dto/list-waitlist-signups-query.dto';
 import { WaitlistSignupsService } from './waitlist-signups.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 const SERIES = {
   param: 'event_series_id',
-  prefix: 'es_',
-  noun: 'event series',
+  prefix: RESOURCE.eventSeries.prefix,
+  noun: RESOURCE.eventSeries.noun,
 };
 
 /**
  * A series' waitlist, under its path (docs/API.md, "Waitlist signups"): signups, so this feature
  * serves them, listed under the series in the document, nested as its events are.
  */
-@ApiResource('event-series')
+@ApiResource(RESOURCE.eventSeries.tag)
 @Controller({
-  path: 'event_series/:event_series_id/waitlist_signups',
+  path: `${RESOURCE.eventSeries.segment}/:event_series_id/waitlist_signups`,
   version: '1',
 })
 export class WaitlistSignupsController {
@@ -42,7 +43,7 @@ export class WaitlistSignupsController {
     description:
       'Newest first (created_at, then id, descending). An unknown series is not found; a cursor naming a signup of another series is an INVALID_CURSOR.',
     type: WaitlistSignupListDto,
-    noun: 'waitlist signup',
+    noun: RESOURCE.waitlistSignup.noun,
     parent: SERIES,
   })
   list(
@@ -61,9 +62,9 @@ export class WaitlistSignupsController {
     description:
       'The same object as in the list; not found unless the signup belongs to the series.',
     type: WaitlistSignupDto,
-    noun: 'waitlist signup',
+    noun: RESOURCE.waitlistSignup.noun,
     param: 'signup_id',
-    prefix: 'ws_',
+    prefix: RESOURCE.waitlistSignup.prefix,
     parent: SERIES,
   })
   retrieve(

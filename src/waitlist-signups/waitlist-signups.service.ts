@@ -12,12 +12,13 @@ import {
 } from '../common/resources/resource-reader';
 import { ListWaitlistSignupsQueryDto } from './dto/list-waitlist-signups-query.dto';
 import { WAITLIST_SIGNUP_SOURCE } from './waitlist-signup.fields';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /** The series whose signups are listed under its path. */
 const SERIES: ParentResource = {
   table: 'event_series',
-  prefix: 'es_',
-  noun: 'event series',
+  prefix: RESOURCE.eventSeries.prefix,
+  noun: RESOURCE.eventSeries.noun,
   column: 'ws.event_series_id',
 };
 

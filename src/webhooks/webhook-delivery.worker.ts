@@ -36,6 +36,7 @@ import {
   outcomeOf,
 } from './webhook-sender';
 import { signDelivery } from './webhook-signer';
+import { RESOURCE, idOf } from '../common/resources/resource-identities';
 
 /** Entries read from the feed at a time while looking for an endpoint's next event. */
 const FEED_PAGE = 100;
@@ -226,7 +227,7 @@ export class WebhookDeliveryWorker
       const run: Promise<void> = this.serve(held)
         .catch((error: unknown) =>
           this.logger.warn(
-            `delivering to webhook endpoint we_${held.id} failed: ${String(error)}`,
+            `delivering to webhook endpoint ${idOf(RESOURCE.webhookEndpoint, held.id)} failed: ${String(error)}`,
           ),
         )
         .finally(() => this.active.delete(run));
@@ -372,7 +373,12 @@ export class WebhookDeliveryWorker
     try {
       const body = await this.payloads.body(held.boxOfficeId, change);
       const secret = this.secrets.open(held.secret);
-      const headers = signDelivery(secret, `wh_${change.id}`, body, new Date());
+      const headers = signDelivery(
+        secret,
+        idOf(RESOURCE.webhookEvent, change.id),
+        body,
+        new Date(),
+      );
       // The lease is kept while the receiver takes its time (up to DELIVERY_TIMEOUT_MS, which
       // may be longer than WEBHOOK_LEASE_S), so that no other instance sends the next event.
       // A renewal that finds the lease gone (taken over, the endpoint disabled) or cannot reach
@@ -393,7 +399,7 @@ export class WebhookDeliveryWorker
     } catch (error) {
       // The service's own failure (the database, a secret it cannot open): nothing was sent.
       this.logger.warn(
-        `webhook endpoint we_${held.id}: could not prepare wh_${change.id}: ${String(error)}`,
+        `webhook endpoint ${idOf(RESOURCE.webhookEndpoint, held.id)}: could not prepare ${idOf(RESOURCE.webhookEvent, change.id)}: ${String(error)}`,
       );
       attempt = {
         statusCode: null,
@@ -424,7 +430,7 @@ export class WebhookDeliveryWorker
     const failures = held.failures + 1;
     if (outcome === 'gone' || failures > schedule.length) {
       this.logger.warn(
-        `webhook endpoint we_${held.id} disabled: ${outcome === 'gone' ? 'it answered 410 Gone' : `wh_${change.id} failed ${failures} times`}`,
+        `webhook endpoint ${idOf(RESOURCE.webhookEndpoint, held.id)} disabled: ${outcome === 'gone' ? 'it answered 410 Gone' : `${idOf(RESOURCE.webhookEvent, change.id)} failed ${failures} times`}`,
       );
       await this.settle(held, change, attempt, {
         status: 'disabled',

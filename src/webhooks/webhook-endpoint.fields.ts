@@ -1,14 +1,15 @@
 import { onlySort } from '../common/pagination/sort';
 import { type Fields, json } from '../common/resources/field-table';
 import type { ResourceSource } from '../common/resources/resource-reader';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 /**
  * The WebhookEndpoint resource (docs/API.md, "Webhooks"), field by field; `we` is the endpoint's
  * row. Its secret is not a field: it is shown once, in the answer that creates the endpoint.
  */
 export const WEBHOOK_ENDPOINT_FIELDS: Fields = [
-  ['object', json.literal('webhook_endpoint')],
-  ['id', json.id('we_', 'we.id')],
+  ['object', json.literal(RESOURCE.webhookEndpoint.object)],
+  ['id', json.id(RESOURCE.webhookEndpoint.prefix, 'we.id')],
   ['url', json.string('we.url')],
   ['description', json.nullableString('we.description')],
   ['enabled_events', json.stored('we.enabled_events')],
@@ -19,8 +20,8 @@ export const WEBHOOK_ENDPOINT_FIELDS: Fields = [
 
 /** Newest first, as every list. */
 export const WEBHOOK_ENDPOINT_SOURCE: ResourceSource = {
-  noun: 'webhook endpoint',
-  prefix: 'we_',
+  noun: RESOURCE.webhookEndpoint.noun,
+  prefix: RESOURCE.webhookEndpoint.prefix,
   table: 'webhook_endpoints we',
   joins: '',
   tenant: 'we.box_office_id',
@@ -31,9 +32,9 @@ export const WEBHOOK_ENDPOINT_SOURCE: ResourceSource = {
 
 /** One attempt to deliver an event (docs/API.md, "Webhooks"); `wd` is the attempt's row. */
 export const WEBHOOK_DELIVERY_FIELDS: Fields = [
-  ['object', json.literal('webhook_delivery')],
-  ['id', json.id('wd_', 'wd.id')],
-  ['webhook_id', json.id('wh_', 'wd.change_id')],
+  ['object', json.literal(RESOURCE.webhookDelivery.object)],
+  ['id', json.id(RESOURCE.webhookDelivery.prefix, 'wd.id')],
+  ['webhook_id', json.id(RESOURCE.webhookEvent.prefix, 'wd.change_id')],
   ['event', json.string('wd.event')],
   ['status_code', json.nullableInteger('wd.status_code')],
   ['error', json.nullableString('wd.error')],
@@ -43,8 +44,8 @@ export const WEBHOOK_DELIVERY_FIELDS: Fields = [
 
 /** Newest first: attempts are numbered as they are made. */
 export const WEBHOOK_DELIVERY_SOURCE: ResourceSource = {
-  noun: 'webhook delivery',
-  prefix: 'wd_',
+  noun: RESOURCE.webhookDelivery.noun,
+  prefix: RESOURCE.webhookDelivery.prefix,
   table: 'webhook_deliveries wd',
   joins: '',
   tenant: 'wd.box_office_id',

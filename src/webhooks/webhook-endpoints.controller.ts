@@ -36,20 +36,24 @@ import {
   UpdateWebhookEndpointDto,
 } from './dto/webhook-endpoint-write.dto';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
+import { RESOURCE } from '../common/resources/resource-identities';
 
 class ListWebhookEndpointsQueryDto extends CursorQueryDto(
-  'webhook endpoint',
-  'we_',
+  RESOURCE.webhookEndpoint.noun,
+  RESOURCE.webhookEndpoint.prefix,
 ) {}
 
 class ListWebhookDeliveriesQueryDto extends CursorQueryDto(
-  'webhook delivery',
-  'wd_',
+  RESOURCE.webhookDelivery.noun,
+  RESOURCE.webhookDelivery.prefix,
 ) {}
 
 const ENDPOINT_PARAM = 'webhook_endpoint_id';
 
-const ENDPOINT = { name: ENDPOINT_PARAM, prefix: 'we_' };
+const ENDPOINT = {
+  name: ENDPOINT_PARAM,
+  prefix: RESOURCE.webhookEndpoint.prefix,
+};
 
 const NOT_FOUND =
   'NOT_FOUND: no such webhook endpoint in this box office, or a malformed id';
@@ -63,8 +67,8 @@ function keysOf(req: Request, body?: WriteBodyDto): RetryKeys {
 }
 
 /** Webhook endpoints (docs/API.md, "Webhooks"): changes need scope `write`, reading any key. */
-@ApiResource('webhook-endpoints')
-@Controller({ path: 'webhook_endpoints', version: '1' })
+@ApiResource(RESOURCE.webhookEndpoint.tag)
+@Controller({ path: RESOURCE.webhookEndpoint.segment, version: '1' })
 export class WebhookEndpointsController {
   constructor(private readonly endpoints: WebhookEndpointsService) {}
 
@@ -75,7 +79,7 @@ export class WebhookEndpointsController {
     description:
       'Newest first. Cursor-paginated: follow links.next / links.previous.',
     type: WebhookEndpointListDto,
-    noun: 'webhook endpoint',
+    noun: RESOURCE.webhookEndpoint.noun,
   })
   list(
     @CurrentCaller() caller: Caller,
@@ -92,8 +96,8 @@ export class WebhookEndpointsController {
     description:
       'The endpoint is sent the events of changes made after it is created, signed with its secret, which this answer alone shows (and its replay to a retry with the same Idempotency-Key). The URL must be https:// and its host resolve to public addresses only (checked now and at every delivery); a URL refused is a 400 listing `url`. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: CreatedWebhookEndpointDto,
-    noun: 'webhook endpoint',
-    created: { prefix: 'we_' },
+    noun: RESOURCE.webhookEndpoint.noun,
+    created: { prefix: RESOURCE.webhookEndpoint.prefix },
     body: CreateWebhookEndpointDto,
     scope: 'write',
   })
@@ -114,9 +118,9 @@ export class WebhookEndpointsController {
     summary: 'Retrieve one webhook endpoint',
     description: 'Its secret is never shown again.',
     type: WebhookEndpointDto,
-    noun: 'webhook endpoint',
+    noun: RESOURCE.webhookEndpoint.noun,
     param: ENDPOINT_PARAM,
-    prefix: 'we_',
+    prefix: RESOURCE.webhookEndpoint.prefix,
   })
   retrieve(
     @CurrentCaller() caller: Caller,
@@ -134,7 +138,7 @@ export class WebhookEndpointsController {
     description:
       'Changes the fields sent: url, enabled_events, description, status. Enabling a disabled endpoint resumes delivery with the event it stopped at. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: WebhookEndpointDto,
-    noun: 'webhook endpoint',
+    noun: RESOURCE.webhookEndpoint.noun,
     changed: true,
     param: ENDPOINT,
     body: UpdateWebhookEndpointDto,
@@ -166,7 +170,7 @@ export class WebhookEndpointsController {
     description:
       'Nothing more is sent to it; its deliveries are deleted with it. The answer is the endpoint as it was. Needs a key of scope write. Send an Idempotency-Key to retry safely (a retry without one finds nothing: 404).',
     type: WebhookEndpointDto,
-    noun: 'webhook endpoint',
+    noun: RESOURCE.webhookEndpoint.noun,
     changed: true,
     param: ENDPOINT,
     scope: 'write',
@@ -190,9 +194,13 @@ export class WebhookEndpointsController {
     description:
       'Every attempt, newest first, kept 30 days. Cursor-paginated: follow links.next / links.previous.',
     type: WebhookDeliveryListDto,
-    noun: 'webhook delivery',
+    noun: RESOURCE.webhookDelivery.noun,
     plural: 'webhook deliveries',
-    parent: { param: ENDPOINT_PARAM, prefix: 'we_', noun: 'webhook endpoint' },
+    parent: {
+      param: ENDPOINT_PARAM,
+      prefix: RESOURCE.webhookEndpoint.prefix,
+      noun: RESOURCE.webhookEndpoint.noun,
+    },
   })
   deliveries(
     @CurrentCaller() caller: Caller,
@@ -207,10 +215,9 @@ export class WebhookEndpointsController {
   @ApiWrite({
     operationId: 'replayWebhooks',
     summary: 'Send events again',
-    description:
-      'Every event after starting_after that the change feed still holds is sent again, in order, with its wh_ id. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
+    description: `Every event after starting_after that the change feed still holds is sent again, in order, with its ${RESOURCE.webhookEvent.prefix} id. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.`,
     type: WebhookEndpointDto,
-    noun: 'webhook endpoint',
+    noun: RESOURCE.webhookEndpoint.noun,
     accepted: 'The endpoint; the events are being sent',
     param: ENDPOINT,
     body: ReplayWebhooksDto,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { catchUpChanges } from '../changes/change-assigner';
-import { changeHead } from '../changes/change-feed';
+import { changeHead, parseChangePosition } from '../changes/change-feed';
 import type { Caller } from '../auth/auth.service';
 import { ApiError } from '../common/errors/api-error';
 import { parsePrefixedId } from '../common/ids';
@@ -38,6 +38,11 @@ import {
 import { WebhookSecrets } from './webhook-secrets';
 import { newWebhookSecret } from './webhook-signer';
 import { refuseWebhookUrl } from './webhook-url-guard';
+import {
+  RESOURCE,
+  idOf,
+  itemPathOf,
+} from '../common/resources/resource-identities';
 
 /** An endpoint's `enabled_events` as stored: a JSON array, `["*"]` alone when it lists `*`. */
 function storedEvents(events: readonly string[]): string {
@@ -137,7 +142,7 @@ export class WebhookEndpointsService {
     const created = JSON.parse(json!) as Record<string, unknown>;
     return {
       status: 201,
-      headers: { Location: `/v1/webhook_endpoints/we_${id}` },
+      headers: { Location: itemPathOf(RESOURCE.webhookEndpoint, id) },
       body: JSON.stringify({ ...created, secret }),
     };
   }
@@ -263,13 +268,14 @@ export class WebhookEndpointsService {
     const office = caller.boxOfficeId;
     return this.writes.run(caller, keys, async () => {
       const id = this.idOf(endpointId);
-      const match = /^chg_(0|[1-9]\d{0,15})$/.exec(body.starting_after);
-      const position = match === null ? NaN : Number(match[1]);
-      if (!Number.isSafeInteger(position)) {
+      const position = parseChangePosition(body.starting_after);
+      if (position === null) {
         throw ApiError.invalidBody([
           {
             field: 'starting_after',
-            messages: ['starting_after must be a change-feed position chg_<n>'],
+            messages: [
+              `starting_after must be a change-feed position ${idOf(RESOURCE.change, '<n>')}`,
+            ],
           },
         ]);
       }
@@ -279,7 +285,7 @@ export class WebhookEndpointsService {
           {
             field: 'starting_after',
             messages: [
-              `starting_after must be a position of this box office's feed, chg_0 to chg_${head}`,
+              `starting_after must be a position of this box office's feed, ${idOf(RESOURCE.change, 0)} to ${idOf(RESOURCE.change, head)}`,
             ],
           },
         ]);
@@ -339,7 +345,7 @@ export class WebhookEndpointsService {
   }
 
   private idOf(endpointId: string): number {
-    const id = parsePrefixedId('we_', endpointId);
+    const id = parsePrefixedId(RESOURCE.webhookEndpoint.prefix, endpointId);
     if (id === null) throw this.notFound(endpointId);
     return id;
   }

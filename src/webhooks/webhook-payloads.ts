@@ -15,6 +15,7 @@ import { EVENT_SERIES_SOURCE } from '../event-series/event-series.fields';
 import { EVENT_SOURCE } from '../events/event.fields';
 import { ISSUED_TICKET_SOURCE } from '../issued-tickets/issued-ticket.fields';
 import { ORDER_SOURCE } from '../orders/order.fields';
+import { RESOURCE, idOf } from '../common/resources/resource-identities';
 
 /** Each family's resource, read as its retrieval reads it. */
 const SOURCES: Record<ChangeFamily, ResourceSource> = {
@@ -51,7 +52,7 @@ export class WebhookPayloads {
     const payload = change.type.endsWith('.DELETED')
       ? JSON.stringify({ id: resourceId })
       : await this.retrieve(boxOfficeId, family, resourceId);
-    return `{"id":"wh_${change.id}","created_at":${change.createdAt},"event":${JSON.stringify(
+    return `{"id":"${idOf(RESOURCE.webhookEvent, change.id)}","created_at":${change.createdAt},"event":${JSON.stringify(
       change.type,
     )},"payload":${payload},"resource_url":${JSON.stringify(`${path}${resourceId}`)}}`;
   }

@@ -6,20 +6,28 @@ import {
   UNIX_SECONDS,
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
-import { CHANGE_TYPES } from '../change-feed';
+import { CHANGE_TYPES, FED_RESOURCES } from '../change-feed';
+import {
+  RESOURCE,
+  exampleId,
+  pathOf,
+  itemPathOf,
+} from '../../common/resources/resource-identities';
 
+/** `(orders|issued_tickets|…)`: one of the fed resources' values. */
+const anyOf = (values: readonly string[]) => `(${values.join('|')})`;
 /** `or_123`, `it_5`, …: the id of the resource an entry is about. */
-const RESOURCE_ID = '^(or|it|ev|es|ci)_[1-9][0-9]*$';
+const RESOURCE_ID_PART = `${anyOf(FED_RESOURCES.map((r) => r.prefix.slice(0, -1)))}_[1-9][0-9]*$`;
 
 export class ChangeDto {
-  @Literal('change')
+  @Literal(RESOURCE.change.object)
   object: string;
 
   @ApiProperty({
     type: String,
-    pattern: '^chg_[1-9][0-9]*$',
+    pattern: `^${RESOURCE.change.prefix}[1-9][0-9]*$`,
     maxLength: 24,
-    example: 'chg_1',
+    example: exampleId(RESOURCE.change),
     description: "The entry's number in this box office's feed",
   })
   id: string;
@@ -29,18 +37,17 @@ export class ChangeDto {
 
   @ApiProperty({
     type: String,
-    pattern: RESOURCE_ID,
+    pattern: `^${RESOURCE_ID_PART}`,
     maxLength: 13,
-    example: 'or_1',
+    example: exampleId(RESOURCE.order),
   })
   resource_id: string;
 
   @ApiProperty({
     type: String,
-    pattern:
-      '^/v1/(orders|issued_tickets|events|event_series|check_ins)/(or|it|ev|es|ci)_[1-9][0-9]*$',
+    pattern: `^/v1/${anyOf(FED_RESOURCES.map((r) => r.segment))}/${RESOURCE_ID_PART}`,
     maxLength: 40,
-    example: '/v1/orders/or_1',
+    example: itemPathOf(RESOURCE.order, 1),
     description:
       'Where the resource is read now (relative); 404 there means it was deleted',
   })
@@ -51,7 +58,7 @@ export class ChangeDto {
 }
 
 export class ChangeListDto extends PageDto(ChangeDto, {
-  path: '/v1/changes',
-  prefix: 'chg_',
+  path: pathOf(RESOURCE.change),
+  prefix: RESOURCE.change.prefix,
   cursorNumber: '(0|[1-9][0-9]*)',
 }) {}

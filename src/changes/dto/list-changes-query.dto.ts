@@ -9,7 +9,13 @@ import {
   RangeQueryDto,
 } from '../../common/pagination/list-query.dto';
 import { NotRepeated } from '../../common/validation/strict-query';
-import { CHANGE_RESOURCES, CHANGE_TYPES } from '../change-feed';
+import {
+  CHANGE_POSITION_PATTERN,
+  CHANGE_RESOURCES,
+  CHANGE_TYPES,
+  changeId,
+} from '../change-feed';
+import { RESOURCE, idOf } from '../../common/resources/resource-identities';
 
 /** A type (`ORDER.UPDATED`) or a family (`ORDER.*`). */
 const ONE_TYPE = `(${[
@@ -23,22 +29,28 @@ const RESOURCE_PREFIXES = Object.values(CHANGE_RESOURCES)
   .map((resource) => resource.prefix.slice(0, -1))
   .join('|');
 const RESOURCE_ID = `^(${RESOURCE_PREFIXES})_[1-9]\\d{0,9}$`;
+const RESOURCE_ID_MESSAGE = `resource_id must be a resource id (${Object.values(
+  CHANGE_RESOURCES,
+)
+  .map((resource) => idOf(resource, '<number>'))
+  .join(', ')})`;
 
 /**
  * `GET /v1/changes` query (docs/API.md, "Change feed"): the feed is read forward only, so it has
  * `starting_after` and no `ending_before`.
  */
 export class ListChangesQueryDto extends IntersectionType(
-  PickType(CursorQueryDto('change', 'chg_'), ['limit'] as const),
+  PickType(CursorQueryDto(RESOURCE.change.noun, RESOURCE.change.prefix), [
+    'limit',
+  ] as const),
   RangeQueryDto('created_at', 'changes'),
 ) {
   // Checked by the service, which alone knows the feed's head (a bad one is INVALID_CURSOR).
   @ApiPropertyOptional({
     type: String,
-    pattern: '^chg_(0|[1-9][0-9]*)$',
+    pattern: CHANGE_POSITION_PATTERN,
     maxLength: 24,
-    description:
-      'The position to read after: a change id as links.next and X-Change-Head give it (`chg_0`: the start)',
+    description: `The position to read after: a change id as links.next and X-Change-Head give it (\`${changeId(0)}\`: the start)`,
   })
   @IsOptional()
   starting_after?: unknown;
@@ -60,17 +72,11 @@ export class ListChangesQueryDto extends IntersectionType(
     type: String,
     pattern: RESOURCE_ID,
     maxLength: 13,
-    description: 'Only the entries about this resource (`or_123`, `it_5`, …)',
+    description: `Only the entries about this resource (\`${idOf(RESOURCE.order, 123)}\`, \`${idOf(RESOURCE.issuedTicket, 5)}\`, …)`,
   })
   @IsOptional()
   @NotRepeated()
-  @IsString({
-    message:
-      'resource_id must be a resource id (or_<number>, it_<number>, ev_<number>, es_<number>, ci_<number>)',
-  })
-  @Matches(new RegExp(RESOURCE_ID), {
-    message:
-      'resource_id must be a resource id (or_<number>, it_<number>, ev_<number>, es_<number>, ci_<number>)',
-  })
+  @IsString({ message: RESOURCE_ID_MESSAGE })
+  @Matches(new RegExp(RESOURCE_ID), { message: RESOURCE_ID_MESSAGE })
   resource_id?: string;
 }

@@ -8,21 +8,24 @@ import {
   UNIX_SECONDS,
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
+import { RESOURCE, pathOf } from '../../common/resources/resource-identities';
 
 export class CheckInDto {
-  @Literal('check_in')
+  @Literal(RESOURCE.checkIn.object)
   object: string;
 
-  @Id('ci_')
+  @Id(RESOURCE.checkIn.prefix)
   id: string;
 
-  @Id('it_', { description: 'The ticket scanned' })
+  @Id(RESOURCE.issuedTicket.prefix, { description: 'The ticket scanned' })
   issued_ticket_id: string;
 
-  @Id('ev_', { description: "The ticket's event" })
+  @Id(RESOURCE.event.prefix, { description: "The ticket's event" })
   event_id: string;
 
-  @Id('es_', { description: "The ticket's event's series" })
+  @Id(RESOURCE.eventSeries.prefix, {
+    description: "The ticket's event's series",
+  })
   event_series_id: string;
 
   @IntegerEnum([1, -1], { description: '1: checked in; -1: checked out' })
@@ -48,6 +51,6 @@ export class CheckInWithIssuedTicketDto extends CheckInDto {
 }
 
 export class CheckInListDto extends PageDto(CheckInDto, {
-  path: '/v1/check_ins',
-  prefix: 'ci_',
+  path: pathOf(RESOURCE.checkIn),
+  prefix: RESOURCE.checkIn.prefix,
 }) {}

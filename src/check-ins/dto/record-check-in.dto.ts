@@ -24,6 +24,13 @@ import {
   NotRepeated,
   StrictInt,
 } from '../../common/validation/strict-query';
+import {
+  RESOURCE,
+  exampleId,
+  idOf,
+  idForm,
+  idRegExp,
+} from '../../common/resources/resource-identities';
 
 /** Longest barcode a ticket has (the column's length). */
 const MAX_BARCODE = 64;
@@ -55,12 +62,14 @@ function NotWith(
  * string as well as a number. The ticket is named by exactly one of `issued_ticket_id` and
  * `barcode`.
  */
+const [EV1, EV2] = [1, 2].map((n) => idOf(RESOURCE.event, n));
+
 export class RecordCheckInDto {
   @ApiPropertyOptional({
-    ...idSchema('it_'),
+    ...idSchema(RESOURCE.issuedTicket.prefix),
     description:
       'The ticket scanned, by its id; send this or `barcode`, not both',
-    example: 'it_1',
+    example: exampleId(RESOURCE.issuedTicket),
   })
   // Checked when given, and when barcode is not: then it is missing.
   @ValidateIf(
@@ -71,8 +80,8 @@ export class RecordCheckInDto {
     message: 'issued_ticket_id or barcode is required: the ticket scanned',
   })
   @NotRepeated()
-  @Matches(/^it_[1-9]\d{0,9}$/, {
-    message: 'issued_ticket_id must be an issued ticket id (it_<number>)',
+  @Matches(idRegExp(RESOURCE.issuedTicket), {
+    message: `issued_ticket_id must be an issued ticket id (${idForm(RESOURCE.issuedTicket)})`,
   })
   issued_ticket_id?: string;
 
@@ -127,16 +136,15 @@ export class RecordCheckInDto {
 
   @ApiPropertyOptional({
     type: String,
-    pattern: idListPattern('ev_'),
-    maxLength: MAX_IDS * (idSchema('ev_').maxLength + 1) - 1,
-    description:
-      'The door’s events: one event id, or a comma list of up to 100 (`ev_1` or `ev_1,ev_2`). A ticket of another event is refused (409 WRONG_EVENT) and nothing is written. Absent: any event of the box office.',
+    pattern: idListPattern(RESOURCE.event.prefix),
+    maxLength: MAX_IDS * (idSchema(RESOURCE.event.prefix).maxLength + 1) - 1,
+    description: `The door’s events: one event id, or a comma list of up to 100 (\`${EV1}\` or \`${EV1},${EV2}\`). A ticket of another event is refused (409 WRONG_EVENT) and nothing is written. Absent: any event of the box office.`,
   })
   @Given()
   @NotRepeated()
   @IsString({ message: 'event_id must be an id or a comma list of them' })
-  @Matches(new RegExp(idListPattern('ev_')), {
-    message: `event_id must be an id (ev_<number>) or a comma list of up to ${MAX_IDS}`,
+  @Matches(new RegExp(idListPattern(RESOURCE.event.prefix)), {
+    message: `event_id must be an id (${idForm(RESOURCE.event)}) or a comma list of up to ${MAX_IDS}`,
   })
   event_id?: string;
 

@@ -15,15 +15,16 @@ import {
 } from '../openapi/api-properties';
 import { CustomQuestionDto, MAX_CUSTOM_QUESTIONS } from './custom-question.dto';
 import { ISSUED_TICKET_STATUSES } from '../statuses';
+import { RESOURCE } from '../resources/resource-identities';
 
 // An issued ticket, as the issued tickets list serves it and an order carries it (issued_tickets):
 // the response schema, exactly the fields src/issued-tickets/issued-ticket.fields.ts emits.
 
 export class IssuedTicketDto {
-  @Literal('issued_ticket')
+  @Literal(RESOURCE.issuedTicket.object)
   object: string;
 
-  @Id('it_')
+  @Id(RESOURCE.issuedTicket.prefix)
   id: string;
 
   @Text(64, { example: 'K7P2M9QX4T' })
@@ -48,7 +49,7 @@ export class IssuedTicketDto {
   })
   email: string | null;
 
-  @Id('ev_')
+  @Id(RESOURCE.event.prefix)
   event_id: string;
 
   @NullableText(400, { description: 'Attendee full name' })
@@ -77,7 +78,7 @@ export class IssuedTicketDto {
   })
   voided_at: number | null;
 
-  @NullableId('or_', {
+  @NullableId(RESOURCE.order.prefix, {
     description:
       'Its order; null for a ticket issued on its own (POST /v1/issued_tickets), which belongs to no order',
   })
@@ -86,13 +87,13 @@ export class IssuedTicketDto {
   @Text(HTTPS_URL.maxLength, { ...HTTPS_URL, description: 'QR code image' })
   qr_code_url: string;
 
-  @NullableId('tt_', {
+  @NullableId(RESOURCE.ticketType.prefix, {
     description:
       'The ticket type it was issued for (null for tickets recorded without one)',
   })
   ticket_type_id: string | null;
 
-  @Id('es_', { description: "Its event's series" })
+  @Id(RESOURCE.eventSeries.prefix, { description: "Its event's series" })
   event_series_id: string;
 
   @OneOf(FLAG, {

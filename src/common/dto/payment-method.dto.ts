@@ -1,5 +1,6 @@
 import { NullableId, NullableText, OneOf } from '../openapi/api-properties';
 import { PAYMENT_METHOD_TYPES } from '../payment-methods';
+import { RESOURCE } from '../resources/resource-identities';
 
 /** The most payment methods an event (or a series template) accepts. */
 export const MAX_PAYMENT_METHODS = 20;
@@ -12,7 +13,7 @@ export class PaymentMethodDto {
   })
   external_id: string | null;
 
-  @NullableId('pm_', {
+  @NullableId(RESOURCE.paymentMethod.prefix, {
     description: 'Identifier of an internal payment method',
   })
   id: string | null;

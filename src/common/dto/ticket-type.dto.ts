@@ -14,6 +14,7 @@ import {
   idSchema,
 } from '../openapi/api-properties';
 import { TICKET_TYPE_KINDS, TICKET_TYPE_STATUSES } from '../statuses';
+import { RESOURCE, idOf } from '../resources/resource-identities';
 
 // An event's ticket types and groups, as its own and a series template's (default_ticket_types)
 // carry them: exactly what src/events/event.fields.ts emits for each.
@@ -22,10 +23,10 @@ export const MAX_TICKET_TYPES = 200;
 export const MAX_TICKET_GROUPS = 100;
 
 export class TicketTypeDto {
-  @Literal('ticket_type')
+  @Literal(RESOURCE.ticketType.object)
   object: string;
 
-  @Id('tt_')
+  @Id(RESOURCE.ticketType.prefix)
   id: string;
 
   @NullableText(64, {
@@ -39,7 +40,9 @@ export class TicketTypeDto {
   @NullableText(MAX_DESCRIPTION, { description: 'Description' })
   description: string | null;
 
-  @NullableId('tg_', { description: 'The group it is shown in' })
+  @NullableId(RESOURCE.ticketGroup.prefix, {
+    description: 'The group it is shown in',
+  })
   group_id: string | null;
 
   @Integer(INT32, {
@@ -103,7 +106,7 @@ export class TicketTypeDto {
 }
 
 export class TicketGroupDto {
-  @Id('tg_')
+  @Id(RESOURCE.ticketGroup.prefix)
   id: string;
 
   @NullableInteger(INT32, {
@@ -118,9 +121,9 @@ export class TicketGroupDto {
   sort_order: number;
 
   @ArrayOf(String, MAX_TICKET_TYPES, {
-    items: idSchema('tt_'),
+    items: idSchema(RESOURCE.ticketType.prefix),
     description: 'Its ticket types, in their sort order',
-    example: ['tt_1', 'tt_2'],
+    example: [1, 2].map((n) => idOf(RESOURCE.ticketType, n)),
   })
   ticket_ids: string[];
 }

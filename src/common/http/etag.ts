@@ -17,7 +17,7 @@ const bodyValidator = (body: string | Buffer) =>
   `${Buffer.byteLength(body).toString(36)}-${crc32(body).toString(36)}`;
 
 /**
- * The tag of a response whose URL's data version is known (src/sync/revalidation.ts):
+ * The tag of a response whose URL's data version is known (src/revalidation/revalidation.ts):
  * `"<length>-<crc>.<version>"`. The first part stands for the bytes, as etagOf's whole tag does;
  * the second for the version the body was read at, so that a later `If-None-Match` carrying it
  * can be answered 304 without building the body while the version stays the same.

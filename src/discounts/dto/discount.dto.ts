@@ -10,6 +10,7 @@ import {
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { DISCOUNT_TYPES } from '../entities/discount.entity';
+import { RESOURCE, pathOf } from '../../common/resources/resource-identities';
 
 /** The most ticket types or products one discount names: a bound of the document. */
 export const MAX_DISCOUNT_ITEMS = 1_000;
@@ -17,10 +18,10 @@ export const MAX_DISCOUNT_ITEMS = 1_000;
 // The response schema for the OpenAPI document: exactly the fields discount.fields.ts emits.
 
 export class DiscountDto {
-  @Literal('discount')
+  @Literal(RESOURCE.discount.object)
   object: string;
 
-  @Id('di_')
+  @Id(RESOURCE.discount.prefix)
   id: string;
 
   @Text(200, { example: 'Supporters 10%' })
@@ -45,13 +46,13 @@ export class DiscountDto {
   booking_fee_amount: number;
 
   @ArrayOf(String, MAX_DISCOUNT_ITEMS, {
-    items: idSchema('tt_'),
+    items: idSchema(RESOURCE.ticketType.prefix),
     description: 'The ticket types it applies to; [] for all',
   })
   ticket_types: string[];
 
   @ArrayOf(String, MAX_DISCOUNT_ITEMS, {
-    items: idSchema('pr_'),
+    items: idSchema(RESOURCE.product.prefix),
     description: 'The products it also takes off',
   })
   products: string[];
@@ -64,6 +65,6 @@ export class DiscountDto {
 }
 
 export class DiscountListDto extends PageDto(DiscountDto, {
-  path: '/v1/discounts',
-  prefix: 'di_',
+  path: pathOf(RESOURCE.discount),
+  prefix: RESOURCE.discount.prefix,
 }) {}

@@ -33,6 +33,7 @@ import {
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { EVENT_STATUSES } from '../../common/statuses';
+import { RESOURCE, pathOf } from '../../common/resources/resource-identities';
 
 /** The most vouchers one series lists: a bound of the document, not of the database. */
 export const MAX_SERIES_VOUCHERS = 1_000;
@@ -40,10 +41,10 @@ export const MAX_SERIES_VOUCHERS = 1_000;
 // The response schema for the OpenAPI document: exactly the fields event-series.fields.ts emits.
 
 export class EventSeriesDto {
-  @Literal('event_series')
+  @Literal(RESOURCE.eventSeries.object)
   object: string;
 
-  @Id('es_')
+  @Id(RESOURCE.eventSeries.prefix)
   id: string;
 
   @Text(300, { example: 'Comedy Night' })
@@ -116,7 +117,7 @@ export class EventSeriesDto {
   default_max_tickets_sold_per_occurrence: number | null;
 
   @ArrayOf(String, MAX_SERIES_VOUCHERS, {
-    items: idSchema('vo_'),
+    items: idSchema(RESOURCE.voucher.prefix),
     description:
       'The vouchers usable on it, by id: those naming it, and its box office’s usable on any event',
   })
@@ -150,6 +151,6 @@ export class EventSeriesDto {
 }
 
 export class EventSeriesListDto extends PageDto(EventSeriesDto, {
-  path: '/v1/event_series',
-  prefix: 'es_',
+  path: pathOf(RESOURCE.eventSeries),
+  prefix: RESOURCE.eventSeries.prefix,
 }) {}

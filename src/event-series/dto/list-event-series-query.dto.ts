@@ -6,10 +6,11 @@ import {
   RangeQueryDto,
 } from '../../common/pagination/list-query.dto';
 import { EVENT_STATUSES } from '../../common/statuses';
+import { RESOURCE } from '../../common/resources/resource-identities';
 
 /** `GET /v1/event_series` query (docs/API.md, "Event series"). */
 export class ListEventSeriesQueryDto extends IntersectionType(
-  CursorQueryDto('event series', 'es_'),
+  CursorQueryDto(RESOURCE.eventSeries.noun, RESOURCE.eventSeries.prefix),
   RangeQueryDto('created_at', 'series'),
 ) {
   @OneOrCommaListOf('status', EVENT_STATUSES)

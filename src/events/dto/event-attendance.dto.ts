@@ -6,10 +6,11 @@ import {
   Literal,
 } from '../../common/openapi/api-properties';
 import { MAX_TICKET_TYPES } from '../../common/dto/ticket-type.dto';
+import { RESOURCE } from '../../common/resources/resource-identities';
 
 /** One ticket type's figures in an event's attendance. */
 export class TicketTypeAttendanceDto {
-  @Id('tt_')
+  @Id(RESOURCE.ticketType.prefix)
   ticket_type_id: string;
 
   @Integer(COUNT, {
@@ -35,7 +36,7 @@ export class EventAttendanceDto {
   @Literal('attendance')
   object: string;
 
-  @Id('ev_')
+  @Id(RESOURCE.event.prefix)
   event_id: string;
 
   @Integer(COUNT, {

@@ -29,15 +29,20 @@ import {
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { EVENT_STATUSES } from '../../common/statuses';
+import {
+  RESOURCE,
+  pathOf,
+  itemPathOf,
+} from '../../common/resources/resource-identities';
 
 // Response schemas for the OpenAPI document: exactly the fields events/event.fields.ts emits, with
 // the database's column lengths and the bounds of docs/API.md (Limits: "Response fields").
 
 export class EventDto {
-  @Literal('event')
+  @Literal(RESOURCE.event.object)
   object: string;
 
-  @Id('ev_')
+  @Id(RESOURCE.event.prefix)
   id: string;
 
   @NullableText(64, { description: 'The code that opens a protected event' })
@@ -58,7 +63,7 @@ export class EventDto {
   @Nested(DateObjectDto)
   end: DateObjectDto;
 
-  @Id('es_')
+  @Id(RESOURCE.eventSeries.prefix)
   event_series_id: string;
 
   @Nested(ImagesDto)
@@ -118,14 +123,14 @@ export class EventDto {
 }
 
 export class EventListDto extends PageDto(EventDto, {
-  path: '/v1/events',
-  prefix: 'ev_',
+  path: pathOf(RESOURCE.event),
+  prefix: RESOURCE.event.prefix,
 }) {}
 
 /** The events of one series, under its path (`/v1/event_series/es_3/events`). */
 export class SeriesEventListDto extends PageDto(EventDto, {
   name: 'SeriesEventList',
-  path: '/v1/event_series/es_1/events',
-  pathPattern: '/v1/event_series/es_[1-9][0-9]*/events',
-  prefix: 'ev_',
+  path: `${itemPathOf(RESOURCE.eventSeries, 1)}/events`,
+  pathPattern: `${itemPathOf(RESOURCE.eventSeries, '[1-9][0-9]*')}/events`,
+  prefix: RESOURCE.event.prefix,
 }) {}

@@ -6,17 +6,22 @@ import {
   RangeQueryDto,
 } from '../../common/pagination/list-query.dto';
 import { EVENT_STATUSES } from '../../common/statuses';
+import { RESOURCE } from '../../common/resources/resource-identities';
 
 /** `GET /v1/events` query (docs/API.md, "List events"). */
 export class ListEventsQueryDto extends IntersectionType(
-  CursorQueryDto('event', 'ev_'),
+  CursorQueryDto(RESOURCE.event.noun, RESOURCE.event.prefix),
   RangeQueryDto('start_at', 'events'),
   RangeQueryDto('end_at', 'events'),
 ) {
   @OneOrCommaListOf('status', EVENT_STATUSES)
   status?: string;
 
-  @IdParam('event_series_id', 'es_', 'Events of this series')
+  @IdParam(
+    'event_series_id',
+    RESOURCE.eventSeries.prefix,
+    'Events of this series',
+  )
   event_series_id?: string;
 
   @TextParam(

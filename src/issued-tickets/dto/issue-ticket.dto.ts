@@ -3,6 +3,12 @@ import { IsDefined, IsString, Length, Matches } from 'class-validator';
 import { EMAIL, idSchema } from '../../common/openapi/api-properties';
 import { Given, NotRepeated } from '../../common/validation/strict-query';
 import { WriteBodyDto } from '../../common/writes/write-body.dto';
+import {
+  RESOURCE,
+  exampleId,
+  idForm,
+  idRegExp,
+} from '../../common/resources/resource-identities';
 
 /** Longest holder name: each of first_name and last_name it is split into fits its column. */
 const MAX_FULL_NAME = 200;
@@ -13,26 +19,26 @@ const MAX_FULL_NAME = 200;
  */
 export class IssueTicketDto extends WriteBodyDto {
   @ApiProperty({
-    ...idSchema('ev_'),
+    ...idSchema(RESOURCE.event.prefix),
     description: 'The event',
-    example: 'ev_1',
+    example: exampleId(RESOURCE.event),
   })
   @IsDefined({ message: 'event_id is required: the event of the ticket' })
   @NotRepeated()
-  @Matches(/^ev_[1-9]\d{0,9}$/, {
-    message: 'event_id must be an event id (ev_<number>)',
+  @Matches(idRegExp(RESOURCE.event), {
+    message: `event_id must be an event id (${idForm(RESOURCE.event)})`,
   })
   event_id: string;
 
   @ApiProperty({
-    ...idSchema('tt_'),
+    ...idSchema(RESOURCE.ticketType.prefix),
     description: 'The ticket type to issue, one of the event’s',
-    example: 'tt_1',
+    example: exampleId(RESOURCE.ticketType),
   })
   @IsDefined({ message: 'ticket_type_id is required: the ticket type issued' })
   @NotRepeated()
-  @Matches(/^tt_[1-9]\d{0,9}$/, {
-    message: 'ticket_type_id must be a ticket type id (tt_<number>)',
+  @Matches(idRegExp(RESOURCE.ticketType), {
+    message: `ticket_type_id must be a ticket type id (${idForm(RESOURCE.ticketType)})`,
   })
   ticket_type_id: string;
 

@@ -19,6 +19,7 @@ import {
   ISSUED_TICKET_STATUSES,
   type IssuedTicketStatus,
 } from '../../common/statuses';
+import { RESOURCE, idOf } from '../../common/resources/resource-identities';
 
 /** `search`'s bounds, in characters (docs/API.md, "Searching issued tickets"). */
 const SEARCH_LENGTH = { min: 2, max: 100 } as const;
@@ -29,25 +30,29 @@ const NO_NUL = /^[^\u0000]*$/;
 
 /** `GET /v1/issued_tickets` query (docs/API.md, "List issued tickets"). */
 export class ListIssuedTicketsQueryDto extends IntersectionType(
-  CursorQueryDto('issued ticket', 'it_'),
+  CursorQueryDto(RESOURCE.issuedTicket.noun, RESOURCE.issuedTicket.prefix),
   RangeQueryDto('created_at', 'issued tickets'),
   RangeQueryDto('updated_at', 'issued tickets'),
 ) {
   @IdListParam(
     'event_id',
-    'ev_',
+    RESOURCE.event.prefix,
     'Tickets for this event, or for any of a comma list of up to 100',
   )
   event_id?: string;
 
   @IdListParam(
     'event_series_id',
-    'es_',
+    RESOURCE.eventSeries.prefix,
     'Tickets for events of this series, or of any of a comma list of up to 100',
   )
   event_series_id?: string;
 
-  @IdParam('ticket_type_id', 'tt_', 'Tickets issued for this ticket type')
+  @IdParam(
+    'ticket_type_id',
+    RESOURCE.ticketType.prefix,
+    'Tickets issued for this ticket type',
+  )
   ticket_type_id?: string;
 
   @EnumParam(
@@ -57,7 +62,7 @@ export class ListIssuedTicketsQueryDto extends IntersectionType(
   )
   checked_in?: 'true' | 'false';
 
-  @IdParam('order_id', 'or_', 'Tickets of this order')
+  @IdParam('order_id', RESOURCE.order.prefix, 'Tickets of this order')
   order_id?: string;
 
   @ApiPropertyOptional({
@@ -85,8 +90,7 @@ export class ListIssuedTicketsQueryDto extends IntersectionType(
     minLength: SEARCH_LENGTH.min,
     maxLength: SEARCH_LENGTH.max,
     pattern: NO_NUL.source,
-    description:
-      "The door's look-up: tickets whose holder's name or e-mail contains this text, or whose barcode or order id (`or_12`: orders 12, 120-129, …) starts with it, in the search fold (case, accents and letter forms ignored; `%` and `_` are plain characters)",
+    description: `The door's look-up: tickets whose holder's name or e-mail contains this text, or whose barcode or order id (\`${idOf(RESOURCE.order, 12)}\`: orders 12, 120-129, …) starts with it, in the search fold (case, accents and letter forms ignored; \`%\` and \`_\` are plain characters)`,
   })
   @IsOptional()
   @NotRepeated()

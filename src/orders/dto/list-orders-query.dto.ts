@@ -14,26 +14,27 @@ import { SortParam } from '../../common/pagination/sort';
 import { NotRepeated } from '../../common/validation/strict-query';
 import { ORDER_SOURCE } from '../order.fields';
 import { ORDER_STATUSES, type OrderStatus } from '../entities/order.entity';
+import { RESOURCE } from '../../common/resources/resource-identities';
 
 /**
  * `GET /v1/orders` query: the spec's parameters plus the filters real Ticket Tailor clients send.
  * Keys are literal (`created_at.gt` is one key: the query parser does not nest them).
  */
 export class ListOrdersQueryDto extends IntersectionType(
-  CursorQueryDto('order', 'or_'),
+  CursorQueryDto(RESOURCE.order.noun, RESOURCE.order.prefix),
   RangeQueryDto('created_at', 'orders'),
   RangeQueryDto('updated_at', 'orders'),
 ) {
   @IdListParam(
     'event_id',
-    'ev_',
+    RESOURCE.event.prefix,
     'Orders for this event, or for any of a comma list of up to 100',
   )
   event_id?: string;
 
   @IdListParam(
     'event_series_id',
-    'es_',
+    RESOURCE.eventSeries.prefix,
     'Orders for events of this series, or of any of a comma list of up to 100',
   )
   event_series_id?: string;

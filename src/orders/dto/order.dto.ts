@@ -24,6 +24,11 @@ import { VenueDto } from '../../common/dto/venue.dto';
 import { PageDto } from '../../common/pagination/page.dto';
 import { LINE_ITEM_TYPES } from '../entities/line-item.entity';
 import { ORDER_STATUSES } from '../entities/order.entity';
+import {
+  RESOURCE,
+  exampleId,
+  pathOf,
+} from '../../common/resources/resource-identities';
 
 // Response schemas for the OpenAPI document: exactly the fields orders/order.fields.ts emits, with
 // the database's column lengths and the bounds of docs/API.md (Limits: "Response fields").
@@ -92,10 +97,10 @@ export class CurrencyDto {
 }
 
 export class EventSummaryDto {
-  @Id('ev_')
+  @Id(RESOURCE.event.prefix)
   id: string;
 
-  @Id('es_', { description: 'The event’s series' })
+  @Id(RESOURCE.eventSeries.prefix, { description: 'The event’s series' })
   event_series_id: string;
 
   @Text(300, { example: 'Summer Jazz Night' })
@@ -111,11 +116,19 @@ export class EventSummaryDto {
   venue: VenueDto;
 }
 
+/** The prefixes of what a line item sold or spent (LINE_ITEM_SUBJECT in order.fields.ts). */
+const [tt, pr, vc, di] = [
+  RESOURCE.ticketType,
+  RESOURCE.product,
+  RESOURCE.voucherCode,
+  RESOURCE.discount,
+].map((resource) => resource.prefix);
+
 export class LineItemDto {
-  @Literal('line_item')
+  @Literal(RESOURCE.lineItem.object)
   object: string;
 
-  @Id('li_')
+  @Id(RESOURCE.lineItem.prefix)
   id: string;
 
   @Integer(INT32, { description: 'Booking fee, minor units' })
@@ -125,10 +138,9 @@ export class LineItemDto {
   description: string;
 
   @NullableText(13, {
-    pattern: '^(tt|pr|vc|di)_[1-9][0-9]*$',
-    description:
-      'What it sold or spent: the ticket type (tt_) of a ticket or void line, the product (pr_) of a product line, the voucher code (vc_) or discount (di_) of a gift_card line; null for the other types, and where the data cannot say',
-    example: 'tt_1',
+    pattern: `^(${[tt, pr, vc, di].map((p) => p.slice(0, -1)).join('|')})_[1-9][0-9]*$`,
+    description: `What it sold or spent: the ticket type (${tt}) of a ticket or void line, the product (${pr}) of a product line, the voucher code (${vc}) or discount (${di}) of a gift_card line; null for the other types, and where the data cannot say`,
+    example: exampleId(RESOURCE.ticketType),
   })
   item_id: string | null;
 
@@ -146,10 +158,10 @@ export class LineItemDto {
 }
 
 export class OrderDto {
-  @Literal('order')
+  @Literal(RESOURCE.order.object)
   object: string;
 
-  @Id('or_')
+  @Id(RESOURCE.order.prefix)
   id: string;
 
   @Nested(BuyerDetailsDto)
@@ -204,7 +216,7 @@ export class OrderDto {
 }
 
 export class OrderListDto extends PageDto(OrderDto, {
-  path: '/v1/orders',
-  prefix: 'or_',
+  path: pathOf(RESOURCE.order),
+  prefix: RESOURCE.order.prefix,
   keyed: true,
 }) {}

@@ -17,6 +17,7 @@ import {
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { FULFILMENT_TYPES, PRODUCT_STATUSES } from '../entities/product.entity';
+import { RESOURCE, pathOf } from '../../common/resources/resource-identities';
 
 /** The most series one product names: a bound of the document, not of the database. */
 export const MAX_LINKED_SERIES = 1_000;
@@ -24,10 +25,10 @@ export const MAX_LINKED_SERIES = 1_000;
 // The response schema for the OpenAPI document: exactly the fields product.fields.ts emits.
 
 export class ProductDto {
-  @Literal('product')
+  @Literal(RESOURCE.product.object)
   object: string;
 
-  @Id('pr_')
+  @Id(RESOURCE.product.prefix)
   id: string;
 
   @Text(200, { example: 'Souvenir programme' })
@@ -57,7 +58,7 @@ export class ProductDto {
   linked_to_all_event_series: string;
 
   @ArrayOf(String, MAX_LINKED_SERIES, {
-    items: idSchema('es_'),
+    items: idSchema(RESOURCE.eventSeries.prefix),
     description:
       'The series it is sold with, by id; [] when linked to all of them',
   })
@@ -82,6 +83,6 @@ export class ProductDto {
 }
 
 export class ProductListDto extends PageDto(ProductDto, {
-  path: '/v1/products',
-  prefix: 'pr_',
+  path: pathOf(RESOURCE.product),
+  prefix: RESOURCE.product.prefix,
 }) {}

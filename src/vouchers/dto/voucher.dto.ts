@@ -14,6 +14,11 @@ import {
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
 import { VOUCHER_TYPES } from '../entities/voucher.entity';
+import {
+  RESOURCE,
+  pathOf,
+  itemPathOf,
+} from '../../common/resources/resource-identities';
 
 /** The most series one voucher names: a bound of the document, not of the database. */
 export const MAX_VOUCHER_SERIES = 1_000;
@@ -26,10 +31,10 @@ const EXPIRY = {
 };
 
 export class VoucherDto {
-  @Literal('voucher')
+  @Literal(RESOURCE.voucher.object)
   object: string;
 
-  @Id('vo_')
+  @Id(RESOURCE.voucher.prefix)
   id: string;
 
   @Text(200, { example: 'Gift voucher' })
@@ -71,28 +76,28 @@ export class VoucherDto {
   usable_on_any_event: string;
 
   @ArrayOf(String, MAX_VOUCHER_SERIES, {
-    items: idSchema('es_'),
+    items: idSchema(RESOURCE.eventSeries.prefix),
     description: 'The series its codes are usable on; [] when usable on any',
   })
   event_series_ids: string[];
 }
 
 export class VoucherListDto extends PageDto(VoucherDto, {
-  path: '/v1/vouchers',
-  prefix: 'vo_',
+  path: pathOf(RESOURCE.voucher),
+  prefix: RESOURCE.voucher.prefix,
 }) {}
 
 export class VoucherCodeDto {
-  @Literal('voucher_code')
+  @Literal(RESOURCE.voucherCode.object)
   object: string;
 
-  @Id('vc_')
+  @Id(RESOURCE.voucherCode.prefix)
   id: string;
 
   @Text(64, { description: 'What the buyer types', example: 'GC-7K2M-QX4P' })
   code: string;
 
-  @Id('vo_', { description: 'Its voucher' })
+  @Id(RESOURCE.voucher.prefix, { description: 'Its voucher' })
   voucher_id: string;
 
   @Integer(COUNT, {
@@ -107,7 +112,7 @@ export class VoucherCodeDto {
 
 /** A voucher's codes, under its path (`/v1/vouchers/vo_3/codes`). */
 export class VoucherCodeListDto extends PageDto(VoucherCodeDto, {
-  path: '/v1/vouchers/vo_1/codes',
-  pathPattern: '/v1/vouchers/vo_[1-9][0-9]*/codes',
-  prefix: 'vc_',
+  path: `${itemPathOf(RESOURCE.voucher, 1)}/codes`,
+  pathPattern: `${itemPathOf(RESOURCE.voucher, '[1-9][0-9]*')}/codes`,
+  prefix: RESOURCE.voucherCode.prefix,
 }) {}

@@ -8,15 +8,19 @@ import {
   Text,
 } from '../../common/openapi/api-properties';
 import { PageDto } from '../../common/pagination/page.dto';
+import {
+  RESOURCE,
+  itemPathOf,
+} from '../../common/resources/resource-identities';
 
 // The response schema for the OpenAPI document: exactly the fields waitlist-signup.fields.ts
 // emits.
 
 export class WaitlistSignupDto {
-  @Literal('waitlist_signup')
+  @Literal(RESOURCE.waitlistSignup.object)
   object: string;
 
-  @Id('ws_')
+  @Id(RESOURCE.waitlistSignup.prefix)
   id: string;
 
   @Text(EMAIL.maxLength, {
@@ -26,7 +30,7 @@ export class WaitlistSignupDto {
   })
   email: string;
 
-  @NullableId('ev_', {
+  @NullableId(RESOURCE.event.prefix, {
     description:
       'The date asked for, an event of the series; null for any date',
   })
@@ -40,7 +44,7 @@ export class WaitlistSignupDto {
 
 /** A series' signups, under its path (`/v1/event_series/es_3/waitlist_signups`). */
 export class WaitlistSignupListDto extends PageDto(WaitlistSignupDto, {
-  path: '/v1/event_series/es_1/waitlist_signups',
-  pathPattern: '/v1/event_series/es_[1-9][0-9]*/waitlist_signups',
-  prefix: 'ws_',
+  path: `${itemPathOf(RESOURCE.eventSeries, 1)}/waitlist_signups`,
+  pathPattern: `${itemPathOf(RESOURCE.eventSeries, '[1-9][0-9]*')}/waitlist_signups`,
+  prefix: RESOURCE.waitlistSignup.prefix,
 }) {}

@@ -15,6 +15,7 @@ import { CHANGE_TYPES } from '../../changes/change-feed';
 import { Given, NotRepeated } from '../../common/validation/strict-query';
 import { WriteBodyDto } from '../../common/writes/write-body.dto';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhook-url-guard';
+import { RESOURCE, idOf } from '../../common/resources/resource-identities';
 
 /** What `enabled_events` may list: the change feed's types, or `*` for all of them. */
 export const WEBHOOK_EVENT_CHOICES = ['*', ...CHANGE_TYPES] as const;
@@ -151,18 +152,20 @@ export class UpdateWebhookEndpointDto extends WriteBodyDto {
   description?: string | null;
 }
 
+/** `chg_<n>`, as the messages name a position. */
+const POSITION = idOf(RESOURCE.change, '<n>');
+
 /** `POST /v1/webhook_endpoints/{id}/replay`: the position after which events are sent again. */
 export class ReplayWebhooksDto extends WriteBodyDto {
   @ApiProperty({
     type: String,
-    pattern: '^chg_(0|[1-9][0-9]{0,15})$',
+    pattern: `^${RESOURCE.change.prefix}(0|[1-9][0-9]{0,15})$`,
     maxLength: 20,
-    description:
-      'A change-feed position (chg_<n>): every event after it that the feed still holds is sent again, in order',
-    example: 'chg_0',
+    description: `A change-feed position (${POSITION}): every event after it that the feed still holds is sent again, in order`,
+    example: idOf(RESOURCE.change, 0),
   })
-  @IsDefined({ message: 'starting_after is required: a position chg_<n>' })
+  @IsDefined({ message: `starting_after is required: a position ${POSITION}` })
   @NotRepeated()
-  @IsString({ message: 'starting_after must be a position chg_<n>' })
+  @IsString({ message: `starting_after must be a position ${POSITION}` })
   starting_after: string;
 }

@@ -14,12 +14,18 @@ import {
 import { PageDto } from '../../common/pagination/page.dto';
 import { MAX_WEBHOOK_URL_LENGTH } from '../webhook-url-guard';
 import { WEBHOOK_EVENT_CHOICES } from './webhook-endpoint-write.dto';
+import {
+  RESOURCE,
+  exampleId,
+  pathOf,
+  itemPathOf,
+} from '../../common/resources/resource-identities';
 
 export class WebhookEndpointDto {
-  @Literal('webhook_endpoint')
+  @Literal(RESOURCE.webhookEndpoint.object)
   object: string;
 
-  @Id('we_')
+  @Id(RESOURCE.webhookEndpoint.prefix)
   id: string;
 
   @Text(MAX_WEBHOOK_URL_LENGTH, {
@@ -66,24 +72,24 @@ export class CreatedWebhookEndpointDto extends WebhookEndpointDto {
 }
 
 export class WebhookEndpointListDto extends PageDto(WebhookEndpointDto, {
-  path: '/v1/webhook_endpoints',
-  prefix: 'we_',
+  path: pathOf(RESOURCE.webhookEndpoint),
+  prefix: RESOURCE.webhookEndpoint.prefix,
 }) {}
 
 export class WebhookDeliveryDto {
-  @Literal('webhook_delivery')
+  @Literal(RESOURCE.webhookDelivery.object)
   object: string;
 
-  @Id('wd_')
+  @Id(RESOURCE.webhookDelivery.prefix)
   id: string;
 
   @ApiProperty({
     type: String,
-    pattern: '^wh_[1-9][0-9]*$',
+    pattern: `^${RESOURCE.webhookEvent.prefix}[1-9][0-9]*$`,
     maxLength: 20,
     description:
       "The event's id, the same on every attempt and replay to this endpoint (its change-feed number)",
-    example: 'wh_1',
+    example: exampleId(RESOURCE.webhookEvent),
   })
   webhook_id: string;
 
@@ -112,7 +118,7 @@ export class WebhookDeliveryDto {
 }
 
 export class WebhookDeliveryListDto extends PageDto(WebhookDeliveryDto, {
-  path: '/v1/webhook_endpoints/we_1/deliveries',
-  pathPattern: '/v1/webhook_endpoints/we_[1-9][0-9]*/deliveries',
-  prefix: 'wd_',
+  path: `${itemPathOf(RESOURCE.webhookEndpoint, 1)}/deliveries`,
+  pathPattern: `${itemPathOf(RESOURCE.webhookEndpoint, '[1-9][0-9]*')}/deliveries`,
+  prefix: RESOURCE.webhookDelivery.prefix,
 }) {}

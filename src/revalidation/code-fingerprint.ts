@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
  * application's own tree (`src/` when run from source, `dist/src/` when built) and of the package
  * manifest and lock beside it. Instances of one release share it, so a validator one instance
  * issued is recognised by the others; a release that might write other bytes for the same data
- * has another, so no client keeps a body an older release wrote (src/sync/revalidation.ts).
+ * has another, so no client keeps a body an older release wrote (src/revalidation/revalidation.ts).
  */
 export function codeFingerprint(root = resolve(__dirname, '..')): string {
   const hash = createHash('sha256');

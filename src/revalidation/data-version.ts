@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { type ReadRows, rowReader } from '../database/row-reader';
 import { SqlParams, type Statement, dialectFor } from '../database/sql-dialect';
-import { syncHorizonExpression } from './sync-horizon';
+import { syncHorizonExpression } from '../sync/sync-horizon';
 
 /**
  * A box office's data version: `<import generation>.<change head>`, read in one statement (docs/API.md, "A 304 without reading a row"). It moves with every committed write

@@ -13,7 +13,7 @@ import { entityTags } from '../common/http/conditional-get';
 import { versionPartOf, versionedEtag } from '../common/http/etag';
 import { codeFingerprint } from './code-fingerprint';
 import { DataVersion } from './data-version';
-import { SYNC_WATERMARK_HEADER, inSyncMode } from './sync-mode';
+import { SYNC_WATERMARK_HEADER, inSyncMode } from '../sync/sync-mode';
 
 const REVALIDATED_BY_DATA_VERSION = 'revalidatedByDataVersion';
 
