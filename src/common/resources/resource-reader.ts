@@ -232,11 +232,17 @@ export class ResourceReader {
     const plan = planList(this.source, request);
     // A plain-id cursor is looked up first, or, where pages are value-free, read by the page
     // statement itself: an empty page then says nothing of the cursor, and the lookup tells a
-    // cursor past the list's end from one that names no row.
+    // cursor past the list's end from one that names no row. Not when a filter bounds the sort
+    // key: only the cursor's key shows whether the bound is implied (impliedByPosition), and a
+    // bound kept beside a row comparison can start PostgreSQL's index scan at the bound's end of
+    // the range instead of at the cursor, a page costing the rows between.
     const inPage =
       plan.cursor !== null &&
       plan.cursor.key === null &&
-      this.dialect.valueFreePages;
+      this.dialect.valueFreePages &&
+      !plan.conditions.some(
+        (filter) => filter.bound?.column === plan.order.column,
+      );
     const cursor: PagePosition | null =
       plan.cursor === null
         ? null
