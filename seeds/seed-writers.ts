@@ -12,7 +12,7 @@ import {
 import {
   FILL_SEARCH_BY_EVENT,
   SEARCH_BY_EVENT_INSERT_TRIGGER,
-} from '../src/database/migrations/1766920000000-TicketSearchByEvent';
+} from '../src/database/migrations/1766850000000-TicketSearchByEvent';
 import { IMPORT_MODE } from '../src/sync/import-mode';
 
 /**

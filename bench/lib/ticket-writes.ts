@@ -4,6 +4,22 @@ import type { BenchDb } from './database';
 import type { DoorRushTarget } from './door-rush';
 import type { WriteRequest } from './load';
 import { shuffle } from './random';
+import { withPendingCounts } from '../../src/database/pending-counts';
+
+/**
+ * The SQL as the service reads counts: on PostgreSQL with deltas (migration CountsWithoutHotRows)
+ * a ticket type's quantity_issued is its row plus the deltas not folded yet.
+ */
+async function countsAsRead(
+  kind: BenchDb['kind'],
+  query: (sql: string) => Promise<{ present: unknown }[]>,
+): Promise<(sql: string) => string> {
+  if (kind !== 'postgres') return (sql) => sql;
+  const [{ present }] = await query(
+    "SELECT to_regclass('ticket_type_count_deltas') IS NOT NULL AS present",
+  );
+  return present === true ? withPendingCounts : (sql) => sql;
+}
 
 /**
  * The ticket writes (bench/README.md, "Ticket writes"; issue #49): a box office issuing
@@ -42,12 +58,13 @@ export async function issueLoad(
   boxOfficeId: number,
   random: () => number,
 ): Promise<TicketWriteLoad> {
+  const asRead = await countsAsRead(db.kind, (sql) => db.all(sql));
   const types = await db.all<{ id: unknown; event_id: unknown; left: unknown }>(
-    `SELECT tt.id, tt.event_id,
+    asRead(`SELECT tt.id, tt.event_id,
             tt.quantity_total - tt.quantity_issued - tt.quantity_held AS "left"
        FROM ticket_types tt JOIN events e ON e.id = tt.event_id
       WHERE e.box_office_id = ?
-      ORDER BY 3 DESC, tt.id LIMIT ${ISSUE_TYPES}`,
+      ORDER BY 3 DESC, tt.id LIMIT ${ISSUE_TYPES}`),
     [boxOfficeId],
   );
   if (types.length < ISSUE_TYPES || Number(types.at(-1)!.left) < 100) {
@@ -178,8 +195,14 @@ export async function openTicketWriteDatabase(
       let n = 0;
       return sql.replace(/\?/g, () => `$${++n}`);
     };
+    const asRead = await countsAsRead(
+      kind,
+      async (sql) => (await client.query<{ present: unknown }>(sql)).rows,
+    );
     one = async (sql, params) =>
-      Number((await client.query<{ n: unknown }>(pg(sql), params)).rows[0].n);
+      Number(
+        (await client.query<{ n: unknown }>(pg(asRead(sql)), params)).rows[0].n,
+      );
     run = async (sql, params) => void (await client.query(pg(sql), params));
     close = () => client.end();
   }
@@ -190,8 +213,8 @@ export async function openTicketWriteDatabase(
   const inTypes = types.map(() => '?').join(', ');
   const typeFindings = async () => ({
     overCapacity: await one(
-      `SELECT count(*) AS n FROM ticket_types
-        WHERE id IN (${inTypes}) AND quantity_issued + quantity_held > quantity_total`,
+      `SELECT count(*) AS n FROM ticket_types tt
+        WHERE tt.id IN (${inTypes}) AND tt.quantity_issued + tt.quantity_held > tt.quantity_total`,
       types,
     ),
     counterDrift: await one(

@@ -113,8 +113,15 @@ export class ChangeAssigner
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      await sweepChanges(this.read);
+      // Each on its own: counts are folded even in a pass whose numbering failed (the task logs
+      // the failure and runs again at the next tick).
+      const numbering = sweepChanges(this.read).then(
+        () => null,
+        (error: unknown) => ({ error }),
+      );
+      const failed = await numbering;
       await sweepCounts(this.read);
+      if (failed) throw failed.error;
     } finally {
       this.sweeping = false;
     }

@@ -12,7 +12,7 @@ import {
   ResourceReader,
   pageRequest,
 } from '../common/resources/resource-reader';
-import { EVENT_KEY_SCALE } from '../database/migrations/1766920000000-TicketSearchByEvent';
+import { EVENT_KEY_SCALE } from '../database/migrations/1766850000000-TicketSearchByEvent';
 import { searchFold, searchFoldSql } from '../database/search-fold';
 import type { SqlParams } from '../database/sql-dialect';
 import { SyncHorizon } from '../sync/sync-horizon';

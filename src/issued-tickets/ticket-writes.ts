@@ -61,8 +61,9 @@ export function holderOf(
  * (FOR UPDATE) and a void its ticket's, the row every scan of it locks too; on SQLite the write
  * transaction holds the database's write lock. So the capacity a type has left is read by one
  * issue at a time, after every earlier one committed, and a scan is decided before or after a
- * void, never beside it. Rows are taken in one order: a ticket type, then (by the triggers) its
- * event.
+ * void, never beside it. Rows are taken in the one order of OPERATIONS.md "Deadlocks": a ticket
+ * type, then its tickets, then their order; the counts the triggers keep are deltas on
+ * PostgreSQL, so no event's row is taken.
  */
 export class TicketWrites {
   constructor(

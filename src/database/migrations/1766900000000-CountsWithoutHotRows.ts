@@ -700,8 +700,13 @@ export class CountsWithoutHotRows1766900000000 implements MigrationInterface {
     if (queryRunner.connection.options.type !== 'postgres') return;
     // What is waiting goes into the rows first. The deltas' tables are taken whole (a fold in
     // progress finishes first; one that starts waits, and finds them gone), then the counted and
-    // counting tables against writers (those in flight finish first), and every delta is added
-    // to its row here, without fold_counts' advisory lock, which a waiting fold may hold.
+    // counting tables against writers, and every delta is added to its row here, without
+    // fold_counts' advisory lock, which a waiting fold may hold. A writer in flight may need a
+    // table this has already taken (a sale that updated a ticket type, then inserts its order):
+    // no one order of these tables suits every writer, so the locks wait 5 s at most, and a
+    // revert that cannot take them fails whole (run again in a quiet minute) instead of
+    // deadlocking with a sale (OPERATIONS.md, "Upgrade notes").
+    await queryRunner.query("SET LOCAL lock_timeout = '5s'");
     await queryRunner.query(
       'LOCK TABLE event_count_deltas, ticket_type_count_deltas, activity_deltas IN ACCESS EXCLUSIVE MODE',
     );

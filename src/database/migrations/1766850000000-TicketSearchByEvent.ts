@@ -96,8 +96,8 @@ async function createPostgresIndexes(queryRunner: QueryRunner): Promise<void> {
   }
 }
 
-export class TicketSearchByEvent1766920000000 implements MigrationInterface {
-  name = 'TicketSearchByEvent1766920000000';
+export class TicketSearchByEvent1766850000000 implements MigrationInterface {
+  name = 'TicketSearchByEvent1766850000000';
 
   /** CREATE INDEX CONCURRENTLY cannot run in a transaction (SQLite's run is one regardless). */
   transaction = false;
