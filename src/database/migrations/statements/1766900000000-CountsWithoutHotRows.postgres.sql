@@ -395,7 +395,9 @@ LANGUAGE plpgsql AS $$
     RETURN folded + n;
   END $$;
 
--- down: 74 statements
+-- down: 75 statements
+
+SET LOCAL lock_timeout = '5s';
 
 LOCK TABLE event_count_deltas, ticket_type_count_deltas, activity_deltas IN ACCESS EXCLUSIVE MODE;
 
