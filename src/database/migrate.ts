@@ -1,8 +1,23 @@
-import { type DataSource, type Migration, MigrationExecutor } from 'typeorm';
+import { setTimeout } from 'node:timers/promises';
+import {
+  type DataSource,
+  type Migration,
+  MigrationExecutor,
+  type QueryRunner,
+} from 'typeorm';
 import { sqliteConnection } from './row-reader';
 
 /** Arbitrary constant naming "this service's schema migrations" among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_311_500_421;
+
+/**
+ * How often a process waiting for another one's migrations on PostgreSQL asks for the lock again.
+ * It asks (pg_try_advisory_lock) rather than waits in pg_advisory_lock: a statement waiting for
+ * the lock holds a snapshot, and a migration that builds an index CONCURRENTLY waits for every
+ * snapshot older than its own to end, so the two would wait for each other (deadlock detected,
+ * and the start fails).
+ */
+const MIGRATION_LOCK_POLL_MS = 100;
 
 /** How long a process waits for another one's migrations on the same SQLite file. */
 const SQLITE_MIGRATION_WAIT_MS = 60_000;
@@ -34,7 +49,7 @@ export async function runMigrations(
   const lockRunner = dataSource.createQueryRunner();
   await lockRunner.connect();
   try {
-    await lockRunner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await takeMigrationLock(lockRunner);
     // On the lock's own connection: a pool of one (DB_POOL_SIZE=1) must not wait for a second.
     const executor = new MigrationExecutor(dataSource, lockRunner);
     executor.transaction = 'each';
@@ -94,5 +109,17 @@ async function runSqliteMigrations(
     db.pragma(`busy_timeout = ${busyTimeout}`);
     db.pragma('foreign_keys = ON');
     await runner.release();
+  }
+}
+
+/** Takes the migrations' advisory lock on the runner's session, asking until it is free. */
+async function takeMigrationLock(runner: QueryRunner): Promise<void> {
+  for (;;) {
+    const [{ locked }] = (await runner.query(
+      'SELECT pg_try_advisory_lock($1) AS locked',
+      [MIGRATION_LOCK_KEY],
+    )) as { locked: boolean }[];
+    if (locked) return;
+    await setTimeout(MIGRATION_LOCK_POLL_MS);
   }
 }

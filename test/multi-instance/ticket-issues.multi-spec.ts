@@ -4,6 +4,7 @@ import { Factory } from '../utils/factories';
 import type { TestDatabase } from '../utils/test-database';
 import { type Kind, freshDatabase, openDatabase } from './databases';
 import { type ServerProcess, startServer } from './server-process';
+import { withPendingCounts } from '../../src/database/pending-counts';
 
 // docs/API.md, "POST /v1/issued_tickets": simultaneous issues through two instances of the built
 // service on one database (a PostgreSQL database; one SQLite file) never exceed what a ticket type
@@ -75,10 +76,16 @@ describe.each<Kind>(['postgres', 'sqlite'])(
           error_code: 'SOLD_OUT',
         });
       }
+      // quantity_issued as the service reads it: on PostgreSQL the row plus the deltas the sweep
+      // has not folded yet (migration CountsWithoutHotRows).
+      const asRead =
+        kind === 'postgres' ? withPendingCounts : (sql: string) => sql;
       const [row] = await dataSource.query<{ n: unknown; issued: unknown }[]>(
-        `SELECT (SELECT count(*) FROM issued_tickets WHERE ticket_type_id = ${typeId}) AS n,
-                quantity_issued AS issued
-           FROM ticket_types WHERE id = ${typeId}`,
+        asRead(
+          `SELECT (SELECT count(*) FROM issued_tickets WHERE ticket_type_id = ${typeId}) AS n,
+                tt.quantity_issued AS issued
+           FROM ticket_types tt WHERE tt.id = ${typeId}`,
+        ),
       );
       expect([Number(row.n), Number(row.issued)]).toEqual([LEFT, LEFT]);
     });
