@@ -115,13 +115,12 @@ export class ChangeAssigner
     try {
       // Each on its own: counts are folded even in a pass whose numbering failed (the task logs
       // the failure and runs again at the next tick).
-      const numbering = sweepChanges(this.read).then(
-        () => null,
-        (error: unknown) => ({ error }),
-      );
-      const failed = await numbering;
+      let failure: unknown = null;
+      await sweepChanges(this.read).catch((error: unknown) => {
+        failure = error;
+      });
       await sweepCounts(this.read);
-      if (failed) throw failed.error;
+      if (failure !== null) throw failure;
     } finally {
       this.sweeping = false;
     }

@@ -27,7 +27,7 @@ import {
 } from '../common/openapi/api-operations';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { sendWriteAnswer } from '../common/writes/writes';
+import { retryKeysOf, sendWriteAnswer } from '../common/writes/writes';
 import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { CheckInsService } from './check-ins.service';
@@ -158,10 +158,12 @@ export class CheckInsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.checkIns.answerScan(caller, scan, query, {
-      header: req.headersDistinct['idempotency-key'],
-      localUniqueId: scan.local_unique_id,
-    });
+    const answer = await this.checkIns.answerScan(
+      caller,
+      scan,
+      query,
+      retryKeysOf(req, scan),
+    );
     return sendWriteAnswer(res, answer);
   }
 

@@ -18,7 +18,7 @@ import {
   ApiRetrieve,
   ApiWrite,
 } from '../common/openapi/api-operations';
-import { sendWriteAnswer } from '../common/writes/writes';
+import { retryKeysOf, sendWriteAnswer } from '../common/writes/writes';
 import { RevalidatedByDataVersion } from '../revalidation/revalidation';
 import { SYNC_PAGE_HEADERS } from '../sync/sync-mode';
 import { Page } from '../common/pagination/page';
@@ -102,10 +102,11 @@ export class IssuedTicketsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.writes.issue(caller, body, {
-      header: req.headersDistinct['idempotency-key'],
-      localUniqueId: body.local_unique_id,
-    });
+    const answer = await this.writes.issue(
+      caller,
+      body,
+      retryKeysOf(req, body),
+    );
     return sendWriteAnswer(res, answer);
   }
 
@@ -138,10 +139,11 @@ export class IssuedTicketsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.writes.void(caller, ticketId, {
-      header: req.headersDistinct['idempotency-key'],
-      localUniqueId: body.local_unique_id,
-    });
+    const answer = await this.writes.void(
+      caller,
+      ticketId,
+      retryKeysOf(req, body),
+    );
     return sendWriteAnswer(res, answer);
   }
 }

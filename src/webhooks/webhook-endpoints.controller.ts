@@ -22,8 +22,7 @@ import {
 import { CursorQueryDto } from '../common/pagination/list-query.dto';
 import { Page } from '../common/pagination/page';
 import { NoQueryDto } from '../common/validation/no-query.dto';
-import { WriteBodyDto } from '../common/writes/write-body.dto';
-import { type RetryKeys, sendWriteAnswer } from '../common/writes/writes';
+import { retryKeysOf, sendWriteAnswer } from '../common/writes/writes';
 import {
   CreatedWebhookEndpointDto,
   WebhookDeliveryListDto,
@@ -57,14 +56,6 @@ const ENDPOINT = {
 
 const NOT_FOUND =
   'NOT_FOUND: no such webhook endpoint in this box office, or a malformed id';
-
-/** The retry keys a write request sent: each Idempotency-Key field, and the body's. */
-function keysOf(req: Request, body?: WriteBodyDto): RetryKeys {
-  return {
-    header: req.headersDistinct['idempotency-key'],
-    localUniqueId: body?.local_unique_id,
-  };
-}
 
 /** Webhook endpoints (docs/API.md, "Webhooks"): changes need scope `write`, reading any key. */
 @ApiResource(RESOURCE.webhookEndpoint.tag)
@@ -108,7 +99,11 @@ export class WebhookEndpointsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.endpoints.create(caller, body, keysOf(req, body));
+    const answer = await this.endpoints.create(
+      caller,
+      body,
+      retryKeysOf(req, body),
+    );
     return sendWriteAnswer(res, answer);
   }
 
@@ -157,7 +152,7 @@ export class WebhookEndpointsController {
       caller,
       id,
       body,
-      keysOf(req, body),
+      retryKeysOf(req, body),
     );
     return sendWriteAnswer(res, answer);
   }
@@ -183,7 +178,7 @@ export class WebhookEndpointsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<Buffer> {
-    const answer = await this.endpoints.remove(caller, id, keysOf(req));
+    const answer = await this.endpoints.remove(caller, id, retryKeysOf(req));
     return sendWriteAnswer(res, answer);
   }
 
@@ -236,7 +231,7 @@ export class WebhookEndpointsController {
       caller,
       id,
       body,
-      keysOf(req, body),
+      retryKeysOf(req, body),
     );
     return sendWriteAnswer(res, answer);
   }

@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { DataSource, QueryFailedError } from 'typeorm';
 import type { Caller } from '../../auth/auth.service';
 import { dialectFor } from '../../database/sql-dialect';
@@ -54,6 +54,17 @@ export interface Write<A extends WriteAnswer = WriteAnswer> {
 export interface RetryKeys {
   header: readonly string[] | undefined;
   localUniqueId: string | undefined;
+}
+
+/** The retry keys a write request sent: each Idempotency-Key header field, and the body's. */
+export function retryKeysOf(
+  req: Request,
+  body?: { local_unique_id?: string },
+): RetryKeys {
+  return {
+    header: req.headersDistinct['idempotency-key'],
+    localUniqueId: body?.local_unique_id,
+  };
 }
 
 /**
