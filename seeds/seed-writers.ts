@@ -3,9 +3,11 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import {
   BOX_OFFICES_WITH_DELTAS,
   COUNT_DELTA_TABLES,
+  FOLD_BOX_OFFICE,
 } from '../src/database/pending-counts';
 import { postgresDialect } from '../src/database/sql-dialect';
 import {
+  ATTENDANCE_COUNTS,
   ROLLUP_TABLES,
   SHARED_ID_TABLES,
 } from '../src/database/trigger-kept-tables';
@@ -417,8 +419,11 @@ class SqliteSeedWriter implements SeedWriter {
   clear(): Promise<void> {
     this.droppedIndexes ??= this.dropIndexes();
     for (const table of CHILDREN_FIRST) this.db.exec(`DELETE FROM ${table}`);
-    // The rows' delete triggers brought every rollup to zero; drop the empty rows too.
-    for (const table of ROLLUP_TABLES) this.db.exec(`DELETE FROM ${table}`);
+    // The rows' delete triggers brought every rollup and attendance count to zero; drop the
+    // empty rows too.
+    for (const table of [...ROLLUP_TABLES, ATTENDANCE_COUNTS]) {
+      this.db.exec(`DELETE FROM ${table}`);
+    }
     // The feed described the data cleared. Its counters stay, so a poller's old position is
     // older than the oldest entry kept: it is told to read the lists again (410).
     this.db.exec('DELETE FROM changes');
@@ -538,9 +543,12 @@ class PostgresSeedWriter implements SeedWriter {
       await this.moveSequences();
       // The counts' deltas the load wrote go into their rows now, with it (nothing else holds
       // those rows while the seed lock is held): readers would add them up until the first sweep.
-      await this.runner.query(
-        `SELECT fold_counts(box_office_id) FROM (${BOX_OFFICES_WITH_DELTAS}) AS pending`,
-      );
+      const pending = (await this.runner.query(BOX_OFFICES_WITH_DELTAS)) as {
+        box_office_id: number;
+      }[];
+      for (const { box_office_id } of pending) {
+        await this.runner.query(FOLD_BOX_OFFICE, [box_office_id]);
+      }
       // The planner's statistics, committed with the rows they describe: autovacuum would take
       // a while to get to a bulk load, and until then the planner guesses.
       await this.runner.query(ANALYZE);
@@ -558,11 +566,11 @@ class PostgresSeedWriter implements SeedWriter {
   }
 
   async clear(): Promise<void> {
-    // TRUNCATE fires no row trigger: the overview's rollups and the counts' pending deltas
-    // (migration CountsWithoutHotRows) go with the rows they count (left alone, they would go on
-    // counting the data removed).
+    // TRUNCATE fires no row trigger: the overview's rollups, the attendance counts and the counts'
+    // pending deltas (migrations CountsWithoutHotRows, AttendanceCounts) go with the rows they
+    // count (left alone, they would go on counting the data removed).
     await this.runner.query(
-      `TRUNCATE TABLE ${[...CHILDREN_FIRST, ...ROLLUP_TABLES, ...COUNT_DELTA_TABLES].join(', ')} RESTART IDENTITY CASCADE`,
+      `TRUNCATE TABLE ${[...CHILDREN_FIRST, ...ROLLUP_TABLES, ATTENDANCE_COUNTS, ...COUNT_DELTA_TABLES].join(', ')} RESTART IDENTITY CASCADE`,
     );
     // The feed described the data cleared. Its counters stay, so a poller's old position is
     // older than the oldest entry kept: it is told to read the lists again (410). Entries not yet

@@ -6,8 +6,10 @@ import { changeHead, changePage } from '../src/changes/change-feed';
 import { MIGRATIONS } from '../src/database/data-source-options';
 import {
   BOX_OFFICES_WITH_DELTAS,
+  attendanceCountTables,
   withPendingCounts,
 } from '../src/database/pending-counts';
+import { dialectFor } from '../src/database/sql-dialect';
 import { rowReader } from '../src/database/row-reader';
 import {
   readSyncHorizon,
@@ -191,6 +193,21 @@ describe(`the change feed and the sync recipe under ${WRITERS} concurrent writer
           ? ` + (SELECT coalesce(sum(${column}), 0) FROM activity_deltas d
                  WHERE d.box_office_id = b.id)`
           : '';
+      // An event's attendance (migration AttendanceCounts): its counts (and deltas) against its
+      // tickets, figure by figure.
+      const attendanceRows = attendanceCountTables(dialectFor(ds.options.type))
+        .map((table) => `SELECT a.* FROM ${table} a WHERE a.event_id = e.id`)
+        .join(' UNION ALL ');
+      const attendanceChecks = Object.entries({
+        tickets_valid: "t.status = 'valid'",
+        tickets_void: "t.status <> 'valid'",
+        checked_in: "t.status = 'valid' AND t.checked_in",
+        entered: "t.status = 'valid' AND t.entered",
+      }).map(
+        ([column, counted]) =>
+          `(SELECT coalesce(sum(a.${column}), 0) FROM (${attendanceRows}) a)
+              <> (SELECT count(*) FROM issued_tickets t WHERE t.event_id = e.id AND ${counted})`,
+      );
       const countsSql = `SELECT 'tt' AS what, y.id FROM ticket_types y
         WHERE y.quantity_issued <> (SELECT count(*) FROM issued_tickets t
                 WHERE t.ticket_type_id = y.id AND t.status = 'valid')
@@ -215,7 +232,10 @@ describe(`the change feed and the sync recipe under ${WRITERS} concurrent writer
            OR (SELECT coalesce(sum(valid_tickets), 0) FROM ticket_days r
                 WHERE r.box_office_id = b.id)${pendingRollup('valid_tickets')}
               <> (SELECT count(*) FROM issued_tickets t WHERE t.box_office_id = b.id
-                    AND t.status = 'valid')`;
+                    AND t.status = 'valid')
+       UNION ALL
+       SELECT 'at', e.id FROM events e
+        WHERE ${attendanceChecks.join('\n           OR ')}`;
       const countsAsRead = postgres ? withPendingCounts(countsSql) : countsSql;
       const wrongCounts = async () =>
         (await read(countsAsRead, [])).map(

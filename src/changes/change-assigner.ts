@@ -7,7 +7,10 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PeriodicTask } from '../common/periodic-task';
-import { BOX_OFFICES_WITH_DELTAS } from '../database/pending-counts';
+import {
+  BOX_OFFICES_WITH_DELTAS,
+  FOLD_BOX_OFFICE,
+} from '../database/pending-counts';
 import { type ReadRows, rowReader } from '../database/row-reader';
 
 /**
@@ -68,17 +71,15 @@ export async function sweepChanges(read: ReadRows): Promise<number> {
 }
 
 /**
- * Folds every box office's pending count deltas into the rows they count (`fold_counts`,
- * migration CountsWithoutHotRows; src/database/pending-counts.ts), skipping a box office another
+ * Folds every box office's pending count deltas into the rows they count (FOLD_BOX_OFFICE,
+ * migrations CountsWithoutHotRows and AttendanceCounts; src/database/pending-counts.ts), skipping a box office another
  * instance is folding. Returns how many rows it moved. PostgreSQL only, as the deltas are.
  */
 export async function sweepCounts(read: ReadRows): Promise<number> {
   const offices = await read(BOX_OFFICES_WITH_DELTAS, []);
   let folded = 0;
   for (const { box_office_id } of offices) {
-    const [row] = await read('SELECT fold_counts($1) AS folded', [
-      Number(box_office_id),
-    ]);
+    const [row] = await read(FOLD_BOX_OFFICE, [Number(box_office_id)]);
     folded += Number(row.folded);
   }
   return folded;

@@ -42,6 +42,7 @@ import { WebhookEndpoints1766700000000 } from './migrations/1766700000000-Webhoo
 import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-WritesWithoutHotRows';
 import { CountsWithoutHotRows1766900000000 } from './migrations/1766900000000-CountsWithoutHotRows';
 import { OneLockOrder1766910000000 } from './migrations/1766910000000-OneLockOrder';
+import { AttendanceCounts1766920000000 } from './migrations/1766920000000-AttendanceCounts';
 import { TicketSearchByEvent1766850000000 } from './migrations/1766850000000-TicketSearchByEvent';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
@@ -116,6 +117,7 @@ export const MIGRATIONS = [
   TicketSearchByEvent1766850000000,
   CountsWithoutHotRows1766900000000,
   OneLockOrder1766910000000,
+  AttendanceCounts1766920000000,
 ];
 
 export interface DataSourceTuning {

@@ -4,6 +4,7 @@ import {
   mapFieldSql,
 } from '../common/resources/field-table';
 import type { SqlDialect } from './sql-dialect';
+import { ATTENDANCE_COUNTS } from './trigger-kept-tables';
 
 /**
  * How a count the triggers keep is read (docs/DESIGN.md, "Counts without a hot row").
@@ -47,7 +48,27 @@ export const COUNT_DELTA_TABLES = [
   'event_count_deltas',
   'ticket_type_count_deltas',
   'activity_deltas',
+  'attendance_deltas',
 ] as const;
+
+/**
+ * Where an event's attendance is counted (migration AttendanceCounts): its rows per event and
+ * ticket type, and on PostgreSQL the deltas not folded into them yet, to be added up together.
+ */
+export function attendanceCountTables(dialect: SqlDialect): string[] {
+  return dialect.countsPending
+    ? [ATTENDANCE_COUNTS, 'attendance_deltas']
+    : [ATTENDANCE_COUNTS];
+}
+
+/**
+ * Folds one box office's deltas (parameter 1) into what they count, returning how many rows
+ * moved: the rows' counts (`fold_counts`, migration CountsWithoutHotRows) and the attendance
+ * (`fold_attendance`, AttendanceCounts). One statement, so one transaction: the first takes the
+ * box office's folder lock and the second finds it held by its own transaction.
+ */
+export const FOLD_BOX_OFFICE =
+  'SELECT fold_counts($1) + fold_attendance($1) AS folded';
 
 /** The box offices with deltas waiting, one row each (`box_office_id`). */
 export const BOX_OFFICES_WITH_DELTAS = COUNT_DELTA_TABLES.map(

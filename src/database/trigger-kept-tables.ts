@@ -24,3 +24,9 @@ export const SHARED_ID_TABLES = [
   'ticket_types',
   'event_series_ticket_types',
 ] as const;
+
+/**
+ * An event's attendance per ticket type (migration AttendanceCounts): written by triggers on
+ * SQLite, by fold_counts on PostgreSQL.
+ */
+export const ATTENDANCE_COUNTS = 'attendance_counts';

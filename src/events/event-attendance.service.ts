@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error';
 import { parsePrefixedId } from '../common/ids';
+import { attendanceCountTables } from '../database/pending-counts';
 import { type ReadRows, rowReader } from '../database/row-reader';
 import {
   type SqlDialect,
@@ -27,16 +28,11 @@ interface Figures {
  * An event's attendance (docs/API.md, "GET /v1/events/{event_id}/attendance"): its tickets counted by status and by
  * check-in, in all and per ticket type. One statement, so every figure is of one moment: a row
  * for the event itself (none when the box office has no such event), one per ticket type of the
- * event (those without tickets too), and per type among its tickets, their counts and those of its
- * valid tickets out now that have a check-out (each counted in the order of its index, without
- * sorting); grouped, the event's row and each type's. A ticket whose type was
- * deleted counts in the event's figures and in no type's.
- *
- * `entered` (a check-in ever) is counted without asking the check-ins of every ticket: a ticket's
- * check-ins sum to 0 or 1 at every point in scan order (docs/API.md, "Check-ins"), so one with a
- * check-in is either inside now (they sum to 1) or out after a check-out, and a check-out always
- * follows a check-in. The tickets are read from the attendance index and the check-outs from
- * theirs (migration IssuedTicketSearch), each holding every column read.
+ * event (those without tickets too), and the event's counts per type as the writers keep them
+ * (migration AttendanceCounts: `attendance_counts`, and on PostgreSQL the deltas not folded yet,
+ * src/database/pending-counts.ts), a few rows whatever the event's size. A ticket whose type was
+ * deleted counts in the event's figures and in no type's (its counts are under type 0, and only
+ * the event's types are listed).
  */
 @Injectable()
 export class EventAttendanceService {
@@ -57,35 +53,26 @@ export class EventAttendanceService {
       );
     }
     const params = new SqlParams(this.dialect);
-    const valid = "t.status = 'valid'";
     const rows = await this.read(
-      `SELECT g.kind, g.ticket_type_id, sum(g.tickets_valid) AS tickets_valid,
-          sum(g.tickets_void) AS tickets_void, sum(g.checked_in) AS checked_in,
-          sum(g.entered) AS entered
+      `SELECT g.kind, g.ticket_type_id, max(g.listed) AS listed,
+          sum(g.tickets_valid) AS tickets_valid, sum(g.tickets_void) AS tickets_void,
+          sum(g.checked_in) AS checked_in, sum(g.entered) AS entered
         FROM (
-          SELECT 0 AS kind, NULL AS ticket_type_id, NULL AS sort_order, 0 AS tickets_valid,
-              0 AS tickets_void, 0 AS checked_in, 0 AS entered
+          SELECT 0 AS kind, NULL AS ticket_type_id, NULL AS sort_order, 0 AS listed,
+              0 AS tickets_valid, 0 AS tickets_void, 0 AS checked_in, 0 AS entered
             FROM events ev WHERE ev.box_office_id = ${params.add(boxOfficeId)} AND ev.id = ${params.add(id)}
           UNION ALL
-          SELECT 1, tt.id, tt.sort_order, 0, 0, 0, 0
+          SELECT 1, tt.id, tt.sort_order, 1, 0, 0, 0, 0
             FROM ticket_types tt WHERE tt.event_id = ${params.add(id)}
-          UNION ALL
-          SELECT 1, t.ticket_type_id, NULL,
-              sum(CASE WHEN ${valid} THEN 1 ELSE 0 END),
-              sum(CASE WHEN ${valid} THEN 0 ELSE 1 END),
-              sum(CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END),
-              sum(CASE WHEN ${valid} AND t.checked_in THEN 1 ELSE 0 END)
-            FROM issued_tickets t
-            WHERE t.box_office_id = ${params.add(boxOfficeId)} AND t.event_id = ${params.add(id)}
-            GROUP BY t.ticket_type_id
-          UNION ALL
-          SELECT 1, t.ticket_type_id, NULL, 0, 0, 0, count(*)
-            FROM issued_tickets t
-            WHERE t.id IN (SELECT c.issued_ticket_id FROM check_ins c
-                WHERE c.box_office_id = ${params.add(boxOfficeId)} AND c.event_id = ${params.add(id)}
-                  AND c.quantity = -1)
-              AND ${valid} AND NOT t.checked_in
-            GROUP BY t.ticket_type_id
+          ${attendanceCountTables(this.dialect)
+            .map(
+              (table) => `UNION ALL
+          SELECT 1, a.ticket_type_id, NULL, 0, a.tickets_valid, a.tickets_void, a.checked_in,
+              a.entered
+            FROM ${table} a
+            WHERE a.event_id = ${params.add(id)} AND a.box_office_id = ${params.add(boxOfficeId)}`,
+            )
+            .join('\n          ')}
         ) g
         GROUP BY g.kind, g.ticket_type_id
         ORDER BY g.kind, max(g.sort_order), g.ticket_type_id`,
@@ -114,7 +101,7 @@ export class EventAttendanceService {
       for (const key of Object.keys(event) as (keyof Figures)[]) {
         event[key] += figures[key];
       }
-      if (row.ticket_type_id !== null) {
+      if (Number(row.listed) === 1) {
         ticketTypes.push({
           ticket_type_id: idOf(RESOURCE.ticketType, Number(row.ticket_type_id)),
           tickets_valid: figures.tickets_valid,

@@ -28,14 +28,6 @@ import { IssuedTicket } from '../../issued-tickets/entities/issued-ticket.entity
   'createdAt',
   'id',
 ])
-// The check-outs of an event: attendance's `entered` counts the tickets out that were once in.
-@Index(
-  'IDX_check_ins_check_outs',
-  ['boxOfficeId', 'eventId', 'issuedTicketId'],
-  {
-    where: 'quantity = -1',
-  },
-)
 export class CheckIn {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;

@@ -44,6 +44,37 @@ AS $function$
   END
 $function$;
 
+CREATE OR REPLACE FUNCTION public.fold_attendance(office integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+  -- Moves the box office's attendance deltas into its counts (migration AttendanceCounts), under
+  -- the lock of fold_counts' folder of the box office (the sweep calls both in one transaction).
+  -- The counts' rows are written by folds alone, so nothing waits for a writer.
+  DECLARE
+    n integer;
+  BEGIN
+    IF NOT pg_try_advisory_xact_lock((20251207::bigint << 32) + office) THEN
+      RETURN 0;
+    END IF;
+    WITH taken AS (
+      DELETE FROM attendance_deltas d WHERE d.box_office_id = office
+      RETURNING d.*),
+    folded AS (
+      INSERT INTO attendance_counts AS a (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+      SELECT office, event_id, ticket_type_id, sum(tickets_valid), sum(tickets_void), sum(checked_in), sum(entered)
+        FROM taken GROUP BY event_id, ticket_type_id
+      ON CONFLICT (event_id, ticket_type_id)
+      DO UPDATE SET tickets_valid = a.tickets_valid + excluded.tickets_valid,
+                    tickets_void = a.tickets_void + excluded.tickets_void,
+                    checked_in = a.checked_in + excluded.checked_in,
+                    entered = a.entered + excluded.entered
+      RETURNING 1)
+    SELECT count(*) INTO n FROM folded;
+    RETURN n;
+  END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.fold_counts(office integer)
  RETURNS integer
  LANGUAGE plpgsql
@@ -281,6 +312,31 @@ CREATE INDEX "IDX_api_keys_box_office" ON public.api_keys USING btree (box_offic
 
 CREATE UNIQUE INDEX "IDX_api_keys_key_hash" ON public.api_keys USING btree (key_hash);
 
+CREATE TABLE attendance_counts (
+  box_office_id integer NOT NULL,
+  event_id integer NOT NULL,
+  ticket_type_id integer NOT NULL,
+  tickets_valid integer DEFAULT 0 NOT NULL,
+  tickets_void integer DEFAULT 0 NOT NULL,
+  checked_in integer DEFAULT 0 NOT NULL,
+  entered integer DEFAULT 0 NOT NULL,
+  CONSTRAINT attendance_counts_pkey PRIMARY KEY (event_id, ticket_type_id)
+);
+
+CREATE TABLE attendance_deltas (
+  box_office_id integer NOT NULL,
+  event_id integer NOT NULL,
+  ticket_type_id integer NOT NULL,
+  tickets_valid integer DEFAULT 0 NOT NULL,
+  tickets_void integer DEFAULT 0 NOT NULL,
+  checked_in integer DEFAULT 0 NOT NULL,
+  entered integer DEFAULT 0 NOT NULL
+);
+
+CREATE INDEX "IDX_attendance_deltas_box_office" ON public.attendance_deltas USING btree (box_office_id);
+
+CREATE INDEX "IDX_attendance_deltas_event" ON public.attendance_deltas USING btree (event_id);
+
 CREATE TABLE box_offices (
   id integer DEFAULT nextval('box_offices_id_seq'::regclass) NOT NULL,
   name character varying(200) NOT NULL,
@@ -363,8 +419,6 @@ CREATE TABLE check_ins (
 
 CREATE SEQUENCE check_ins_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY check_ins.id;
 
-CREATE INDEX "IDX_check_ins_check_outs" ON public.check_ins USING btree (box_office_id, event_id, issued_ticket_id) WHERE (quantity = '-1'::integer);
-
 CREATE INDEX "IDX_check_ins_event" ON public.check_ins USING btree (box_office_id, event_id, created_at, id);
 
 CREATE INDEX "IDX_check_ins_issued_ticket" ON public.check_ins USING btree (issued_ticket_id);
@@ -396,11 +450,11 @@ CREATE OR REPLACE FUNCTION public.check_ins_checked_in()
  LANGUAGE plpgsql
 AS $function$
     BEGIN
-      IF TG_OP = 'DELETE' THEN UPDATE issued_tickets SET checked_in = (
-    SELECT coalesce(sum(c.quantity), 0) = 1 FROM check_ins c WHERE c.issued_ticket_id = OLD.issued_ticket_id)
+      IF TG_OP = 'DELETE' THEN UPDATE issued_tickets SET (checked_in, entered) = (
+    SELECT coalesce(sum(c.quantity), 0) = 1, count(*) > 0 FROM check_ins c WHERE c.issued_ticket_id = OLD.issued_ticket_id)
   WHERE id = OLD.issued_ticket_id;
-      ELSE UPDATE issued_tickets SET checked_in = (
-    SELECT coalesce(sum(c.quantity), 0) = 1 FROM check_ins c WHERE c.issued_ticket_id = NEW.issued_ticket_id)
+      ELSE UPDATE issued_tickets SET (checked_in, entered) = (
+    SELECT coalesce(sum(c.quantity), 0) = 1, count(*) > 0 FROM check_ins c WHERE c.issued_ticket_id = NEW.issued_ticket_id)
   WHERE id = NEW.issued_ticket_id; END IF;
       RETURN NULL;
     END
@@ -1083,6 +1137,7 @@ CREATE TABLE issued_tickets (
   ticket_type_id integer,
   checked_in boolean DEFAULT false NOT NULL,
   email character varying(320),
+  entered boolean DEFAULT false NOT NULL,
   CONSTRAINT "PK_db4c204a8932915c991fb446786" PRIMARY KEY (id),
   CONSTRAINT "FK_0f8f29d51967340a911bc6ec28a" FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE RESTRICT,
   CONSTRAINT "FK_1952dfe44dbd05737eb1beb1239" FOREIGN KEY (box_office_id) REFERENCES box_offices(id) ON DELETE CASCADE,
@@ -1091,8 +1146,6 @@ CREATE TABLE issued_tickets (
 );
 
 CREATE SEQUENCE issued_tickets_id_seq AS integer INCREMENT BY 1 START WITH 1 OWNED BY issued_tickets.id;
-
-CREATE INDEX "IDX_issued_tickets_attendance" ON public.issued_tickets USING btree (box_office_id, event_id, ticket_type_id, status, checked_in, id);
 
 CREATE INDEX "IDX_issued_tickets_barcode" ON public.issued_tickets USING btree (barcode);
 
@@ -1119,6 +1172,90 @@ CREATE INDEX "IDX_issued_tickets_status" ON public.issued_tickets USING btree (b
 CREATE INDEX "IDX_issued_tickets_ticket_type" ON public.issued_tickets USING btree (ticket_type_id);
 
 CREATE INDEX "IDX_issued_tickets_updated" ON public.issued_tickets USING btree (box_office_id, updated_at, id);
+
+CREATE OR REPLACE FUNCTION public.issued_tickets_attendance_on_delete()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  -- What a statement on issued_tickets changed in its events' attendance (migration
+  -- AttendanceCounts); a ticket changed in none of it (its holder, its time) adds nothing.
+  BEGIN
+    INSERT INTO attendance_deltas (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+    SELECT r.box_office_id, r.event_id, coalesce(r.ticket_type_id, 0), sum(CASE WHEN r.status = 'valid' THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status <> 'valid' THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status = 'valid' AND r.checked_in THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status = 'valid' AND r.entered THEN r.sign ELSE 0 END)
+      FROM (SELECT -1 AS sign, r.* FROM old_rows r) r
+     GROUP BY r.box_office_id, r.event_id, coalesce(r.ticket_type_id, 0)
+    HAVING sum(CASE WHEN r.status = 'valid' THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status <> 'valid' THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status = 'valid' AND r.checked_in THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status = 'valid' AND r.entered THEN r.sign ELSE 0 END) <> 0;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_issued_tickets_attendance_delete
+  AFTER DELETE ON issued_tickets
+  REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION issued_tickets_attendance_on_delete();
+
+CREATE OR REPLACE FUNCTION public.issued_tickets_attendance_on_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  -- What a statement on issued_tickets changed in its events' attendance (migration
+  -- AttendanceCounts); a ticket changed in none of it (its holder, its time) adds nothing.
+  BEGIN
+    INSERT INTO attendance_deltas (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+    SELECT r.box_office_id, r.event_id, coalesce(r.ticket_type_id, 0), sum(CASE WHEN r.status = 'valid' THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status <> 'valid' THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status = 'valid' AND r.checked_in THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status = 'valid' AND r.entered THEN r.sign ELSE 0 END)
+      FROM (SELECT 1 AS sign, r.* FROM new_rows r) r
+     GROUP BY r.box_office_id, r.event_id, coalesce(r.ticket_type_id, 0)
+    HAVING sum(CASE WHEN r.status = 'valid' THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status <> 'valid' THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status = 'valid' AND r.checked_in THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status = 'valid' AND r.entered THEN r.sign ELSE 0 END) <> 0;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_issued_tickets_attendance_insert
+  AFTER INSERT ON issued_tickets
+  REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION issued_tickets_attendance_on_insert();
+
+CREATE OR REPLACE FUNCTION public.issued_tickets_attendance_on_update()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+  -- What a statement on issued_tickets changed in its events' attendance (migration
+  -- AttendanceCounts); a ticket changed in none of it (its holder, its time) adds nothing.
+  BEGIN
+    INSERT INTO attendance_deltas (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+    SELECT r.box_office_id, r.event_id, coalesce(r.ticket_type_id, 0), sum(CASE WHEN r.status = 'valid' THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status <> 'valid' THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status = 'valid' AND r.checked_in THEN r.sign ELSE 0 END),
+           sum(CASE WHEN r.status = 'valid' AND r.entered THEN r.sign ELSE 0 END)
+      FROM (SELECT -1 AS sign, r.* FROM old_rows r UNION ALL SELECT 1 AS sign, r.* FROM new_rows r) r
+     GROUP BY r.box_office_id, r.event_id, coalesce(r.ticket_type_id, 0)
+    HAVING sum(CASE WHEN r.status = 'valid' THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status <> 'valid' THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status = 'valid' AND r.checked_in THEN r.sign ELSE 0 END) <> 0
+        OR sum(CASE WHEN r.status = 'valid' AND r.entered THEN r.sign ELSE 0 END) <> 0;
+    RETURN NULL;
+  END
+$function$;
+
+CREATE TRIGGER trg_issued_tickets_attendance_update
+  AFTER UPDATE ON issued_tickets
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT
+  EXECUTE FUNCTION issued_tickets_attendance_on_update();
 
 CREATE OR REPLACE FUNCTION public.issued_tickets_count_deltas_on_delete()
  RETURNS trigger
@@ -1246,10 +1383,11 @@ AS $function$
     IF TG_OP = 'INSERT' THEN
       PERFORM record_change(NEW.box_office_id, 'ISSUED_TICKET.CREATED', NEW.id);
     ELSIF TG_OP = 'UPDATE' THEN
-      -- Its own time and checked_in (the check-in is the entry) aside.
+      -- Its own time, checked_in and entered (the check-in is the entry) aside.
       shown := NEW;
       shown.updated_at := OLD.updated_at;
       shown.checked_in := OLD.checked_in;
+      shown.entered := OLD.entered;
       IF shown IS DISTINCT FROM OLD THEN
         PERFORM record_change(NEW.box_office_id, 'ISSUED_TICKET.UPDATED', NEW.id);
       END IF;

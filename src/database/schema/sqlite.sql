@@ -19,6 +19,17 @@ CREATE INDEX "IDX_api_keys_box_office" ON "api_keys" ("box_office_id");
 
 CREATE UNIQUE INDEX "IDX_api_keys_key_hash" ON "api_keys" ("key_hash");
 
+CREATE TABLE attendance_counts (
+  box_office_id integer NOT NULL,
+  event_id integer NOT NULL,
+  ticket_type_id integer NOT NULL,
+  tickets_valid integer DEFAULT 0 NOT NULL,
+  tickets_void integer DEFAULT 0 NOT NULL,
+  checked_in integer DEFAULT 0 NOT NULL,
+  entered integer DEFAULT 0 NOT NULL,
+  PRIMARY KEY (event_id, ticket_type_id)
+);
+
 CREATE TABLE "box_offices" (
   "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
   "name" varchar(200) NOT NULL,
@@ -67,8 +78,6 @@ CREATE TABLE "check_ins" (
   CONSTRAINT "FK_7c1ac89c568e193c1b278858386" FOREIGN KEY ("issued_ticket_id") REFERENCES "issued_tickets" ("id") ON DELETE CASCADE
 );
 
-CREATE INDEX "IDX_check_ins_check_outs" ON check_ins (box_office_id, event_id, issued_ticket_id) WHERE quantity = -1;
-
 CREATE INDEX "IDX_check_ins_event" ON "check_ins" ("box_office_id", "event_id", "created_at", "id");
 
 CREATE INDEX "IDX_check_ins_issued_ticket" ON "check_ins" ("issued_ticket_id");
@@ -80,13 +89,13 @@ CREATE INDEX "IDX_check_ins_series" ON "check_ins" ("box_office_id", "event_seri
 CREATE INDEX "IDX_check_ins_ticket" ON "check_ins" ("box_office_id", "issued_ticket_id", "created_at", "id");
 
 CREATE TRIGGER trg_check_ins_checked_in_delete AFTER DELETE ON check_ins
-      BEGIN UPDATE issued_tickets SET checked_in = (
-    SELECT coalesce(sum(c.quantity), 0) = 1 FROM check_ins c WHERE c.issued_ticket_id = OLD.issued_ticket_id)
+      BEGIN UPDATE issued_tickets SET (checked_in, entered) = (
+    SELECT coalesce(sum(c.quantity), 0) = 1, count(*) > 0 FROM check_ins c WHERE c.issued_ticket_id = OLD.issued_ticket_id)
   WHERE id = OLD.issued_ticket_id; END;
 
 CREATE TRIGGER trg_check_ins_checked_in_insert AFTER INSERT ON check_ins
-      BEGIN UPDATE issued_tickets SET checked_in = (
-    SELECT coalesce(sum(c.quantity), 0) = 1 FROM check_ins c WHERE c.issued_ticket_id = NEW.issued_ticket_id)
+      BEGIN UPDATE issued_tickets SET (checked_in, entered) = (
+    SELECT coalesce(sum(c.quantity), 0) = 1, count(*) > 0 FROM check_ins c WHERE c.issued_ticket_id = NEW.issued_ticket_id)
   WHERE id = NEW.issued_ticket_id; END;
 
 CREATE TRIGGER trg_check_ins_sync_bump AFTER INSERT ON check_ins WHEN EXISTS (SELECT 1 FROM sync_import) BEGIN
@@ -684,13 +693,12 @@ CREATE TABLE "issued_tickets" (
   "ticket_type_id" integer,
   checked_in boolean NOT NULL DEFAULT 0,
   email varchar(320),
+  entered boolean NOT NULL DEFAULT 0,
   CONSTRAINT "FK_0f8f29d51967340a911bc6ec28a" FOREIGN KEY ("event_id") REFERENCES "events" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION,
   CONSTRAINT "FK_8d1eedb3ba673486d815852623a" FOREIGN KEY ("order_id") REFERENCES "orders" ("id") ON DELETE CASCADE ON UPDATE NO ACTION,
   CONSTRAINT "FK_1952dfe44dbd05737eb1beb1239" FOREIGN KEY ("box_office_id") REFERENCES "box_offices" ("id") ON DELETE CASCADE,
   CONSTRAINT "FK_975245a079aab3283d20b898948" FOREIGN KEY ("ticket_type_id") REFERENCES "ticket_types" ("id") ON DELETE SET NULL
 );
-
-CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id);
 
 CREATE INDEX "IDX_issued_tickets_barcode" ON "issued_tickets" ("barcode");
 
@@ -711,6 +719,27 @@ CREATE INDEX "IDX_issued_tickets_status" ON "issued_tickets" ("box_office_id", "
 CREATE INDEX "IDX_issued_tickets_ticket_type" ON "issued_tickets" ("ticket_type_id");
 
 CREATE INDEX "IDX_issued_tickets_updated" ON "issued_tickets" ("box_office_id", "updated_at", "id");
+
+CREATE TRIGGER trg_issued_tickets_attendance_delete AFTER DELETE ON issued_tickets
+  BEGIN INSERT INTO attendance_counts (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+  VALUES (OLD.box_office_id, OLD.event_id, coalesce(OLD.ticket_type_id, 0), -(OLD.status = 'valid'), -(OLD.status <> 'valid'), -(OLD.status = 'valid' AND OLD.checked_in), -(OLD.status = 'valid' AND OLD.entered))
+  ON CONFLICT (event_id, ticket_type_id) DO UPDATE SET tickets_valid = tickets_valid + excluded.tickets_valid, tickets_void = tickets_void + excluded.tickets_void, checked_in = checked_in + excluded.checked_in, entered = entered + excluded.entered; END;
+
+CREATE TRIGGER trg_issued_tickets_attendance_insert AFTER INSERT ON issued_tickets
+  BEGIN INSERT INTO attendance_counts (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+  VALUES (NEW.box_office_id, NEW.event_id, coalesce(NEW.ticket_type_id, 0), (NEW.status = 'valid'), (NEW.status <> 'valid'), (NEW.status = 'valid' AND NEW.checked_in), (NEW.status = 'valid' AND NEW.entered))
+  ON CONFLICT (event_id, ticket_type_id) DO UPDATE SET tickets_valid = tickets_valid + excluded.tickets_valid, tickets_void = tickets_void + excluded.tickets_void, checked_in = checked_in + excluded.checked_in, entered = entered + excluded.entered; END;
+
+CREATE TRIGGER trg_issued_tickets_attendance_update
+  AFTER UPDATE OF status, checked_in, entered, event_id, ticket_type_id ON issued_tickets
+  WHEN NEW.status IS NOT OLD.status OR NEW.checked_in IS NOT OLD.checked_in
+    OR NEW.entered IS NOT OLD.entered OR NEW.event_id IS NOT OLD.event_id
+    OR NEW.ticket_type_id IS NOT OLD.ticket_type_id
+  BEGIN INSERT INTO attendance_counts (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+  VALUES (OLD.box_office_id, OLD.event_id, coalesce(OLD.ticket_type_id, 0), -(OLD.status = 'valid'), -(OLD.status <> 'valid'), -(OLD.status = 'valid' AND OLD.checked_in), -(OLD.status = 'valid' AND OLD.entered))
+  ON CONFLICT (event_id, ticket_type_id) DO UPDATE SET tickets_valid = tickets_valid + excluded.tickets_valid, tickets_void = tickets_void + excluded.tickets_void, checked_in = checked_in + excluded.checked_in, entered = entered + excluded.entered; INSERT INTO attendance_counts (box_office_id, event_id, ticket_type_id, tickets_valid, tickets_void, checked_in, entered)
+  VALUES (NEW.box_office_id, NEW.event_id, coalesce(NEW.ticket_type_id, 0), (NEW.status = 'valid'), (NEW.status <> 'valid'), (NEW.status = 'valid' AND NEW.checked_in), (NEW.status = 'valid' AND NEW.entered))
+  ON CONFLICT (event_id, ticket_type_id) DO UPDATE SET tickets_valid = tickets_valid + excluded.tickets_valid, tickets_void = tickets_void + excluded.tickets_void, checked_in = checked_in + excluded.checked_in, entered = entered + excluded.entered; END;
 
 CREATE TRIGGER trg_issued_tickets_quantity_issued_delete AFTER DELETE ON issued_tickets
   BEGIN UPDATE ticket_types SET quantity_issued = quantity_issued - 1

@@ -47,16 +47,6 @@ import type { CustomQuestion, Order } from '../../orders/entities/order.entity';
   'createdAt',
   'id',
 ])
-// An event's attendance, counted per ticket type from the index alone (docs/API.md,
-// "GET /v1/events/{event_id}/attendance").
-@Index('IDX_issued_tickets_attendance', [
-  'boxOfficeId',
-  'eventId',
-  'ticketTypeId',
-  'status',
-  'checkedIn',
-  'id',
-])
 // PostgreSQL's trigram index for a search within events, led by the event (migration
 // TicketSearchByEvent): an expression index TypeORM cannot describe, so it is named here for the
 // schema builder to leave alone (it sees only its event_id column). SQLite has no such index.
@@ -148,6 +138,13 @@ export class IssuedTicket {
   /** Its check-ins sum to 1: kept by the database's triggers (migration CheckIns). */
   @Column({ name: 'checked_in', type: 'boolean', default: false })
   checkedIn: boolean;
+
+  /**
+   * True once it has any check-in, kept with `checked_in` by the check-ins' trigger: what an
+   * event's attendance counts as `entered` (migration AttendanceCounts).
+   */
+  @Column({ type: 'boolean', default: false })
+  entered: boolean;
 
   /** The e-mail of a ticket issued without an order; a ticket of an order shows its order's. */
   @Column({ type: String, length: 320, nullable: true })

@@ -433,8 +433,6 @@ CREATE TRIGGER trg_issued_tickets_sync_delete AFTER DELETE ON issued_tickets
     WHERE id IN (OLD.order_id) AND updated_at IS NOT unixepoch() AND true;
 END;
 
-CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id);
-
 CREATE TRIGGER trg_issued_tickets_search_insert AFTER INSERT ON issued_tickets
       BEGIN INSERT INTO issued_ticket_search (rowid, name, email, barcode) VALUES (NEW.id, search_fold(coalesce(NEW.full_name, '')), search_fold(coalesce((SELECT o.buyer_email FROM orders o WHERE o.id = NEW.order_id), '')), search_fold(NEW.barcode)); END;
 
@@ -444,6 +442,8 @@ CREATE TRIGGER trg_issued_tickets_search_update AFTER UPDATE OF full_name, barco
 
 CREATE TRIGGER trg_issued_tickets_search_delete AFTER DELETE ON issued_tickets
       BEGIN DELETE FROM issued_ticket_search WHERE rowid = OLD.id; END;
+
+CREATE INDEX "IDX_issued_tickets_attendance" ON issued_tickets (box_office_id, event_id, ticket_type_id, status, checked_in, id);
 
 UPDATE sqlite_sequence SET seq = ? WHERE name = 'issued_tickets';
 -- parameters: [0]
