@@ -32,7 +32,7 @@ interface Document {
   info: { license: { name: string } };
   servers: Node[];
   /** Every path has a GET but those that only take a write (a webhook replay). */
-  paths: Record<string, { get?: Operation }>;
+  paths: Record<string, { get?: Operation } & Record<string, Operation>>;
   components: { schemas: Record<string, Node> } & Node;
 }
 
@@ -239,6 +239,30 @@ describe('openapi.json', () => {
       maxLength: 13,
     });
     expect(property('OrderList', 'data').maxItems).toBe(100);
+  });
+
+  it("gives every write that answers 201 a Location pattern of the created item's own path", () => {
+    const created = Object.values(committed.paths).flatMap((item) =>
+      Object.values(item).flatMap(({ operationId, responses }) =>
+        responses['201']
+          ? [[operationId, responses['201'].headers?.Location]]
+          : [],
+      ),
+    );
+    const location = (pattern: string, maxLength: number) => ({
+      description: expect.stringMatching(/'s own path$/),
+      required: true,
+      schema: { type: 'string', pattern, maxLength },
+    });
+    // The longest: the largest id (2147483647) under the resource's own path.
+    expect(Object.fromEntries(created)).toEqual({
+      issueTicket: location('^/v1/issued_tickets/it_[1-9][0-9]*$', 32),
+      recordCheckIn: location('^/v1/check_ins/ci_[1-9][0-9]*$', 27),
+      createWebhookEndpoint: location(
+        '^/v1/webhook_endpoints/we_[1-9][0-9]*$',
+        35,
+      ),
+    });
   });
 
   it('documents every list parameter with its literal name and bounds', () => {

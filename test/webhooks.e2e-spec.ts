@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
+import dns from 'node:dns/promises';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -788,6 +790,125 @@ describe('webhook URLs without WEBHOOK_ALLOW_PRIVATE_URLS', () => {
       ]);
     },
   );
+
+  describe("a keyed retry after its URL's host resolves elsewhere", () => {
+    // The URL check's lookups (webhook-url-guard.ts, node:dns/promises) of HOST are answered
+    // with `addresses` (a lookup that fails without any) and counted; other names resolve as ever.
+    const HOST = 'hooks.rebound.example';
+    let addresses: string[] = [];
+    let lookups = 0;
+    let spy: jest.SpyInstance | undefined;
+
+    beforeEach(() => {
+      const real = dns.lookup.bind(dns);
+      lookups = 0;
+      spy = jest.spyOn(dns, 'lookup').mockImplementation(((
+        host: string,
+        options: { all: true },
+      ) => {
+        if (host !== HOST) return real(host, options);
+        lookups += 1;
+        if (addresses.length === 0) {
+          return Promise.reject(
+            Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), {
+              code: 'ENOTFOUND',
+            }),
+          );
+        }
+        return Promise.resolve(
+          addresses.map((address): LookupAddress => ({
+            address,
+            family: address.includes(':') ? 6 : 4,
+          })),
+        );
+      }) as typeof dns.lookup);
+    });
+
+    afterEach(() => spy?.mockRestore());
+
+    const keyed = (key: string) => (url: string, body: Json) =>
+      request(t.server)
+        .post(url)
+        .set('Authorization', basicAuth(WRITE_KEY))
+        .set('Idempotency-Key', key)
+        .send(body);
+
+    it('replays the create, byte for byte, without looking the host up again', async () => {
+      const fields = { url: `https://${HOST}/created`, enabled_events: ['*'] };
+      const create = keyed('create-then-rebound');
+      addresses = ['93.184.215.14'];
+      const first = await create('/v1/webhook_endpoints', fields);
+      expect(first.status).toBe(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      expect(lookups).toBe(1);
+
+      // The host now resolves to a private address, then not at all: the retry (with the
+      // header, or local_unique_id) is the first answer, and the host is not looked up.
+      for (const now of [['10.0.0.5'], []]) {
+        addresses = now;
+        for (const again of [
+          await create('/v1/webhook_endpoints', fields),
+          await request(t.server)
+            .post('/v1/webhook_endpoints')
+            .set('Authorization', basicAuth(WRITE_KEY))
+            .send({ ...fields, local_unique_id: 'create-then-rebound' }),
+        ]) {
+          expect(again.status).toBe(201);
+          expect(again.text).toBe(first.text);
+          expect(again.headers.location).toBe(first.headers.location);
+          expect(again.headers['idempotent-replayed']).toBe('true');
+        }
+      }
+      // The key with another request is 422, whatever the host would say.
+      const other = await create('/v1/webhook_endpoints', {
+        ...fields,
+        enabled_events: ['ORDER.CREATED'],
+      });
+      expect(other.status).toBe(422);
+      expect(other.body.error_code).toBe('IDEMPOTENCY_KEY_REUSED');
+      expect(lookups).toBe(1);
+
+      // A new key is a new write: its host is looked up, and refused now.
+      addresses = ['10.0.0.5'];
+      const refused = await keyed('create-after-rebound')(
+        '/v1/webhook_endpoints',
+        fields,
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toEqual([
+        {
+          field: 'url',
+          messages: [expect.stringMatching(/is a loopback, private/)],
+        },
+      ]);
+      expect(lookups).toBe(2);
+      const [{ n }] = await t.dataSource.query<{ n: unknown }[]>(
+        `SELECT count(*) AS n FROM webhook_endpoints WHERE url = '${fields.url}'`,
+      );
+      expect(Number(n)).toBe(1);
+    });
+
+    it('replays a change of URL without looking the new host up again', async () => {
+      addresses = ['93.184.215.14'];
+      const created = await keyed('create-to-move')('/v1/webhook_endpoints', {
+        url: `https://${HOST}/before`,
+        enabled_events: ['*'],
+      });
+      expect(created.status).toBe(201);
+      const at = `/v1/webhook_endpoints/${created.body.id as string}`;
+      const move = () =>
+        keyed('move-then-rebound')(at, { url: `https://${HOST}/after` });
+      const moved = await move();
+      expect(moved.status).toBe(200);
+      expect(lookups).toBe(2);
+      addresses = [];
+      const again = await move();
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(moved.text);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(lookups).toBe(2);
+    });
+  });
 
   it('refuses a private address again at connection time: nothing reaches it', async () => {
     const sender = new WebhookSender(false);

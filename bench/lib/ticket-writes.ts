@@ -4,22 +4,7 @@ import type { BenchDb } from './database';
 import type { DoorRushTarget } from './door-rush';
 import type { WriteRequest } from './load';
 import { shuffle } from './random';
-import { withPendingCounts } from '../../src/database/pending-counts';
-
-/**
- * The SQL as the service reads counts: on PostgreSQL with deltas (migration CountsWithoutHotRows)
- * a ticket type's quantity_issued is its row plus the deltas not folded yet.
- */
-async function countsAsRead(
-  kind: BenchDb['kind'],
-  query: (sql: string) => Promise<{ present: unknown }[]>,
-): Promise<(sql: string) => string> {
-  if (kind !== 'postgres') return (sql) => sql;
-  const [{ present }] = await query(
-    "SELECT to_regclass('ticket_type_count_deltas') IS NOT NULL AS present",
-  );
-  return present === true ? withPendingCounts : (sql) => sql;
-}
+import { countsReadIn } from '../../src/database/pending-counts';
 
 /**
  * The ticket writes (bench/README.md, "Ticket writes"; issue #49): a box office issuing
@@ -58,7 +43,8 @@ export async function issueLoad(
   boxOfficeId: number,
   random: () => number,
 ): Promise<TicketWriteLoad> {
-  const asRead = await countsAsRead(db.kind, (sql) => db.all(sql));
+  // As the service reads quantity_issued: on PostgreSQL with deltas, the row plus those waiting.
+  const { asRead } = await countsReadIn(db.kind, (sql) => db.all(sql));
   const types = await db.all<{ id: unknown; event_id: unknown; left: unknown }>(
     asRead(`SELECT tt.id, tt.event_id,
             tt.quantity_total - tt.quantity_issued - tt.quantity_held AS "left"
@@ -195,9 +181,9 @@ export async function openTicketWriteDatabase(
       let n = 0;
       return sql.replace(/\?/g, () => `$${++n}`);
     };
-    const asRead = await countsAsRead(
+    const { asRead } = await countsReadIn(
       kind,
-      async (sql) => (await client.query<{ present: unknown }>(sql)).rows,
+      async (sql) => (await client.query(sql)).rows,
     );
     one = async (sql, params) =>
       Number(

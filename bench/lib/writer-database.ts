@@ -11,7 +11,7 @@ import { runMigrations } from '../../src/database/migrate';
 import { WritesWithoutHotRows1766800000000 } from '../../src/database/migrations/1766800000000-WritesWithoutHotRows';
 import { CountsWithoutHotRows1766900000000 } from '../../src/database/migrations/1766900000000-CountsWithoutHotRows';
 import { OneLockOrder1766910000000 } from '../../src/database/migrations/1766910000000-OneLockOrder';
-import { withPendingCounts } from '../../src/database/pending-counts';
+import { countsReadIn } from '../../src/database/pending-counts';
 import { ROLLUP_TABLES } from '../../src/database/trigger-kept-tables';
 import { syncHorizonStatement } from '../../src/sync/sync-horizon';
 import {
@@ -496,15 +496,10 @@ export function checkEntries(
  */
 export async function checkCounts(reader: Reader): Promise<string[]> {
   // As readers read them: on PostgreSQL with deltas (migration CountsWithoutHotRows), the row
-  // plus the deltas not folded yet; in the what-ifs without that table, the row alone.
-  const [deltas] =
-    reader.db === 'postgres'
-      ? await reader.all(
-          "SELECT to_regclass('activity_deltas') IS NOT NULL AS present",
-        )
-      : [{ present: false }];
-  const pending = deltas.present === true;
-  const asRead = (sql: string) => (pending ? withPendingCounts(sql) : sql);
+  // plus the deltas not folded yet; in the what-ifs without those tables, the row alone.
+  const { pending, asRead } = await countsReadIn(reader.db, (sql) =>
+    reader.all(sql),
+  );
   const pendingRollup = (column: string) =>
     pending
       ? ` + (SELECT coalesce(sum(${column}), 0) FROM activity_deltas d WHERE d.box_office_id = b.id)`

@@ -115,7 +115,7 @@ export class CheckInsController {
       'A door app scans a ticket, by id or barcode: 1 checks it in, -1 checks it out. With event_id, a ticket of another event is refused (WRONG_EVENT). Then the ticket’s history decides, in the order scans happened: a check-in of a void ticket (unless an offline scan made before voided_at), a check-in while it is in, a check-out while it is out, or an offline scan (check_in_at in the past) that a later scan follows, is refused (409) with the ticket and the check-in that decides it, and nothing is written. Of simultaneous scans of one ticket, on any number of instances, exactly one check-in succeeds. With ?expand=issued_ticket the 201 carries the ticket too. Needs a key of scope check_in. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: CheckInDto,
     noun: RESOURCE.checkIn.noun,
-    created: { prefix: RESOURCE.checkIn.prefix },
+    created: RESOURCE.checkIn,
     body: RecordCheckInDto,
     scope: 'check_in',
     notFound:

@@ -1,5 +1,9 @@
 import { json } from '../common/resources/field-table';
-import { countsAsRead, withPendingCounts } from './pending-counts';
+import {
+  countsAsRead,
+  countsReadIn,
+  withPendingCounts,
+} from './pending-counts';
 import { postgresDialect, sqliteDialect } from './sql-dialect';
 
 describe('counts as read (pending-counts.ts)', () => {
@@ -36,5 +40,32 @@ describe('counts as read (pending-counts.ts)', () => {
     expect(JSON.stringify(read.fields)).toContain('event_count_deltas');
     expect(JSON.stringify(read.fields)).toContain('ticket_type_count_deltas');
     expect(read.aggregate?.columns.tickets).toContain('event_count_deltas');
+  });
+
+  it('reads a database beside the service by whether it keeps deltas (countsReadIn)', async () => {
+    const sql = 'SELECT tt.quantity_issued FROM ticket_types tt';
+    const asked: string[] = [];
+    const answering = (present: boolean) => (statement: string) => {
+      asked.push(statement);
+      return Promise.resolve([{ present }]);
+    };
+    const sqlite = await countsReadIn('sqlite', answering(true));
+    expect([sqlite.pending, sqlite.asRead(sql), asked]).toEqual([
+      false,
+      sql,
+      [],
+    ]);
+    // PostgreSQL before migration CountsWithoutHotRows (a bench what-if), then after it.
+    const before = await countsReadIn('postgres', answering(false));
+    expect([before.pending, before.asRead(sql)]).toEqual([false, sql]);
+    const after = await countsReadIn('postgres', answering(true));
+    expect([after.pending, after.asRead(sql)]).toEqual([
+      true,
+      withPendingCounts(sql),
+    ]);
+    expect(asked).toEqual([
+      "SELECT to_regclass('event_count_deltas') IS NOT NULL AS present",
+      "SELECT to_regclass('event_count_deltas') IS NOT NULL AS present",
+    ]);
   });
 });

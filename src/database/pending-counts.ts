@@ -95,6 +95,36 @@ export function withPendingCounts(sql: string): string {
   );
 }
 
+/** How a database's counts are read by code that does not know its schema (countsReadIn). */
+export interface CountsRead {
+  /** Whether the database keeps deltas: PostgreSQL since migration CountsWithoutHotRows. */
+  pending: boolean;
+  /** The SQL with every counted column read as the service reads it (withPendingCounts, or as is). */
+  asRead: (sql: string) => string;
+}
+
+/**
+ * How to read the counts of a database whose migrations may be older than CountsWithoutHotRows,
+ * as the service reads them: with its deltas on PostgreSQL once `event_count_deltas` is there (the
+ * migration creates every table of deltas together), else the row alone. For the code that reads
+ * a database beside the service (the benchmark's checks, its what-ifs of an earlier schema
+ * included, and tests of built instances); the service reads by its dialect
+ * (`SqlDialect.countsPending`), its schema being its own. `query` runs one statement.
+ */
+export async function countsReadIn(
+  database: 'sqlite' | 'postgres',
+  query: (sql: string) => Promise<readonly Record<string, unknown>[]>,
+): Promise<CountsRead> {
+  const pending =
+    database === 'postgres' &&
+    (
+      await query(
+        "SELECT to_regclass('event_count_deltas') IS NOT NULL AS present",
+      )
+    )[0]?.present === true;
+  return { pending, asRead: pending ? withPendingCounts : (sql) => sql };
+}
+
 /** A resource's fields (and row aggregate) as the dialect reads counts; SQLite's unchanged. */
 export function countsAsRead(
   dialect: SqlDialect,

@@ -86,7 +86,7 @@ export class IssuedTicketsController {
       'A complimentary ticket (a guest list, a competition) of one of the event’s ticket types, with no order: status valid, a new unique barcode, order_id null. It counts in the type’s quantity_issued; a type with none left (quantity_total − quantity_issued − quantity_held is 0) refuses it, whatever its public status, and simultaneous issues never exceed it. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: IssuedTicketDto,
     noun: RESOURCE.issuedTicket.noun,
-    created: { prefix: RESOURCE.issuedTicket.prefix },
+    created: RESOURCE.issuedTicket,
     body: IssueTicketDto,
     scope: 'write',
     notFound: 'NOT_FOUND: no event of this box office has this id',

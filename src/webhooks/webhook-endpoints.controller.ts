@@ -88,7 +88,7 @@ export class WebhookEndpointsController {
       'The endpoint is sent the events of changes made after it is created, signed with its secret, which this answer alone shows (and its replay to a retry with the same Idempotency-Key). The URL must be https:// and its host resolve to public addresses only (checked now and at every delivery); a URL refused is a 400 listing `url`. Needs a key of scope write. Send an Idempotency-Key (or local_unique_id) to retry safely.',
     type: CreatedWebhookEndpointDto,
     noun: RESOURCE.webhookEndpoint.noun,
-    created: { prefix: RESOURCE.webhookEndpoint.prefix },
+    created: RESOURCE.webhookEndpoint,
     body: CreateWebhookEndpointDto,
     scope: 'write',
   })

@@ -37,7 +37,11 @@ import {
 } from './webhook-endpoint.fields';
 import { WebhookSecrets } from './webhook-secrets';
 import { newWebhookSecret } from './webhook-signer';
-import { refuseWebhookUrl } from './webhook-url-guard';
+import {
+  type UrlRefusal,
+  refuseUrlHost,
+  refuseUrlText,
+} from './webhook-url-guard';
 import {
   RESOURCE,
   idOf,
@@ -87,7 +91,8 @@ export class WebhookEndpointsService {
    * was created (on PostgreSQL the entries committed before are numbered first, so that the head
    * it starts at is past them). Its secret is in this answer alone, beside the endpoint; a retry
    * with the answer's Idempotency-Key gets the same bytes, kept with the secret sealed as the
-   * endpoint's row keeps it (docs/DESIGN.md, "Webhook secrets in kept answers").
+   * endpoint's row keeps it (docs/DESIGN.md, "A create's kept answer holds its secret sealed"),
+   * whatever its URL's host resolves to by then: the host is looked up only when the write runs.
    */
   create(
     caller: Caller,
@@ -95,9 +100,8 @@ export class WebhookEndpointsService {
     keys: RetryKeys,
   ): Promise<WriteAnswer> {
     const office = caller.boxOfficeId;
-    return this.writes.run(caller, keys, async () => {
-      await this.checkUrl(body.url);
-      await catchUpChanges(this.dataSource, office);
+    return this.writes.run(caller, keys, () => {
+      this.checkUrlText(body.url);
       const endpoint = {
         url: body.url,
         description: body.description ?? null,
@@ -106,6 +110,10 @@ export class WebhookEndpointsService {
       return {
         operation: 'POST /v1/webhook_endpoints',
         request: endpoint,
+        prepare: async () => {
+          await this.checkUrlHost(body.url);
+          await catchUpChanges(this.dataSource, office);
+        },
         work: () => this.inserted(office, endpoint),
         keptAs: {
           seal: (answer) => withSecret(answer, (s) => this.secrets.seal(s)),
@@ -155,11 +163,12 @@ export class WebhookEndpointsService {
     keys: RetryKeys,
   ): Promise<WriteAnswer> {
     const office = caller.boxOfficeId;
-    return this.writes.run(caller, keys, async () => {
+    return this.writes.run(caller, keys, () => {
       const id = this.idOf(endpointId);
-      if (body.url !== undefined) await this.checkUrl(body.url);
+      const { url } = body;
+      if (url !== undefined) this.checkUrlText(url);
       const change = {
-        url: body.url,
+        url,
         description: body.description,
         enabled_events:
           body.enabled_events === undefined
@@ -170,6 +179,7 @@ export class WebhookEndpointsService {
       return {
         operation: 'POST /v1/webhook_endpoints/{id}',
         request: { id, ...change },
+        prepare: url === undefined ? undefined : () => this.checkUrlHost(url),
         work: () =>
           this.changed(
             office,
@@ -337,11 +347,17 @@ export class WebhookEndpointsService {
     return { status, headers: {}, body: json };
   }
 
-  private async checkUrl(url: string): Promise<void> {
-    const refusal = await refuseWebhookUrl(url, this.allowPrivate);
-    if (refusal !== null) {
-      throw ApiError.invalidBody([{ field: 'url', messages: [refusal] }]);
-    }
+  /** A URL refused by its text: 400 on `url`, with the body's other fields. */
+  private checkUrlText(url: string): void {
+    throwUrlRefusal(refuseUrlText(url, this.allowPrivate));
+  }
+
+  /**
+   * A URL refused by where its host is (a DNS lookup): 400 on `url`. A write's `prepare`, so that
+   * a retry its key's kept answer answers never waits on it or fails at it.
+   */
+  private async checkUrlHost(url: string): Promise<void> {
+    throwUrlRefusal(await refuseUrlHost(url, this.allowPrivate));
   }
 
   private idOf(endpointId: string): number {
@@ -354,6 +370,13 @@ export class WebhookEndpointsService {
     return ApiError.notFound(
       `No webhook endpoint ${endpointId} in this box office`,
     );
+  }
+}
+
+/** A URL's refusal as the 400 on `url` it is. */
+function throwUrlRefusal(refusal: UrlRefusal | null): void {
+  if (refusal !== null) {
+    throw ApiError.invalidBody([{ field: 'url', messages: [refusal] }]);
   }
 }
 

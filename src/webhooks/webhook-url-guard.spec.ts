@@ -1,6 +1,8 @@
 import {
   MAX_WEBHOOK_URL_LENGTH,
   isRefusedAddress,
+  refuseUrlHost,
+  refuseUrlText,
   refuseWebhookUrl,
 } from './webhook-url-guard';
 
@@ -112,6 +114,20 @@ describe('refuseWebhookUrl', () => {
         /is a loopback, private/,
       );
     }
+  });
+
+  it('reads the text alone first, the host apart (a write looks its host up only when it runs)', async () => {
+    // The text's refusals need no lookup; a private host's URL passes the text.
+    expect(refuseUrlText('http://example.com/', false)).toBe(
+      'url must be an https:// URL',
+    );
+    expect(refuseUrlText('https://localhost/x', false)).toBeNull();
+    expect(
+      await refuseUrlHost('https://hooks.example.com/x', false, resolvesTo()),
+    ).toBe("url's host hooks.example.com does not resolve");
+    expect(
+      await refuseUrlHost('https://hooks.example.com/x', true, never),
+    ).toBeNull();
   });
 
   it('allows http and private addresses where the operator allows private URLs', async () => {

@@ -66,16 +66,30 @@ export const resolveHost: Resolve = async (host) =>
   (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /**
- * Why `url` may not be an endpoint's URL, or null when it may (docs/API.md, "Webhooks"): an
- * absolute `https://` URL (or `http://` where private URLs are allowed) without credentials, at
- * most MAX_WEBHOOK_URL_LENGTH characters, whose host resolves, and, unless private URLs are
- * allowed, only to public addresses. Nothing is sent to the host: only its name is resolved.
+ * Why `url` may not be an endpoint's URL (docs/API.md, "Webhooks"), or null when it may: its text
+ * (refuseUrlText), then its host (refuseUrlHost).
  */
 export async function refuseWebhookUrl(
   url: string,
   allowPrivate: boolean,
   resolve: Resolve = resolveHost,
 ): Promise<UrlRefusal | null> {
+  return (
+    refuseUrlText(url, allowPrivate) ??
+    (await refuseUrlHost(url, allowPrivate, resolve))
+  );
+}
+
+/**
+ * Why `url` may not be an endpoint's URL by its text alone, or null when it may: an absolute
+ * `https://` URL (or `http://` where private URLs are allowed) without credentials, at most
+ * MAX_WEBHOOK_URL_LENGTH characters. A field's value, checked with the body's other fields, before
+ * the retry key's kept answer is looked for (docs/API.md, "Precedence").
+ */
+export function refuseUrlText(
+  url: string,
+  allowPrivate: boolean,
+): UrlRefusal | null {
   if (url.length > MAX_WEBHOOK_URL_LENGTH) {
     return `url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`;
   }
@@ -94,9 +108,24 @@ export async function refuseWebhookUrl(
   if (parsed.username !== '' || parsed.password !== '') {
     return 'url must not carry a user name or password';
   }
+  return null;
+}
+
+/**
+ * Why the host of `url`, a URL whose text refuseUrlText allows, may not be sent to, or null when
+ * it may: unless private URLs are allowed, it resolves, and only to public addresses (an IP
+ * literal is the address it spells). Nothing is sent to the host: only its name is resolved. What
+ * it finds depends on the world outside and on the moment, so a write runs it only when the write
+ * itself runs (Write.prepare), never for a retry its key's kept answer answers.
+ */
+export async function refuseUrlHost(
+  url: string,
+  allowPrivate: boolean,
+  resolve: Resolve = resolveHost,
+): Promise<UrlRefusal | null> {
   if (allowPrivate) return null;
   // `[::1]` is written with brackets in a URL; the address is what lies between them.
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];
   if (isIP(host) !== 0) {
     addresses = [host];

@@ -4,7 +4,7 @@ import { Factory } from '../utils/factories';
 import type { TestDatabase } from '../utils/test-database';
 import { type Kind, freshDatabase, openDatabase } from './databases';
 import { type ServerProcess, startServer } from './server-process';
-import { withPendingCounts } from '../../src/database/pending-counts';
+import { countsReadIn } from '../../src/database/pending-counts';
 
 // docs/API.md, "POST /v1/issued_tickets": simultaneous issues through two instances of the built
 // service on one database (a PostgreSQL database; one SQLite file) never exceed what a ticket type
@@ -78,8 +78,9 @@ describe.each<Kind>(['postgres', 'sqlite'])(
       }
       // quantity_issued as the service reads it: on PostgreSQL the row plus the deltas the sweep
       // has not folded yet (migration CountsWithoutHotRows).
-      const asRead =
-        kind === 'postgres' ? withPendingCounts : (sql: string) => sql;
+      const { asRead } = await countsReadIn(kind, (sql) =>
+        dataSource.query(sql),
+      );
       const [row] = await dataSource.query<{ n: unknown; issued: unknown }[]>(
         asRead(
           `SELECT (SELECT count(*) FROM issued_tickets WHERE ticket_type_id = ${typeId}) AS n,

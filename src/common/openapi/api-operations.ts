@@ -24,7 +24,8 @@ import { ErrorBodyDto, InvalidBodyDto } from '../errors/error-body.dto';
 import { CACHE_CONTROL } from '../http/cache-control';
 import { BODY_TYPES, MAX_BODY_BYTES } from '../http/request-body';
 import { ListPage } from '../pagination/pagination-links.interceptor';
-import { idSchema } from './api-properties';
+import { itemPathOf } from '../resources/resource-identities';
+import { MAX_ID, idSchema } from './api-properties';
 import { BASIC_AUTH } from './openapi-responses';
 
 /**
@@ -167,8 +168,8 @@ const WRITE_HEADERS = {
 
 /** What a write answers when it succeeds. */
 type WriteSuccess =
-  /** 201 with the created item and its `Location` (ids `<prefix><number>`). */
-  | { created: { prefix: string } }
+  /** 201 with the created item and its `Location`, the item's own path (`RESOURCE.checkIn`). */
+  | { created: { readonly prefix: string; readonly segment: string } }
   /** 200 with the item as the write left it. */
   | { changed: true }
   /** 202 with the item: the work it asked for goes on after the answer (`description`). */
@@ -221,8 +222,8 @@ export function ApiWrite(
               required: true,
               schema: {
                 type: 'string',
-                pattern: `^/v1/[a-z_]+/${options.created.prefix}[1-9][0-9]*$`,
-                maxLength: 64,
+                pattern: `^${itemPathOf(options.created, '[1-9][0-9]*')}$`,
+                maxLength: itemPathOf(options.created, MAX_ID).length,
               },
             },
             ...WRITE_HEADERS,

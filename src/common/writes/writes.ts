@@ -40,6 +40,14 @@ export interface Write<A extends WriteAnswer = WriteAnswer> {
   /** Its unit of work, run in one write transaction (write-transaction.ts). */
   work: () => WriteWork<A>;
   /**
+   * What the write waits for outside the database before its transaction (a webhook URL's host
+   * resolved and its addresses checked): run only when the write runs. With a retry key, the
+   * key's kept answer is looked for first, so that a retry is answered as it was, whatever this
+   * would find now (the host resolving elsewhere, or not at all), without waiting for it. It
+   * refuses with an ApiError, which keeps nothing.
+   */
+  prepare?: () => Promise<void>;
+  /**
    * For an answer that holds a secret (a webhook endpoint's, shown once): how it is kept for a
    * retry (`seal`, the secret sealed as its own row keeps it) and sent again (`open`, the same
    * bytes as the first answer), so that the secret is never readable in `idempotency_keys`.
@@ -102,8 +110,8 @@ export class Writes {
    * Runs the write `plan` makes for `caller` and answers it (send it with sendWriteAnswer): its
    * unit of work's answer, or a retry's kept one. The retry key is checked first, then `plan`
    * builds the write from the request (its ids: 404), as docs/API.md, "Precedence", orders them.
-   * `plan` may wait for what the write needs checked before its transaction (a webhook URL's
-   * addresses); it runs for a retry too, before the kept answer is found.
+   * `plan` runs for a retry too, before its kept answer is found: what waits on the world outside
+   * (a webhook URL's addresses) is the write's `prepare`, which a replayed retry never runs.
    */
   async run<A extends WriteAnswer>(
     caller: Caller,
@@ -124,7 +132,10 @@ export class Writes {
   ): Promise<A | ReplayedAnswer> {
     const key = retryKeyOf(keys.header, keys.localUniqueId);
     const write = await plan();
-    if (key === null) return this.transaction(write.work);
+    if (key === null) {
+      await write.prepare?.();
+      return this.transaction(write.work);
+    }
     const retry = idempotentRequest(key, caller.apiKeyId, {
       operation: write.operation,
       ...write.request,
@@ -132,7 +143,19 @@ export class Writes {
     const { idempotency } = this;
     const seal = write.keptAs?.seal ?? ((answer: A) => answer);
     const open = write.keptAs?.open ?? ((kept: WriteAnswer) => kept);
+    const replay = async (): Promise<ReplayedAnswer | null> => {
+      const kept = await this.statement(() => idempotency.keptAnswer(retry));
+      return kept === null ? null : { ...open(kept), replayed: true };
+    };
+    if (write.prepare !== undefined) {
+      // The kept answer first (or the key's 422 or 409), then what the write waits for: one
+      // statement more for such a write, none for the others, whose key is read after a failure.
+      const replayed = await replay();
+      if (replayed !== null) return replayed;
+    }
     try {
+      // Inside: a first request with this key that kept its answer meanwhile still decides.
+      await write.prepare?.();
       return await this.transaction(function* () {
         yield* idempotency.hold(retry);
         const answer = yield* write.work();
@@ -144,8 +167,8 @@ export class Writes {
       // write, whatever this one found), else this request's own outcome stands.
       if (!(error instanceof KeyTaken || error instanceof ApiError))
         throw error;
-      const kept = await this.statement(() => idempotency.keptAnswer(retry));
-      if (kept !== null) return { ...open(kept), replayed: true };
+      const replayed = await replay();
+      if (replayed !== null) return replayed;
       if (error instanceof KeyTaken) throw inUse();
       throw error;
     }
