@@ -11,10 +11,7 @@ import {
   ROLLUP_TABLES,
   SHARED_ID_TABLES,
 } from '../src/database/trigger-kept-tables';
-import {
-  FILL_SEARCH_BY_EVENT,
-  SEARCH_BY_EVENT_INSERT_TRIGGER,
-} from '../src/database/migrations/1766850000000-TicketSearchByEvent';
+import { SEARCH_BY_EVENT_INSERT_TRIGGER } from '../src/database/migrations/1766850000000-TicketSearchByEvent';
 import { IMPORT_MODE } from '../src/sync/import-mode';
 
 /**
@@ -361,6 +358,46 @@ const BULK_TABLES: readonly SeedTable[] = [
 const SQLITE_ROWS_PER_INSERT = 50;
 
 /**
+ * The tickets' search tables' insert triggers (SQLite's FTS5 tables of migrations
+ * IssuedTicketSearch, kept for the previous release, and TicketSearchByEvent), which the seeder
+ * drops for a bulk load and replaces by one fill each.
+ */
+const SEARCH_INSERT_TRIGGERS = [
+  'trg_issued_tickets_search_insert',
+  SEARCH_BY_EVENT_INSERT_TRIGGER,
+];
+
+interface SearchInsertTrigger {
+  table: string;
+  /** The trigger's definition, to create it again. */
+  sql: string;
+  /** Every ticket's row, in key order. */
+  fill: string;
+}
+
+/**
+ * A search insert trigger's fill: its one `INSERT INTO table (columns) VALUES (expressions)` of
+ * NEW, as `INSERT … SELECT` of every ticket in the order of its first column, the FTS5 key (rows
+ * given in key order build one segment). Derived from the trigger so that the fill writes exactly
+ * what the trigger would; a trigger of another shape fails the seed rather than being guessed.
+ */
+export function searchFillOf(sql: string): SearchInsertTrigger {
+  const match =
+    /\bBEGIN\s+INSERT INTO (\w+) (\([^)]*\)) VALUES \(([\s\S]*)\);\s*END$/.exec(
+      sql.trim(),
+    );
+  if (match === null) {
+    throw new Error(`not a search insert trigger the seeder can fill: ${sql}`);
+  }
+  const [, table, columns, values] = match;
+  return {
+    table,
+    sql,
+    fill: `INSERT INTO ${table} ${columns} SELECT ${values.replace(/\bNEW\./g, 't.')} FROM issued_tickets t ORDER BY 1`,
+  };
+}
+
+/**
  * better-sqlite3 is synchronous and in-process. The whole seed is one transaction of 50-row
  * INSERTs, and the eight secondary indexes are dropped for the load and recreated from their
  * stored definitions afterwards (one sort each): most are in random key order, and updated row by
@@ -372,8 +409,8 @@ class SqliteSeedWriter implements SeedWriter {
   private readonly statements = new Map<string, Database.Statement>();
   /** Dropped at the first write (a seed that finds data and stops drops none); rebuilt before commit. */
   private droppedIndexes: { name: string; sql: string }[] | null = null;
-  /** The definition of the search-by-event insert trigger, when dropped for the load. */
-  private droppedSearchTrigger: string | null = null;
+  /** The search tables' insert triggers dropped for the load, with their fills. */
+  private droppedSearchTriggers: SearchInsertTrigger[] = [];
 
   constructor(private readonly db: Database.Database) {}
 
@@ -385,20 +422,23 @@ class SqliteSeedWriter implements SeedWriter {
       const result = await work(this);
       this.db.exec(IMPORT_MODE.sqlite.off);
       for (const { sql } of this.droppedIndexes ?? []) this.db.exec(sql);
-      if (this.droppedSearchTrigger !== null) {
-        // The tickets' search rows keyed by event, written in key order in one pass: row by row
-        // as the tickets came (one event after another), FTS5 wrote a segment per change of
-        // event and the seed took twice as long. Emptied first: updates kept rows of their own.
+      for (const trigger of this.droppedSearchTriggers) {
+        // Each search table's rows written in key order in one pass, as its insert trigger would
+        // have written them row by row: FTS5 writes what it holds as a segment at every
+        // statement of a trigger (a savepoint) and whenever a key comes below the last, and
+        // merged those segments ever more slowly as the table grew (a 1M seed slowed from 65 s
+        // for its first 100,000 orders to 580 s for its third). Emptied first: updates kept rows
+        // of their own.
         this.db.exec(
-          "INSERT INTO issued_ticket_search_by_event (issued_ticket_search_by_event) VALUES ('delete-all')",
+          `INSERT INTO ${trigger.table} (${trigger.table}) VALUES ('delete-all')`,
         );
-        this.db.exec(FILL_SEARCH_BY_EVENT);
+        this.db.exec(trigger.fill);
         // Written out and merged into one segment now, not at commit, so that ANALYZE below
         // sees the table's index rows.
         this.db.exec(
-          "INSERT INTO issued_ticket_search_by_event (issued_ticket_search_by_event) VALUES ('optimize')",
+          `INSERT INTO ${trigger.table} (${trigger.table}) VALUES ('optimize')`,
         );
-        this.db.exec(this.droppedSearchTrigger);
+        this.db.exec(trigger.sql);
       }
       // The planner's statistics, committed with the rows they describe (SQLite gathers none
       // by itself).
@@ -476,7 +516,7 @@ class SqliteSeedWriter implements SeedWriter {
 
   /**
    * Drops the bulk tables' secondary indexes and returns their definitions, and drops the
-   * tickets' search-by-event insert trigger (its rows are written in one pass before commit).
+   * tickets' search tables' insert triggers (their rows are written in one pass before commit).
    */
   private dropIndexes(): { name: string; sql: string }[] {
     const indexes = this.db
@@ -487,14 +527,15 @@ class SqliteSeedWriter implements SeedWriter {
       )
       .all(...BULK_TABLES) as { name: string; sql: string }[];
     for (const { name } of indexes) this.db.exec(`DROP INDEX "${name}"`);
-    const trigger = this.db
+    const triggers = this.db
       .prepare(
-        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?",
+        `SELECT name, sql FROM sqlite_master
+          WHERE type = 'trigger' AND name IN (${SEARCH_INSERT_TRIGGERS.map(() => '?').join(', ')})`,
       )
-      .get(SEARCH_BY_EVENT_INSERT_TRIGGER) as { sql: string } | undefined;
-    if (trigger !== undefined) {
-      this.db.exec(`DROP TRIGGER "${SEARCH_BY_EVENT_INSERT_TRIGGER}"`);
-      this.droppedSearchTrigger = trigger.sql;
+      .all(...SEARCH_INSERT_TRIGGERS) as { name: string; sql: string }[];
+    for (const { name, sql } of triggers) {
+      this.db.exec(`DROP TRIGGER "${name}"`);
+      this.droppedSearchTriggers.push(searchFillOf(sql));
     }
     return indexes;
   }
