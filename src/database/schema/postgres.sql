@@ -1373,8 +1373,9 @@ AS $function$
     stamp bigint;
   BEGIN
     -- An order is never older than any of its tickets, whoever moved the ticket's time (import
-    -- mode included); outside import mode it is never ahead of the clock either.
-    IF TG_OP <> 'DELETE' THEN
+    -- mode included); outside import mode it is never ahead of the clock either. A ticket issued
+    -- on its own has no order: no UPDATE is run for it (migration TicketWithoutOrderStampsNone).
+    IF TG_OP <> 'DELETE' AND NEW.order_id IS NOT NULL THEN
       UPDATE orders SET updated_at = NEW.updated_at
        WHERE id = NEW.order_id
          AND (updated_at < NEW.updated_at OR (NOT importing AND updated_at > clock));
