@@ -44,6 +44,7 @@ import { CountsWithoutHotRows1766900000000 } from './migrations/1766900000000-Co
 import { OneLockOrder1766910000000 } from './migrations/1766910000000-OneLockOrder';
 import { AttendanceCounts1766920000000 } from './migrations/1766920000000-AttendanceCounts';
 import { TicketWithoutOrderStampsNone1766930000000 } from './migrations/1766930000000-TicketWithoutOrderStampsNone';
+import { RecordChangePlannedOnce1766940000000 } from './migrations/1766940000000-RecordChangePlannedOnce';
 import { TicketSearchByEvent1766850000000 } from './migrations/1766850000000-TicketSearchByEvent';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
@@ -120,6 +121,7 @@ export const MIGRATIONS = [
   OneLockOrder1766910000000,
   AttendanceCounts1766920000000,
   TicketWithoutOrderStampsNone1766930000000,
+  RecordChangePlannedOnce1766940000000,
 ];
 
 export interface DataSourceTuning {

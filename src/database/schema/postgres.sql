@@ -200,10 +200,15 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.record_change(office integer, kind text, resource integer)
  RETURNS void
- LANGUAGE sql
+ LANGUAGE plpgsql
 AS $function$
-  INSERT INTO change_inbox (box_office_id, type, resource_id, created_at)
-  VALUES (office, kind, resource, sync_stamp(office))
+  -- One entry of the change feed, unnumbered (migration WritesWithoutHotRows), stamped with the
+  -- transaction's stamp of the box office. PL/pgSQL, so that the INSERT is planned once a
+  -- connection (migration RecordChangePlannedOnce).
+  BEGIN
+    INSERT INTO change_inbox (box_office_id, type, resource_id, created_at)
+    VALUES (office, kind, resource, sync_stamp(office));
+  END
 $function$;
 
 CREATE OR REPLACE FUNCTION public.search_fold(value text)
