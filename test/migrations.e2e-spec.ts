@@ -12,7 +12,8 @@ import { TestDatabase } from './utils/test-database';
  * defers a PostgreSQL trigger, and SQLite's writers take turns whole anyway; WritesWithoutHotRows
  * numbers PostgreSQL's change entries after their commit and CountsWithoutHotRows writes its counts as
  * deltas and OneLockOrder reorders an event edit's locks, which SQLite's writers (taking turns) need
- * not.
+ * not; TicketWithoutOrderStampsNone spares PostgreSQL's ticket trigger an UPDATE of no order, and
+ * RecordChangePlannedOnce makes PostgreSQL's record_change PL/pgSQL (SQLite has none).
  */
 const POSTGRES_ONLY = new Set([
   'SearchFold1766010000000',
@@ -20,6 +21,8 @@ const POSTGRES_ONLY = new Set([
   'WritesWithoutHotRows1766800000000',
   'CountsWithoutHotRows1766900000000',
   'OneLockOrder1766910000000',
+  'TicketWithoutOrderStampsNone1766930000000',
+  'RecordChangePlannedOnce1766940000000',
 ]);
 
 // `npm run migration:revert` (TypeORM's undoLastMigration) must bring the schema back exactly:

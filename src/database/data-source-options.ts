@@ -43,6 +43,8 @@ import { WritesWithoutHotRows1766800000000 } from './migrations/1766800000000-Wr
 import { CountsWithoutHotRows1766900000000 } from './migrations/1766900000000-CountsWithoutHotRows';
 import { OneLockOrder1766910000000 } from './migrations/1766910000000-OneLockOrder';
 import { AttendanceCounts1766920000000 } from './migrations/1766920000000-AttendanceCounts';
+import { TicketWithoutOrderStampsNone1766930000000 } from './migrations/1766930000000-TicketWithoutOrderStampsNone';
+import { RecordChangePlannedOnce1766940000000 } from './migrations/1766940000000-RecordChangePlannedOnce';
 import { TicketSearchByEvent1766850000000 } from './migrations/1766850000000-TicketSearchByEvent';
 import { WriteScope1766600000000 } from './migrations/1766600000000-WriteScope';
 import { TicketsWithoutOrder1766610000000 } from './migrations/1766610000000-TicketsWithoutOrder';
@@ -118,6 +120,8 @@ export const MIGRATIONS = [
   CountsWithoutHotRows1766900000000,
   OneLockOrder1766910000000,
   AttendanceCounts1766920000000,
+  TicketWithoutOrderStampsNone1766930000000,
+  RecordChangePlannedOnce1766940000000,
 ];
 
 export interface DataSourceTuning {

@@ -6,6 +6,7 @@ import type { ResourceReader } from '../common/resources/resource-reader';
 import type { WriteAnswer } from '../common/writes/writes';
 import { pendingCount } from '../database/pending-counts';
 import { type SqlDialect, SqlParams } from '../database/sql-dialect';
+import type { Row } from '../database/row-reader';
 import type { WriteWork } from '../database/write-transaction';
 import {
   RESOURCE,
@@ -58,12 +59,19 @@ export function holderOf(
  * field table, inside the transaction.
  *
  * Concurrency is the database's to decide: on PostgreSQL an issue locks its ticket type's row
- * (FOR UPDATE) and a void its ticket's, the row every scan of it locks too; on SQLite the write
- * transaction holds the database's write lock. So the capacity a type has left is read by one
- * issue at a time, after every earlier one committed, and a scan is decided before or after a
- * void, never beside it. Rows are taken in the one order of OPERATIONS.md "Deadlocks": a ticket
- * type, then its tickets, then their order; the counts the triggers keep are deltas on
- * PostgreSQL, so no event's row is taken.
+ * (FOR UPDATE) and a void its ticket's (the UPDATE's row lock, which every scan's FOR UPDATE of
+ * the ticket waits for, and waits for); on SQLite the write transaction holds the database's
+ * write lock. So the capacity a type has left is read by one issue at a time, after every earlier
+ * one committed, and a scan is decided before or after a void, never beside it. Rows are taken in
+ * the one order of OPERATIONS.md "Deadlocks": a ticket type, then its tickets, then their order;
+ * the counts the triggers keep are deltas on PostgreSQL, so no event's row is taken.
+ *
+ * The statements, each a round trip on PostgreSQL: an issue sends the event and the type, the
+ * type locked (404 for an event not the box office's, 400 for a type not the event's), then the
+ * ticket, inserted when the type has some left and no ticket has its barcode, with its JSON from
+ * what the INSERT returns. A void sends the ticket, voided unless void already, with its JSON
+ * from what the UPDATE returns, and only when none was voided the ticket again (404 or 409).
+ * SQLite, whose RETURNING does not see the stamps, reads the answer in a statement of its own.
  */
 export class TicketWrites {
   constructor(
@@ -72,142 +80,188 @@ export class TicketWrites {
   ) {}
 
   *issue(boxOfficeId: number, ticket: TicketToIssue): WriteWork<WriteAnswer> {
+    const type = yield* this.eventAndType(boxOfficeId, ticket);
+    for (;;) {
+      const barcode = randomBarcode();
+      const issued = yield* this.inserted(boxOfficeId, ticket, barcode, type);
+      if (issued === 'sold out') {
+        return {
+          status: HttpStatus.CONFLICT,
+          headers: {},
+          body: errorBodyJson(
+            HttpStatus.CONFLICT,
+            ErrorCode.SOLD_OUT,
+            `Ticket type ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} has no tickets left to issue (quantity_total − quantity_issued − quantity_held is 0)`,
+          ),
+        };
+      }
+      // A ticket has the barcode already (one chance in 2^80): drawn again.
+      if (issued === 'barcode taken') continue;
+      return {
+        status: HttpStatus.CREATED,
+        headers: {
+          Location: itemPathOf(RESOURCE.issuedTicket, issued.id),
+        },
+        body: issued.body,
+      };
+    }
+  }
+
+  /**
+   * The event, of this box office (404), and the ticket type, of that event (400), in one
+   * statement. PostgreSQL: the type's row is locked (FOR UPDATE), which orders every issue of it,
+   * on every instance, and waits for every transaction still writing a ticket of it (each holds
+   * the row's key share, from its foreign key); what is left is read by the next statement, whose
+   * snapshot, taken after the lock, sees what they committed: the row's issued count and the
+   * deltas not folded into it yet (migration CountsWithoutHotRows). SQLite, where the transaction
+   * holds the write lock: what is left, read here.
+   */
+  private *eventAndType(
+    boxOfficeId: number,
+    ticket: TicketToIssue,
+  ): WriteWork<Row> {
     const p = new SqlParams(this.dialect);
-    const [event] = yield {
-      sql: `SELECT id FROM events
-            WHERE id = ${p.add(ticket.eventId)} AND box_office_id = ${p.add(boxOfficeId)}`,
+    const typeId = p.add(ticket.ticketTypeId);
+    const [row] = yield {
+      sql:
+        this.dialect.name === 'postgres'
+          ? `SELECT e.id AS event_id, y.id AS ticket_type_id
+            FROM events e LEFT JOIN LATERAL (
+              SELECT y.id FROM ticket_types y
+              WHERE y.id = ${typeId} AND y.event_id = e.id
+              FOR UPDATE) y ON true
+            WHERE e.id = ${p.add(ticket.eventId)} AND e.box_office_id = ${p.add(boxOfficeId)}`
+          : `SELECT e.id AS event_id, y.id AS ticket_type_id, y.name,
+              ${leftOver(this.dialect)} AS left_over, ${this.dialect.now} AS now
+            FROM events e LEFT JOIN ticket_types y ON y.id = ${typeId} AND y.event_id = e.id
+            WHERE e.id = ${p.add(ticket.eventId)} AND e.box_office_id = ${p.add(boxOfficeId)}`,
       params: p.values,
     };
-    if (event === undefined) {
+    if (row === undefined) {
       throw ApiError.notFound(
         `No event ${idOf(RESOURCE.event, ticket.eventId)} in this box office`,
       );
     }
-    // PostgreSQL: the type's row lock (FOR UPDATE) orders every issue of it, on every instance,
-    // and waits for every transaction still writing a ticket of it (each holds the row's key
-    // share, from its foreign key); what is left is then read in a statement of its own, whose
-    // snapshot sees what they committed: the row's issued count and the deltas not folded into
-    // it yet (migration CountsWithoutHotRows).
-    if (this.dialect.name === 'postgres') {
-      const l = new SqlParams(this.dialect);
-      yield {
-        sql: `SELECT id FROM ticket_types
-              WHERE id = ${l.add(ticket.ticketTypeId)} AND event_id = ${l.add(ticket.eventId)}
-              FOR UPDATE`,
-        params: l.values,
-      };
-    }
-    const issued = this.dialect.countsPending
-      ? pendingCount('y', 'quantity_issued')
-      : 'y.quantity_issued';
-    const q = new SqlParams(this.dialect);
-    const [type] = yield {
-      sql: `SELECT y.name, y.quantity_total - ${issued} - y.quantity_held AS left_over,
-              ${this.dialect.now} AS now
-            FROM ticket_types y
-            WHERE y.id = ${q.add(ticket.ticketTypeId)} AND y.event_id = ${q.add(ticket.eventId)}`,
-      params: q.values,
-    };
-    if (type === undefined) {
-      throw ApiError.invalidBody([
-        {
-          field: 'ticket_type_id',
-          messages: [
-            `ticket_type_id must name a ticket type of ${idOf(RESOURCE.event, ticket.eventId)}; ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} is not one`,
-          ],
-        },
-      ]);
-    }
-    if (Number(type.left_over) <= 0) {
-      return {
-        status: HttpStatus.CONFLICT,
-        headers: {},
-        body: errorBodyJson(
-          HttpStatus.CONFLICT,
-          ErrorCode.SOLD_OUT,
-          `Ticket type ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} has no tickets left to issue (quantity_total − quantity_issued − quantity_held is 0)`,
-        ),
-      };
-    }
-    const barcode = yield* this.newBarcode();
-    const now = Number(type.now);
-    const values = new SqlParams(this.dialect);
-    const v = (value: unknown) => values.add(value);
+    if (row.ticket_type_id === null) throw notATypeOf(ticket);
+    return row;
+  }
+
+  /**
+   * The ticket, inserted unless its type has none left or a ticket has its barcode, and its JSON.
+   * PostgreSQL: one statement reads what is left (with the type's pending deltas), inserts the
+   * ticket when some is, and selects its JSON from what the INSERT returns, with the count it
+   * read. SQLite: what is left was read with the type (eventAndType); the INSERT returns the id,
+   * and the ticket is read again.
+   *
+   * The barcode: 80 random bits, looked up by the barcode index in the INSERT itself, and drawn
+   * again (issue) in the unlikely case a ticket has it. Two issues drawing the same 80 bits at
+   * once is left to chance (one in 2^80).
+   */
+  private *inserted(
+    boxOfficeId: number,
+    ticket: TicketToIssue,
+    barcode: string,
+    type: Row,
+  ): WriteWork<'sold out' | 'barcode taken' | { id: number; body: string }> {
+    const { json } = this.tickets;
+    const postgres = this.dialect.name === 'postgres';
+    if (!postgres && Number(type.left_over) <= 0) return 'sold out';
+    const p = new SqlParams(this.dialect);
+    const v = (value: unknown) => p.add(value);
+    // PostgreSQL: the type's name and the clock come from the WITH item, read with the count.
+    // (Placed as they are met: SQLite's placeholders are numbered by their place in the text.)
+    const typeId = postgres ? v(ticket.ticketTypeId) : '';
+    const eventId = postgres ? v(ticket.eventId) : '';
+    const name = () => (postgres ? 'y.name' : v(String(type.name)));
+    const now = () => (postgres ? 'y.now' : v(Number(type.now)));
     // created_at and updated_at are raised to the transaction's stamp by the triggers.
-    const [row] = yield {
-      sql: `INSERT INTO issued_tickets (box_office_id, order_id, event_id, ticket_type_id, status,
-              barcode, barcode_url, qr_code_url, description, first_name, last_name, full_name,
-              reservation, custom_questions, created_at, updated_at, voided_at, email)
-            VALUES (${v(boxOfficeId)}, NULL, ${v(ticket.eventId)}, ${v(ticket.ticketTypeId)},
+    const insert = `INSERT INTO issued_tickets (box_office_id, order_id, event_id, ticket_type_id,
+              status, barcode, barcode_url, qr_code_url, description, first_name, last_name,
+              full_name, reservation, custom_questions, created_at, updated_at, voided_at, email)
+            SELECT ${v(boxOfficeId)}, NULL, ${v(ticket.eventId)}, ${v(ticket.ticketTypeId)},
               'valid', ${v(barcode)}, ${v(`https://cdn.boxoffice.example/barcodes/${barcode}.png`)},
-              ${v(`https://cdn.boxoffice.example/qr/${barcode}.png`)}, ${v(String(type.name))},
+              ${v(`https://cdn.boxoffice.example/qr/${barcode}.png`)}, ${name()},
               ${v(ticket.holder?.first ?? null)}, ${v(ticket.holder?.last ?? null)},
-              ${v(ticket.holder?.full ?? null)}, NULL, '[]', ${v(now)}, ${v(now)}, NULL,
-              ${v(ticket.email)})
-            RETURNING id`,
-      params: values.values,
+              ${v(ticket.holder?.full ?? null)}, NULL, '[]', ${now()}, ${now()}, NULL,
+              ${v(ticket.email)}${postgres ? '\n            FROM y WHERE y.left_over > 0 AND' : '\n            WHERE'}
+              NOT EXISTS (SELECT 1 FROM issued_tickets b WHERE b.barcode = ${v(barcode)})`;
+    if (!postgres) {
+      const [row] = yield {
+        sql: `${insert}\n            RETURNING id`,
+        params: p.values,
+      };
+      if (row === undefined) return 'barcode taken';
+      const id = Number(row.id);
+      return { id, body: yield* this.ticketJson(boxOfficeId, id) };
+    }
+    const [row] = yield {
+      sql: `WITH y AS (
+              SELECT y.name, ${leftOver(this.dialect)} AS left_over, ${this.dialect.now} AS now
+              FROM ticket_types y WHERE y.id = ${typeId} AND y.event_id = ${eventId}),
+            t AS (${insert}
+              RETURNING *)
+            SELECT y.left_over, j.* FROM y LEFT JOIN (
+            ${this.tickets.returnedSelect({ joinsUnchanged: true })}) j ON true`,
+      params: p.values,
     };
-    const id = Number(row.id);
+    // The type is locked by this transaction: it cannot have gone since eventAndType.
+    if (row === undefined) throw notATypeOf(ticket);
+    if (row.id === null) {
+      return Number(row.left_over) <= 0 ? 'sold out' : 'barcode taken';
+    }
     return {
-      status: HttpStatus.CREATED,
-      headers: {
-        Location: itemPathOf(RESOURCE.issuedTicket, id),
-      },
-      body: yield* this.ticketJson(boxOfficeId, id),
+      id: Number(row.id),
+      body: json.render(json.resourceRows([row]))[0],
     };
   }
 
   *void(boxOfficeId: number, ticketId: number): WriteWork<WriteAnswer> {
-    const lock = this.dialect.name === 'postgres' ? ' FOR UPDATE' : '';
-    const p = new SqlParams(this.dialect);
-    const [ticket] = yield {
-      sql: `SELECT id, status, ${this.dialect.now} AS now FROM issued_tickets
-            WHERE id = ${p.add(ticketId)} AND box_office_id = ${p.add(boxOfficeId)}${lock}`,
-      params: p.values,
-    };
-    if (ticket === undefined) {
-      throw ApiError.notFound(
-        `No issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} in this box office`,
-      );
-    }
-    if (ticket.status === 'void') {
-      return {
-        status: HttpStatus.CONFLICT,
-        headers: {},
-        body: errorBodyJson(
-          HttpStatus.CONFLICT,
-          ErrorCode.ALREADY_VOID,
-          `Issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} is void already`,
-        ),
-      };
-    }
-    const set = new SqlParams(this.dialect);
-    yield {
-      sql: `UPDATE issued_tickets SET status = 'void', voided_at = ${set.add(Number(ticket.now))}
-            WHERE id = ${set.add(ticketId)}`,
-      params: set.values,
-    };
-    return {
-      status: HttpStatus.OK,
-      headers: {},
-      body: yield* this.ticketJson(boxOfficeId, ticketId),
-    };
-  }
-
-  /**
-   * A barcode no ticket has: 80 random bits, looked up by the barcode index and drawn again in
-   * the unlikely case one has it. Two issues drawing the same 80 bits at once is left to chance
-   * (one in 2^80).
-   */
-  private *newBarcode(): WriteWork<string> {
+    const { json } = this.tickets;
     for (;;) {
-      const barcode = randomBarcode();
       const p = new SqlParams(this.dialect);
-      const taken = yield {
-        sql: `SELECT 1 AS taken FROM issued_tickets WHERE barcode = ${p.add(barcode)} LIMIT 1`,
-        params: p.values,
+      const update = `UPDATE issued_tickets SET status = 'void', voided_at = ${this.dialect.now}
+            WHERE id = ${p.add(ticketId)} AND box_office_id = ${p.add(boxOfficeId)}
+              AND status <> 'void'`;
+      let body: string | null = null;
+      if (this.dialect.name === 'postgres') {
+        const [row] = yield {
+          sql: `WITH t AS (${update}\n              RETURNING *)\n${this.tickets.returnedSelect({ joinsUnchanged: true })}`,
+          params: p.values,
+        };
+        if (row !== undefined) body = json.render(json.resourceRows([row]))[0];
+      } else {
+        const [row] = yield {
+          sql: `${update}\n            RETURNING id`,
+          params: p.values,
+        };
+        if (row !== undefined)
+          body = yield* this.ticketJson(boxOfficeId, ticketId);
+      }
+      if (body !== null) return { status: HttpStatus.OK, headers: {}, body };
+      // None voided: not the box office's ticket, or void already.
+      const q = new SqlParams(this.dialect);
+      const [ticket] = yield {
+        sql: `SELECT status FROM issued_tickets
+            WHERE id = ${q.add(ticketId)} AND box_office_id = ${q.add(boxOfficeId)}`,
+        params: q.values,
       };
-      if (taken.length === 0) return barcode;
+      if (ticket === undefined) {
+        throw ApiError.notFound(
+          `No issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} in this box office`,
+        );
+      }
+      if (ticket.status === 'void') {
+        return {
+          status: HttpStatus.CONFLICT,
+          headers: {},
+          body: errorBodyJson(
+            HttpStatus.CONFLICT,
+            ErrorCode.ALREADY_VOID,
+            `Issued ticket ${idOf(RESOURCE.issuedTicket, ticketId)} is void already`,
+          ),
+        };
+      }
+      // Valid again since the UPDATE's snapshot (a void undone beside it): voided now.
     }
   }
 
@@ -216,4 +270,24 @@ export class TicketWrites {
     const rows = yield this.tickets.oneStatement(boxOfficeId, id);
     return json.render(json.resourceRows(rows))[0];
   }
+}
+
+/** What a ticket type has left to issue, `y` its row, its issued count as the database keeps it. */
+function leftOver(dialect: SqlDialect): string {
+  const issued = dialect.countsPending
+    ? pendingCount('y', 'quantity_issued')
+    : 'y.quantity_issued';
+  return `y.quantity_total - ${issued} - y.quantity_held`;
+}
+
+/** 400: the ticket type is not one of the event's. */
+function notATypeOf(ticket: TicketToIssue): ApiError {
+  return ApiError.invalidBody([
+    {
+      field: 'ticket_type_id',
+      messages: [
+        `ticket_type_id must name a ticket type of ${idOf(RESOURCE.event, ticket.eventId)}; ${idOf(RESOURCE.ticketType, ticket.ticketTypeId)} is not one`,
+      ],
+    },
+  ]);
 }

@@ -271,4 +271,20 @@ describe('ResourceReader lists', () => {
       new ResourceReader(postgres, joined).insertedStatement(insert),
     ).toThrow(/RETURNING/);
   });
+
+  it("selects a written row's JSON with its joins only when the caller says the write leaves them", () => {
+    const postgres = { options: { type: 'postgres' } } as unknown as DataSource;
+    const joined = { ...SOURCE, joins: 'JOIN orders o ON o.id = t.order_id' };
+    const reader = new ResourceReader(postgres, joined);
+    expect(() => reader.returnedSelect()).toThrow(/RETURNING/);
+    expect(reader.returnedSelect({ joinsUnchanged: true })).toMatch(
+      /^SELECT t\.id AS id,[^]*\nFROM t JOIN orders o ON o\.id = t\.order_id$/,
+    );
+    // SQLite's RETURNING does not see the stamps, joins or not.
+    expect(() =>
+      new ResourceReader(dataSource, joined).returnedSelect({
+        joinsUnchanged: true,
+      }),
+    ).toThrow(/RETURNING/);
+  });
 });

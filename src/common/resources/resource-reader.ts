@@ -333,24 +333,50 @@ export class ResourceReader {
    * and for a resource whose fields read its own row alone (no joins, no request clock).
    */
   insertedStatement(insert: Statement): Statement {
-    const { table, joins, clock, id } = this.source;
+    if (this.source.joins) {
+      throw new Error(
+        `${this.source.noun}: its JSON cannot be built from an INSERT's RETURNING here`,
+      );
+    }
+    const alias = this.source.table.split(' ').at(-1)!;
+    const sql = [
+      `WITH ${alias} AS (${insert.sql}\n  RETURNING *)`,
+      this.returnedSelect(),
+    ].join('\n');
+    return { sql, params: insert.params };
+  }
+
+  /**
+   * The SELECT of the resource's JSON, as `oneStatement` selects it, from the rows a write of
+   * its table returns (`RETURNING *`) in a WITH item named as the table's alias: the write and
+   * the read in one round trip. Only where RETURNING gives the stored row
+   * (SqlDialect.returnsStampedRows), for a resource with no request clock, no row aggregate and
+   * no child arrays (their statements read the table, where the statement's own write is not
+   * seen yet).
+   *
+   * The source's joins read their tables as the statement found them, before the write: with
+   * `joinsUnchanged` the caller says that the write (and its triggers) changes none of what the
+   * fields read there (an issued ticket's order e-mail and event series, unchanged by an issue or
+   * a void). Without it, a resource with joins is refused.
+   */
+  returnedSelect(options: { joinsUnchanged?: true } = {}): string {
+    const { joins, clock, id } = this.source;
+    const probe: Statement = { sql: '', params: [] };
     if (
       !this.dialect.returnsStampedRows ||
-      joins ||
+      (joins && !options.joinsUnchanged) ||
       clock ||
-      this.aggregateJoin
+      this.aggregateJoin ||
+      this.json.withChildren(probe) !== probe
     ) {
       throw new Error(
         `${this.source.noun}: its JSON cannot be built from an INSERT's RETURNING here`,
       );
     }
-    const alias = table.split(' ').at(-1)!;
-    const sql = [
-      `WITH ${alias} AS (${insert.sql}\n  RETURNING *)`,
+    return [
       `SELECT ${id} AS id,\n  ${this.json.selectList}`,
-      `FROM ${alias}`,
+      `FROM ${this.source.table.split(' ').at(-1)!}${joins ? ` ${joins}` : ''}`,
     ].join('\n');
-    return this.json.withChildren({ sql, params: insert.params });
   }
 
   /** The current key of the item a plain-id cursor names, in the list's scope. */

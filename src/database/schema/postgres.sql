@@ -200,10 +200,15 @@ $function$;
 
 CREATE OR REPLACE FUNCTION public.record_change(office integer, kind text, resource integer)
  RETURNS void
- LANGUAGE sql
+ LANGUAGE plpgsql
 AS $function$
-  INSERT INTO change_inbox (box_office_id, type, resource_id, created_at)
-  VALUES (office, kind, resource, sync_stamp(office))
+  -- One entry of the change feed, unnumbered (migration WritesWithoutHotRows), stamped with the
+  -- transaction's stamp of the box office. PL/pgSQL, so that the INSERT is planned once a
+  -- connection (migration RecordChangePlannedOnce).
+  BEGIN
+    INSERT INTO change_inbox (box_office_id, type, resource_id, created_at)
+    VALUES (office, kind, resource, sync_stamp(office));
+  END
 $function$;
 
 CREATE OR REPLACE FUNCTION public.search_fold(value text)
@@ -1373,8 +1378,9 @@ AS $function$
     stamp bigint;
   BEGIN
     -- An order is never older than any of its tickets, whoever moved the ticket's time (import
-    -- mode included); outside import mode it is never ahead of the clock either.
-    IF TG_OP <> 'DELETE' THEN
+    -- mode included); outside import mode it is never ahead of the clock either. A ticket issued
+    -- on its own has no order: no UPDATE is run for it (migration TicketWithoutOrderStampsNone).
+    IF TG_OP <> 'DELETE' AND NEW.order_id IS NOT NULL THEN
       UPDATE orders SET updated_at = NEW.updated_at
        WHERE id = NEW.order_id
          AND (updated_at < NEW.updated_at OR (NOT importing AND updated_at > clock));
