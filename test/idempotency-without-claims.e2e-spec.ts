@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { hashApiKey } from '../src/auth/api-key-format';
 import { idempotentRequest } from '../src/common/idempotency/idempotency-keys';
 import { MIGRATIONS } from '../src/database/data-source-options';
+import { AttendanceCounts1766920000000 } from '../src/database/migrations/1766920000000-AttendanceCounts';
 import { IdempotencyWithoutClaims1766620000000 } from '../src/database/migrations/1766620000000-IdempotencyWithoutClaims';
 import { basicAuth, startOn } from './utils/create-test-app';
 import { errorBody } from './utils/api';
@@ -64,10 +65,12 @@ describe('Idempotency-Keys on a database migrated past claims', () => {
 
   beforeAll(async () => {
     database = await durableTestDatabase();
-    const previous = await openWithMigrations(
-      database.url,
-      MIGRATIONS.slice(0, MIGRATION),
-    );
+    // The previous release's schema, with the columns the entities of this one write (migration
+    // AttendanceCounts' `issued_tickets.entered`, applied early here) so that the factory can.
+    const previous = await openWithMigrations(database.url, [
+      ...MIGRATIONS.slice(0, MIGRATION),
+      AttendanceCounts1766920000000,
+    ]);
     const f = new Factory(previous);
     const office = await f.boxOffice('Before claims went');
     await previous.query(
