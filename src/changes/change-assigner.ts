@@ -10,6 +10,7 @@ import { PeriodicTask } from '../common/periodic-task';
 import {
   BOX_OFFICES_WITH_DELTAS,
   FOLD_BOX_OFFICE,
+  boxOfficesIn,
 } from '../database/pending-counts';
 import { type ReadRows, rowReader } from '../database/row-reader';
 
@@ -56,10 +57,7 @@ export async function catchUpChanges(
  * on (it numbers them). Returns how many entries it numbered.
  */
 export async function sweepChanges(read: ReadRows): Promise<number> {
-  const offices = await read(
-    'SELECT DISTINCT box_office_id FROM change_inbox',
-    [],
-  );
+  const offices = await read(boxOfficesIn('change_inbox'), []);
   let assigned = 0;
   for (const { box_office_id } of offices) {
     const [row] = await read('SELECT assign_changes($1, false) AS assigned', [

@@ -1,5 +1,7 @@
 import { json } from '../common/resources/field-table';
 import {
+  BOX_OFFICES_WITH_DELTAS,
+  COUNT_DELTA_TABLES,
   countsAsRead,
   countsReadIn,
   withPendingCounts,
@@ -67,5 +69,14 @@ describe('counts as read (pending-counts.ts)', () => {
       "SELECT to_regclass('event_count_deltas') IS NOT NULL AS present",
       "SELECT to_regclass('event_count_deltas') IS NOT NULL AS present",
     ]);
+  });
+
+  it('finds the box offices with deltas by a skip scan of each table of deltas', () => {
+    for (const table of COUNT_DELTA_TABLES) {
+      expect(BOX_OFFICES_WITH_DELTAS).toContain(
+        `(SELECT box_office_id FROM ${table} ORDER BY box_office_id LIMIT 1)`,
+      );
+    }
+    expect(BOX_OFFICES_WITH_DELTAS).not.toMatch(/DISTINCT/);
   });
 });

@@ -52,6 +52,18 @@ describe('constants the code shares with the schema', () => {
     ).toEqual([]);
   });
 
+  // The sweep finds the box offices with work by a skip scan of each queue (boxOfficesIn).
+  it('each queue the sweep reads on postgres has an index that starts with box_office_id', () => {
+    for (const table of [...COUNT_DELTA_TABLES, 'change_inbox']) {
+      expect(schema.postgres).toMatch(
+        new RegExp(
+          `^CREATE (UNIQUE )?INDEX "\\w+" ON public\\.${table} USING btree \\(box_office_id[,)]`,
+          'm',
+        ),
+      );
+    }
+  });
+
   it.each(DATABASES)(
     'SHARED_ID_TABLES are the tables whose ids are kept apart on %s',
     (database) => {
