@@ -171,9 +171,12 @@ export class TicketWrites {
     // PostgreSQL: the type's name and the clock come from the WITH item, read with the count.
     // (Placed as they are met: SQLite's placeholders are numbered by their place in the text.)
     const typeId = postgres ? v(ticket.ticketTypeId) : '';
+    const office = postgres ? v(boxOfficeId) : '';
     const eventId = postgres ? v(ticket.eventId) : '';
     const name = () => (postgres ? 'y.name' : v(String(type.name)));
-    const now = () => (postgres ? 'y.now' : v(Number(type.now)));
+    // SQLite: the clock read in the INSERT itself, which its triggers read in the same step (SQLite
+    // keeps the time of one step), so created_at equals the stamp updated_at gets.
+    const now = () => (postgres ? 'y.now' : this.dialect.now);
     // created_at and updated_at are raised to the transaction's stamp by the triggers.
     const insert = `INSERT INTO issued_tickets (box_office_id, order_id, event_id, ticket_type_id,
               status, barcode, barcode_url, qr_code_url, description, first_name, last_name,
@@ -195,8 +198,11 @@ export class TicketWrites {
       return { id, body: yield* this.ticketJson(boxOfficeId, id) };
     }
     const [row] = yield {
+      // The clock is the transaction's stamp for the box office (sync_stamp, taken once), the
+      // one the tickets' trigger raises updated_at to: created_at equals it, even when the second
+      // turns between this read and the trigger.
       sql: `WITH y AS (
-              SELECT y.name, ${leftOver(this.dialect)} AS left_over, ${this.dialect.now} AS now
+              SELECT y.name, ${leftOver(this.dialect)} AS left_over, sync_stamp(${office}) AS now
               FROM ticket_types y WHERE y.id = ${typeId} AND y.event_id = ${eventId}),
             t AS (${insert}
               RETURNING *)

@@ -11,19 +11,19 @@ SELECT e.id AS event_id, y.id AS ticket_type_id
 
 -- issue: what the type has left, the ticket inserted when some is and no ticket has its barcode, and its JSON
 WITH y AS (
-              SELECT y.name, y.quantity_total - (y.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = y.id), 0))::integer - y.quantity_held AS left_over, floor(extract(epoch FROM clock_timestamp()))::bigint AS now
-              FROM ticket_types y WHERE y.id = $1 AND y.event_id = $2),
+              SELECT y.name, y.quantity_total - (y.quantity_issued + coalesce((SELECT sum(pd.quantity_issued) FROM ticket_type_count_deltas pd WHERE pd.ticket_type_id = y.id), 0))::integer - y.quantity_held AS left_over, sync_stamp($2) AS now
+              FROM ticket_types y WHERE y.id = $1 AND y.event_id = $3),
             t AS (INSERT INTO issued_tickets (box_office_id, order_id, event_id, ticket_type_id,
               status, barcode, barcode_url, qr_code_url, description, first_name, last_name,
               full_name, reservation, custom_questions, created_at, updated_at, voided_at, email)
-            SELECT $3, NULL, $4, $5,
-              'valid', $6, $7,
-              $8, y.name,
-              $9, $10,
-              $11, NULL, '[]', y.now, y.now, NULL,
-              $12
+            SELECT $4, NULL, $5, $6,
+              'valid', $7, $8,
+              $9, y.name,
+              $10, $11,
+              $12, NULL, '[]', y.now, y.now, NULL,
+              $13
             FROM y WHERE y.left_over > 0 AND
-              NOT EXISTS (SELECT 1 FROM issued_tickets b WHERE b.barcode = $13)
+              NOT EXISTS (SELECT 1 FROM issued_tickets b WHERE b.barcode = $14)
               RETURNING *)
             SELECT y.left_over, j.* FROM y LEFT JOIN (
             SELECT t.id AS id,

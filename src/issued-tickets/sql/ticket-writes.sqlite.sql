@@ -15,7 +15,7 @@ INSERT INTO issued_tickets (box_office_id, order_id, event_id, ticket_type_id,
               'valid', +?, +?,
               +?, +?,
               +?, +?,
-              +?, NULL, '[]', +?, +?, NULL,
+              +?, NULL, '[]', unixepoch(), unixepoch(), NULL,
               +?
             WHERE
               NOT EXISTS (SELECT 1 FROM issued_tickets b WHERE b.barcode = +?)
