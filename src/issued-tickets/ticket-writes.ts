@@ -132,7 +132,7 @@ export class TicketWrites {
               FOR UPDATE) y ON true
             WHERE e.id = ${p.add(ticket.eventId)} AND e.box_office_id = ${p.add(boxOfficeId)}`
           : `SELECT e.id AS event_id, y.id AS ticket_type_id, y.name,
-              ${leftOver(this.dialect)} AS left_over, ${this.dialect.now} AS now
+              ${leftOver(this.dialect)} AS left_over
             FROM events e LEFT JOIN ticket_types y ON y.id = ${typeId} AND y.event_id = e.id
             WHERE e.id = ${p.add(ticket.eventId)} AND e.box_office_id = ${p.add(boxOfficeId)}`,
       params: p.values,

@@ -3,7 +3,7 @@
 
 -- issue: the event, of this box office, and the ticket type, of that event, with what it has left
 SELECT e.id AS event_id, y.id AS ticket_type_id, y.name,
-              y.quantity_total - y.quantity_issued - y.quantity_held AS left_over, unixepoch() AS now
+              y.quantity_total - y.quantity_issued - y.quantity_held AS left_over
             FROM events e LEFT JOIN ticket_types y ON y.id = +? AND y.event_id = e.id
             WHERE e.id = +? AND e.box_office_id = +?;
 
